@@ -1,0 +1,325 @@
+// Prime fields in Montgomery form, generic over the modulus.
+//
+// Layout contract (shared with the device code): `l` holds the Montgomery value x·R mod p as
+// little-endian 64-bit limbs, fully reduced (< p), R = 2^(64·N). On a little-endian machine this
+// is byte-for-byte the layout of 2N little-endian 32-bit limbs with the same R, so buffers move
+// between host and GPU (and snarkjs "LEM" files) without conversion.
+//
+// Every constant (R, R², −p⁻¹ mod 2^64, 2-adicity, roots of unity) is derived here in constexpr
+// from the modulus; tests/ff recomputes them with GMP.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "snarkd/ff/bigint.hpp"
+
+namespace snarkd::ff {
+
+namespace detail {
+// −m⁻¹ mod 2^64 by Newton iteration (each step doubles the correct low bits: 6 steps ≥ 64).
+constexpr uint64_t neg_inv64(uint64_t m) {
+  uint64_t inv = 1;
+  for (int i = 0; i < 7; ++i) inv *= 2 - m * inv;
+  return ~inv + 1;
+}
+// (a + a) mod m for a < m < 2^(64N−1).
+template <size_t N>
+constexpr BigInt<N> dbl_mod(const BigInt<N>& a, const BigInt<N>& m) {
+  BigInt<N> r;
+  add_carry(r, a, a);
+  BigInt<N> s;
+  if (!sub_borrow(s, r, m)) return s;
+  return r;
+}
+// 2^k mod m, by k modular doublings of 1 (compile time only).
+template <size_t N>
+constexpr BigInt<N> pow2_mod(size_t k, const BigInt<N>& m) {
+  BigInt<N> r = BigInt<N>::from_u64(1);
+  for (size_t i = 0; i < k; ++i) r = dbl_mod(r, m);
+  return r;
+}
+}  // namespace detail
+
+// P provides: kLimbs, kModulus (BigInt<kLimbs>), and a name.
+template <class P>
+class Field {
+ public:
+  static constexpr size_t N = P::kLimbs;
+  using Repr = BigInt<N>;
+  static constexpr Repr kModulus = P::kModulus;
+  static constexpr size_t kBits = kModulus.bit_length();
+  static constexpr size_t kBytes = 8 * N;
+  static constexpr uint64_t kInv = detail::neg_inv64(kModulus.limb[0]);
+  static constexpr Repr kR = detail::pow2_mod(64 * N, kModulus);       // Montgomery one
+  static constexpr Repr kR2 = detail::pow2_mod(128 * N, kModulus);     // converts into Montgomery
+  static constexpr Repr kModulusMinusOne = [] {
+    Repr r;
+    sub_borrow(r, kModulus, Repr::from_u64(1));
+    return r;
+  }();
+  // p − 1 = 2^kTwoAdicity · kOddPart
+  static constexpr size_t kTwoAdicity = trailing_zeros(kModulusMinusOne);
+  static constexpr Repr kOddPart = shr(kModulusMinusOne, kTwoAdicity);
+  // The no-carry CIOS multiplication below needs a spare top bit (gnark's condition).
+  static_assert(kModulus.limb[N - 1] < (~uint64_t(0) >> 1) - 1, "modulus needs a spare top bit");
+
+  uint64_t l[N] = {};
+
+  constexpr Field() = default;
+
+  static constexpr Field zero() { return Field(); }
+  static constexpr Field one() { return from_montgomery(kR); }
+  // Wraps an already-Montgomery value; the caller guarantees it is < p (trusted sources only).
+  static constexpr Field from_montgomery(const Repr& m) {
+    Field f;
+    for (size_t i = 0; i < N; ++i) f.l[i] = m.limb[i];
+    return f;
+  }
+  // Canonical integer v (< p) into Montgomery form: v·R² ·R⁻¹.
+  static constexpr Field from_repr_unchecked(const Repr& v) {
+    return mont_mul(from_montgomery(v), from_montgomery(kR2));
+  }
+  // Returns false if v ≥ p.
+  static constexpr bool from_repr(const Repr& v, Field& out) {
+    if (!less_than(v, kModulus)) return false;
+    out = from_repr_unchecked(v);
+    return true;
+  }
+  static constexpr Field from_u64(uint64_t v) { return from_repr_unchecked(reduce_small(v)); }
+  static constexpr Field from_i64(int64_t v) {
+    return v < 0 ? -from_u64(uint64_t(0) - uint64_t(v)) : from_u64(uint64_t(v));
+  }
+  constexpr Repr montgomery() const {
+    Repr r;
+    for (size_t i = 0; i < N; ++i) r.limb[i] = l[i];
+    return r;
+  }
+  // Canonical integer: x·R·R⁻¹.
+  constexpr Repr to_repr() const { return mont_mul(*this, from_montgomery(Repr::from_u64(1))).montgomery(); }
+
+  constexpr bool is_zero() const {
+    uint64_t acc = 0;
+    for (size_t i = 0; i < N; ++i) acc |= l[i];
+    return acc == 0;
+  }
+  constexpr bool is_one() const { return *this == one(); }
+  constexpr bool operator==(const Field& o) const {
+    for (size_t i = 0; i < N; ++i)
+      if (l[i] != o.l[i]) return false;
+    return true;
+  }
+  constexpr bool operator!=(const Field& o) const { return !(*this == o); }
+
+  constexpr Field operator+(const Field& b) const {
+    Repr s;
+    add_carry(s, montgomery(), b.montgomery());  // < 2p < 2^(64N): no carry out
+    Repr t;
+    return from_montgomery(sub_borrow(t, s, kModulus) ? s : t);
+  }
+  constexpr Field operator-(const Field& b) const {
+    Repr d;
+    if (sub_borrow(d, montgomery(), b.montgomery())) add_carry(d, d, kModulus);
+    return from_montgomery(d);
+  }
+  constexpr Field operator-() const { return is_zero() ? *this : zero() - *this; }
+  constexpr Field operator*(const Field& b) const { return mont_mul(*this, b); }
+  constexpr Field& operator+=(const Field& b) { return *this = *this + b; }
+  constexpr Field& operator-=(const Field& b) { return *this = *this - b; }
+  constexpr Field& operator*=(const Field& b) { return *this = *this * b; }
+  constexpr Field dbl() const { return *this + *this; }
+  constexpr Field square() const { return mont_mul(*this, *this); }
+
+  // a^e for an exponent of any width (left-to-right square-and-multiply; variable time in e,
+  // which is always public here: inversion, square roots, roots of unity).
+  template <size_t M>
+  constexpr Field pow(const BigInt<M>& e) const {
+    Field r = one();
+    for (size_t i = e.bit_length(); i-- > 0;) {
+      r = r.square();
+      if (e.bit(i)) r = r * *this;
+    }
+    return r;
+  }
+  constexpr Field pow(uint64_t e) const { return pow(BigInt<1>::from_u64(e)); }
+
+  // a^(p−2); inverse of zero is zero (callers that care check is_zero first).
+  constexpr Field inverse() const {
+    Repr e;
+    sub_borrow(e, kModulus, Repr::from_u64(2));
+    return pow(e);
+  }
+  // Euler's criterion: 1 for a non-zero square, −1 for a non-square, 0 for zero.
+  constexpr int legendre() const {
+    if (is_zero()) return 0;
+    Field t = pow(shr(kModulusMinusOne, 1));
+    return t.is_one() ? 1 : -1;
+  }
+  // Square root; returns false when none exists. p ≡ 3 mod 4 uses a^((p+1)/4), otherwise
+  // Tonelli–Shanks with the smallest non-residue (variable time: inputs are public).
+  constexpr bool sqrt(Field& out) const;
+
+  // Canonical bytes (kBytes of them). Little-endian is iden3's, big-endian ZCash's.
+  void to_bytes_le(uint8_t* out) const;
+  void to_bytes_be(uint8_t* out) const;
+  // Return false (leaving out unchanged) for a value ≥ p: canonical decoding.
+  static bool from_bytes_le(const uint8_t* in, Field& out);
+  static bool from_bytes_be(const uint8_t* in, Field& out);
+  // Raw Montgomery little-endian (snarkjs LEM); rejects values ≥ p.
+  static bool from_montgomery_bytes_le(const uint8_t* in, Field& out);
+  void to_montgomery_bytes_le(uint8_t* out) const;
+
+  // Uniform in [0, p) by rejection sampling; G is a UniformRandomBitGenerator of 64-bit words.
+  template <class G>
+  static Field random(G& g) {
+    const size_t top = kBits - 64 * (N - 1);
+    const uint64_t mask = top == 64 ? ~uint64_t(0) : (uint64_t(1) << top) - 1;
+    for (;;) {
+      Repr v;
+      for (size_t i = 0; i < N; ++i) v.limb[i] = uint64_t(g());
+      v.limb[N - 1] &= mask;
+      if (less_than(v, kModulus)) return from_montgomery(v);  // uniform either way
+    }
+  }
+
+  // Root of unity of order 2^log_n from the multiplicative generator g: g^((p−1)/2^log_n).
+  // The domain generator is a parameter: 5 for snarkjs keys, 7 for bellperson/Filecoin keys.
+  static constexpr Field root_of_unity(size_t log_n, uint64_t g) {
+    Field w = from_u64(g).pow(kOddPart);
+    for (size_t i = log_n; i < kTwoAdicity; ++i) w = w.square();
+    return w;
+  }
+
+  // Montgomery product a·b·R⁻¹ mod p: CIOS without the extra carry word, valid because the
+  // modulus leaves the top bit free (2N² + N multiplications, one final conditional subtract).
+  static constexpr Field mont_mul(const Field& a, const Field& b) {
+    uint64_t t[N] = {};
+    for (size_t i = 0; i < N; ++i) {
+      u128 x = u128(a.l[0]) * b.l[i] + t[0];
+      uint64_t A = uint64_t(x >> 64);
+      uint64_t m = uint64_t(x) * kInv;
+      u128 y = u128(m) * kModulus.limb[0] + uint64_t(x);
+      uint64_t C = uint64_t(y >> 64);
+      for (size_t j = 1; j < N; ++j) {
+        x = u128(a.l[j]) * b.l[i] + t[j] + A;
+        A = uint64_t(x >> 64);
+        y = u128(m) * kModulus.limb[j] + uint64_t(x) + C;
+        C = uint64_t(y >> 64);
+        t[j - 1] = uint64_t(y);
+      }
+      t[N - 1] = C + A;
+    }
+    Field r;
+    for (size_t i = 0; i < N; ++i) r.l[i] = t[i];
+    Repr s;
+    if (!sub_borrow(s, r.montgomery(), kModulus)) return from_montgomery(s);
+    return r;
+  }
+
+ private:
+  static constexpr Repr reduce_small(uint64_t v) {
+    Repr r = Repr::from_u64(v);
+    while (!less_than(r, kModulus)) sub_borrow(r, r, kModulus);  // only for tiny moduli
+    return r;
+  }
+};
+
+template <class P>
+constexpr bool Field<P>::sqrt(Field& out) const {
+  if (is_zero()) {
+    out = zero();
+    return true;
+  }
+  if ((kModulus.limb[0] & 3) == 3) {
+    Repr e;
+    add_carry(e, kModulus, Repr::from_u64(1));
+    Field r = pow(shr(e, 2));
+    if (r.square() != *this) return false;
+    out = r;
+    return true;
+  }
+  if (legendre() != 1) return false;
+  // Tonelli–Shanks: z a non-residue, c = z^Q, r = a^((Q+1)/2), t = a^Q, M = S.
+  uint64_t zi = 2;
+  while (from_u64(zi).legendre() != -1) ++zi;
+  Field c = from_u64(zi).pow(kOddPart);
+  Repr q1;
+  add_carry(q1, kOddPart, Repr::from_u64(1));
+  Field r = pow(shr(q1, 1));
+  Field t = pow(kOddPart);
+  size_t m = kTwoAdicity;
+  while (!t.is_one()) {
+    size_t i = 0;
+    Field tt = t;
+    while (!tt.is_one()) {
+      tt = tt.square();
+      ++i;
+    }
+    Field b = c;
+    for (size_t j = 0; j + i + 1 < m; ++j) b = b.square();
+    m = i;
+    c = b.square();
+    t = t * c;
+    r = r * b;
+  }
+  out = r;
+  return true;
+}
+
+template <class P>
+void Field<P>::to_bytes_le(uint8_t* out) const {
+  Repr v = to_repr();
+  for (size_t i = 0; i < kBytes; ++i) out[i] = uint8_t(v.limb[i / 8] >> (8 * (i % 8)));
+}
+template <class P>
+void Field<P>::to_bytes_be(uint8_t* out) const {
+  Repr v = to_repr();
+  for (size_t i = 0; i < kBytes; ++i) out[kBytes - 1 - i] = uint8_t(v.limb[i / 8] >> (8 * (i % 8)));
+}
+template <class P>
+bool Field<P>::from_bytes_le(const uint8_t* in, Field& out) {
+  Repr v;
+  for (size_t i = 0; i < kBytes; ++i) v.limb[i / 8] |= uint64_t(in[i]) << (8 * (i % 8));
+  return from_repr(v, out);
+}
+template <class P>
+bool Field<P>::from_bytes_be(const uint8_t* in, Field& out) {
+  Repr v;
+  for (size_t i = 0; i < kBytes; ++i) v.limb[i / 8] |= uint64_t(in[kBytes - 1 - i]) << (8 * (i % 8));
+  return from_repr(v, out);
+}
+template <class P>
+bool Field<P>::from_montgomery_bytes_le(const uint8_t* in, Field& out) {
+  Repr v;
+  for (size_t i = 0; i < kBytes; ++i) v.limb[i / 8] |= uint64_t(in[i]) << (8 * (i % 8));
+  if (!less_than(v, kModulus)) return false;
+  out = from_montgomery(v);
+  return true;
+}
+template <class P>
+void Field<P>::to_montgomery_bytes_le(uint8_t* out) const {
+  for (size_t i = 0; i < kBytes; ++i) out[i] = uint8_t(l[i / 8] >> (8 * (i % 8)));
+}
+
+// Inverts every non-zero element in place with one field inversion and 3(n−1) multiplications
+// (Montgomery's trick); zeros stay zero.
+template <class F>
+void batch_inverse(std::span<F> v) {
+  std::vector<F> prefix(v.size());
+  F acc = F::one();
+  for (size_t i = 0; i < v.size(); ++i) {
+    prefix[i] = acc;
+    if (!v[i].is_zero()) acc *= v[i];
+  }
+  F inv = acc.inverse();
+  for (size_t i = v.size(); i-- > 0;) {
+    if (v[i].is_zero()) continue;
+    F x = v[i];
+    v[i] = inv * prefix[i];
+    inv *= x;
+  }
+}
+
+}  // namespace snarkd::ff

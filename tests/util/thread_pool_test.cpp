@@ -1,0 +1,54 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <vector>
+
+#include "snarkd/util/thread_pool.hpp"
+
+namespace snarkd {
+namespace {
+
+TEST(ThreadPool, EveryTaskRunsOnce) {
+  ThreadPool pool(4);
+  for (size_t n : {1u, 2u, 3u, 17u, 1000u}) {
+    std::vector<std::atomic<int>> hits(n);
+    pool.run(n, [&](size_t t) { hits[t]++; });
+    for (size_t i = 0; i < n; ++i) EXPECT_EQ(hits[i].load(), 1) << "n=" << n << " task " << i;
+  }
+}
+
+TEST(ThreadPool, ManyBatchesBackToBack) {
+  ThreadPool pool(3);
+  std::atomic<uint64_t> sum{0};
+  for (int b = 0; b < 2000; ++b) pool.run(5, [&](size_t t) { sum += t; });
+  EXPECT_EQ(sum.load(), 2000u * 10u);
+}
+
+TEST(ThreadPool, RethrowsTaskException) {
+  ThreadPool pool(2);
+  EXPECT_THROW(pool.run(8, [](size_t t) { if (t == 5) throw std::runtime_error("boom"); }),
+               std::runtime_error);
+  std::atomic<int> c{0};
+  pool.run(8, [&](size_t) { c++; });  // still usable afterwards
+  EXPECT_EQ(c.load(), 8);
+}
+
+TEST(ParallelFor, CoversRangeExactly) {
+  for (size_t n : {0u, 1u, 7u, 1001u}) {
+    std::vector<std::atomic<int>> hits(n);
+    parallel_for(n, [&](size_t b, size_t e) { for (size_t i = b; i < e; ++i) hits[i]++; }, 3);
+    for (size_t i = 0; i < n; ++i) EXPECT_EQ(hits[i].load(), 1);
+  }
+}
+
+TEST(ParallelFor, NestedCallsRunSerially) {
+  std::atomic<int> c{0};
+  parallel_for(4, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) parallel_for(10, [&](size_t b2, size_t e2) { c += int(e2 - b2); });
+  });
+  EXPECT_EQ(c.load(), 40);
+}
+
+}  // namespace
+}  // namespace snarkd

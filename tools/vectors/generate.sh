@@ -1,0 +1,10 @@
+#!/bin/sh
+# Regenerates every known-answer vector under tests/vectors/ from independent implementations
+# (@noble/curves, mcl-wasm). Usage: sh tools/vectors/generate.sh   (needs node + npm)
+set -eu
+cd "$(dirname "$0")"
+[ -d node_modules/@noble/curves ] || npm install --no-audit --no-fund >/dev/null
+for script in *.mjs; do
+  echo "vectors: $script"
+  node "$script"
+done
