@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "snarkd/ff/bigint.hpp"
@@ -41,6 +42,238 @@ constexpr BigInt<N> pow2_mod(size_t k, const BigInt<N>& m) {
   for (size_t i = 0; i < k; ++i) r = dbl_mod(r, m);
   return r;
 }
+#if defined(__x86_64__) && defined(__OPTIMIZE__)
+// x86-64 inline assembly for the two limb counts in use (Fr: 4 limbs, Fp: 6). GCC compiles the
+// portable constexpr loops into spills and data-dependent branches, several times slower;
+// tests/ff checks both paths against GMP. Unoptimised builds keep the portable code (at -O0
+// the register allocator cannot place these operands).
+//
+// Register budget: no asm statement takes more than 13 general registers, so each stays
+// allocatable with a frame pointer and under -fPIC. The constants are reached through one
+// pointer c to {p[0..N−1], −p⁻¹ mod 2^64, 0}. Macro arguments name asm operands (e.g. "r0").
+#define SNARKD_FF_X86 1
+// R = a[off] op b[off] (op: addq/adcq or subq/sbbq).
+#define SNARKD_LOAD_OP(op, off, R) \
+  "movq " off "(%[a]), %[" R "]\n\t" op " " off "(%[b]), %[" R "]\n\t"
+// S = R − c[off] limb by limb (op: subq for the first limb, then sbbq).
+#define SNARKD_SUB_P(op, R, S, off) "movq %[" R "], %[" S "]\n\t" op " " off "(%[c]), %[" S "]\n\t"
+// R = S unless the subtraction above borrowed.
+#define SNARKD_CMOV(R, S) "cmovncq %[" S "], %[" R "]\n\t"
+// Q = c[off] & M (M is all ones or zero).
+#define SNARKD_MASK_P(Q, off) "movq " off "(%[c]), %[" Q "]\n\tandq %[m], %[" Q "]\n\t"
+
+// {p, −p⁻¹ mod 2^64, 0}: the constants the kernels read through one register.
+template <size_t N>
+struct AsmConstants {
+  uint64_t p[N];
+  uint64_t inv;
+  uint64_t zero;
+};
+
+// r = r − p when r ≥ p, for r < 2p: trial subtraction, then a cmov per limb (no branch).
+[[gnu::always_inline]] inline void cond_sub_p6(uint64_t (&r)[6], const AsmConstants<6>* c) {
+  uint64_t s0, s1, s2, s3, s4, s5;
+  asm(SNARKD_SUB_P("subq", "r0", "s0", "0") SNARKD_SUB_P("sbbq", "r1", "s1", "8")
+      SNARKD_SUB_P("sbbq", "r2", "s2", "16") SNARKD_SUB_P("sbbq", "r3", "s3", "24")
+      SNARKD_SUB_P("sbbq", "r4", "s4", "32") SNARKD_SUB_P("sbbq", "r5", "s5", "40")
+      SNARKD_CMOV("r0", "s0") SNARKD_CMOV("r1", "s1") SNARKD_CMOV("r2", "s2")
+      SNARKD_CMOV("r3", "s3") SNARKD_CMOV("r4", "s4") SNARKD_CMOV("r5", "s5")
+      : [r0] "+r"(r[0]), [r1] "+r"(r[1]), [r2] "+r"(r[2]), [r3] "+r"(r[3]), [r4] "+r"(r[4]),
+        [r5] "+r"(r[5]), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+        [s4] "=&r"(s4), [s5] "=&r"(s5)
+      : [c] "r"(c), "m"(*c)
+      : "cc");
+}
+[[gnu::always_inline]] inline void cond_sub_p4(uint64_t (&r)[4], const AsmConstants<4>* c) {
+  uint64_t s0, s1, s2, s3;
+  asm(SNARKD_SUB_P("subq", "r0", "s0", "0") SNARKD_SUB_P("sbbq", "r1", "s1", "8")
+      SNARKD_SUB_P("sbbq", "r2", "s2", "16") SNARKD_SUB_P("sbbq", "r3", "s3", "24")
+      SNARKD_CMOV("r0", "s0") SNARKD_CMOV("r1", "s1") SNARKD_CMOV("r2", "s2")
+      SNARKD_CMOV("r3", "s3")
+      : [r0] "+r"(r[0]), [r1] "+r"(r[1]), [r2] "+r"(r[2]), [r3] "+r"(r[3]), [s0] "=&r"(s0),
+        [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
+      : [c] "r"(c), "m"(*c)
+      : "cc");
+}
+
+// (a + b) mod p for a, b < p: the sum is < 2p < 2^(64N), so no carry leaves the top limb.
+[[gnu::always_inline]] inline void mod_add6(uint64_t (&r)[6], const uint64_t* a, const uint64_t* b,
+                                            const AsmConstants<6>* c) {
+  asm(SNARKD_LOAD_OP("addq", "0", "r0") SNARKD_LOAD_OP("adcq", "8", "r1")
+      SNARKD_LOAD_OP("adcq", "16", "r2") SNARKD_LOAD_OP("adcq", "24", "r3")
+      SNARKD_LOAD_OP("adcq", "32", "r4") SNARKD_LOAD_OP("adcq", "40", "r5")
+      : [r0] "=&r"(r[0]), [r1] "=&r"(r[1]), [r2] "=&r"(r[2]), [r3] "=&r"(r[3]),
+        [r4] "=&r"(r[4]), [r5] "=&r"(r[5])
+      : [a] "r"(a), [b] "r"(b), "m"(*reinterpret_cast<const uint64_t(*)[6]>(a)),
+        "m"(*reinterpret_cast<const uint64_t(*)[6]>(b))
+      : "cc");
+  cond_sub_p6(r, c);
+}
+[[gnu::always_inline]] inline void mod_add4(uint64_t (&r)[4], const uint64_t* a, const uint64_t* b,
+                                            const AsmConstants<4>* c) {
+  asm(SNARKD_LOAD_OP("addq", "0", "r0") SNARKD_LOAD_OP("adcq", "8", "r1")
+      SNARKD_LOAD_OP("adcq", "16", "r2") SNARKD_LOAD_OP("adcq", "24", "r3")
+      : [r0] "=&r"(r[0]), [r1] "=&r"(r[1]), [r2] "=&r"(r[2]), [r3] "=&r"(r[3])
+      : [a] "r"(a), [b] "r"(b), "m"(*reinterpret_cast<const uint64_t(*)[4]>(a)),
+        "m"(*reinterpret_cast<const uint64_t(*)[4]>(b))
+      : "cc");
+  cond_sub_p4(r, c);
+}
+
+// (a − b) mod p: subtract, turn the final borrow into a mask m, add back p & m.
+[[gnu::always_inline]] inline void mod_sub6(uint64_t (&r)[6], const uint64_t* a, const uint64_t* b,
+                                            const AsmConstants<6>* c) {
+  uint64_t m, q0, q1, q2, q3, q4;
+  asm(SNARKD_LOAD_OP("subq", "0", "r0") SNARKD_LOAD_OP("sbbq", "8", "r1")
+      SNARKD_LOAD_OP("sbbq", "16", "r2") SNARKD_LOAD_OP("sbbq", "24", "r3")
+      SNARKD_LOAD_OP("sbbq", "32", "r4") SNARKD_LOAD_OP("sbbq", "40", "r5")
+      "sbbq %[m], %[m]\n\t"
+      : [r0] "=&r"(r[0]), [r1] "=&r"(r[1]), [r2] "=&r"(r[2]), [r3] "=&r"(r[3]),
+        [r4] "=&r"(r[4]), [r5] "=&r"(r[5]), [m] "=&r"(m)
+      : [a] "r"(a), [b] "r"(b), "m"(*reinterpret_cast<const uint64_t(*)[6]>(a)),
+        "m"(*reinterpret_cast<const uint64_t(*)[6]>(b))
+      : "cc");
+  asm(SNARKD_MASK_P("q0", "0") SNARKD_MASK_P("q1", "8") SNARKD_MASK_P("q2", "16")
+      SNARKD_MASK_P("q3", "24") SNARKD_MASK_P("q4", "32") "andq 40(%[c]), %[m]\n\t"
+      "addq %[q0], %[r0]\n\tadcq %[q1], %[r1]\n\tadcq %[q2], %[r2]\n\t"
+      "adcq %[q3], %[r3]\n\tadcq %[q4], %[r4]\n\tadcq %[m], %[r5]\n\t"
+      : [r0] "+r"(r[0]), [r1] "+r"(r[1]), [r2] "+r"(r[2]), [r3] "+r"(r[3]), [r4] "+r"(r[4]),
+        [r5] "+r"(r[5]), [m] "+r"(m), [q0] "=&r"(q0), [q1] "=&r"(q1), [q2] "=&r"(q2),
+        [q3] "=&r"(q3), [q4] "=&r"(q4)
+      : [c] "r"(c), "m"(*c)
+      : "cc");
+}
+[[gnu::always_inline]] inline void mod_sub4(uint64_t (&r)[4], const uint64_t* a, const uint64_t* b,
+                                            const AsmConstants<4>* c) {
+  uint64_t m, q0, q1, q2;
+  asm(SNARKD_LOAD_OP("subq", "0", "r0") SNARKD_LOAD_OP("sbbq", "8", "r1")
+      SNARKD_LOAD_OP("sbbq", "16", "r2") SNARKD_LOAD_OP("sbbq", "24", "r3")
+      "sbbq %[m], %[m]\n\t"
+      : [r0] "=&r"(r[0]), [r1] "=&r"(r[1]), [r2] "=&r"(r[2]), [r3] "=&r"(r[3]), [m] "=&r"(m)
+      : [a] "r"(a), [b] "r"(b), "m"(*reinterpret_cast<const uint64_t(*)[4]>(a)),
+        "m"(*reinterpret_cast<const uint64_t(*)[4]>(b))
+      : "cc");
+  asm(SNARKD_MASK_P("q0", "0") SNARKD_MASK_P("q1", "8") SNARKD_MASK_P("q2", "16")
+      "andq 24(%[c]), %[m]\n\t"
+      "addq %[q0], %[r0]\n\tadcq %[q1], %[r1]\n\tadcq %[q2], %[r2]\n\tadcq %[m], %[r3]\n\t"
+      : [r0] "+r"(r[0]), [r1] "+r"(r[1]), [r2] "+r"(r[2]), [r3] "+r"(r[3]), [m] "+r"(m),
+        [q0] "=&r"(q0), [q1] "=&r"(q1), [q2] "=&r"(q2)
+      : [c] "r"(c), "m"(*c)
+      : "cc");
+}
+
+#if defined(__ADX__) && defined(__BMI2__)
+#define SNARKD_FF_ADX 1
+// Montgomery multiplication with BMI2/ADX (mulx, adcx, adox): the CIOS algorithm of
+// Field::mont_mul, but each row adds its low product halves on the OF carry chain and its high
+// halves on the CF chain, so a row is N mulx + 2N + 1 additions with no carry bookkeeping. The
+// accumulator t[0..N] lives in N+1 registers; each round retires t[0] (zero after reduction)
+// and that register becomes the next round's t[N], so nothing is shifted. Per product: 2N² mulx,
+// ~4N² additions and N imul (about 300 instructions for N = 6).
+
+// (hi:lo) = rdx·src; Tlo += lo on the OF chain, Thi += hi on the CF chain.
+#define SNARKD_MAC(src, Tlo, Thi)   \
+  "mulxq " src ", %[lo], %[hi]\n\t" \
+  "adoxq %[lo], %[" Tlo "]\n\t"     \
+  "adcxq %[hi], %[" Thi "]\n\t"
+// First row (t = 0): t = a·b[0] on one carry chain (N mulx + N additions).
+#define SNARKD_FIRST_ROW(T0, T1) "movq (%[b]), %%rdx\n\tmulxq (%[a]), %[" T0 "], %[" T1 "]\n\t"
+#define SNARKD_FIRST(op, off, Tj, Tj1) \
+  "mulxq " off "(%[a]), %[lo], %[" Tj1 "]\n\t" op " %[lo], %[" Tj "]\n\t"
+#define SNARKD_FIRST_END(Ttop) "adcq $0, %[" Ttop "]\n\t"
+// Row t += a·b[i] (t[N] = 0 on entry): rdx = b[i]. The xor (of a dead register) restarts both
+// flag chains so this row need not wait for the previous row's last carries (12% faster).
+#define SNARKD_MUL_ROW_BEGIN(off) "movq " off "(%[b]), %%rdx\n\txorl %k[lo], %k[lo]\n\t"
+// Row t += m·p with m = t[0]·(−p⁻¹) mod 2^64 (after which t[0] = 0); inv sits at c + 8N. The
+// xor clears the flags imul leaves behind.
+#define SNARKD_RED_ROW_BEGIN(T0, inv) \
+  "movq %[" T0 "], %%rdx\n\timulq " inv "(%[c]), %%rdx\n\txorl %k[lo], %k[lo]\n\t"
+// Folds the pending OF carry into the top word (the CF chain already ended there).
+#define SNARKD_ROW_END(Ttop, zero) "adoxq " zero "(%[c]), %[" Ttop "]\n\t"
+
+#define SNARKD_MUL_ROW6(off, T0, T1, T2, T3, T4, T5, T6)                                       \
+  SNARKD_MUL_ROW_BEGIN(off)                                                                    \
+  SNARKD_MAC("(%[a])", T0, T1) SNARKD_MAC("8(%[a])", T1, T2) SNARKD_MAC("16(%[a])", T2, T3)    \
+  SNARKD_MAC("24(%[a])", T3, T4) SNARKD_MAC("32(%[a])", T4, T5) SNARKD_MAC("40(%[a])", T5, T6) \
+  SNARKD_ROW_END(T6, "56")
+#define SNARKD_RED_ROW6(T0, T1, T2, T3, T4, T5, T6)                                             \
+  SNARKD_RED_ROW_BEGIN(T0, "48")                                                                \
+  SNARKD_MAC("(%[c])", T0, T1) SNARKD_MAC("8(%[c])", T1, T2) SNARKD_MAC("16(%[c])", T2, T3)     \
+  SNARKD_MAC("24(%[c])", T3, T4) SNARKD_MAC("32(%[c])", T4, T5) SNARKD_MAC("40(%[c])", T5, T6)  \
+  SNARKD_ROW_END(T6, "56")
+#define SNARKD_ROUND6(off, T0, T1, T2, T3, T4, T5, T6) \
+  SNARKD_MUL_ROW6(off, T0, T1, T2, T3, T4, T5, T6) SNARKD_RED_ROW6(T0, T1, T2, T3, T4, T5, T6)
+#define SNARKD_MUL_ROW4(off, T0, T1, T2, T3, T4)                                            \
+  SNARKD_MUL_ROW_BEGIN(off)                                                                 \
+  SNARKD_MAC("(%[a])", T0, T1) SNARKD_MAC("8(%[a])", T1, T2) SNARKD_MAC("16(%[a])", T2, T3) \
+  SNARKD_MAC("24(%[a])", T3, T4) SNARKD_ROW_END(T4, "40")
+#define SNARKD_RED_ROW4(T0, T1, T2, T3, T4)                                                 \
+  SNARKD_RED_ROW_BEGIN(T0, "32")                                                            \
+  SNARKD_MAC("(%[c])", T0, T1) SNARKD_MAC("8(%[c])", T1, T2) SNARKD_MAC("16(%[c])", T2, T3) \
+  SNARKD_MAC("24(%[c])", T3, T4) SNARKD_ROW_END(T4, "40")
+#define SNARKD_ROUND4(off, T0, T1, T2, T3, T4) \
+  SNARKD_MUL_ROW4(off, T0, T1, T2, T3, T4) SNARKD_RED_ROW4(T0, T1, T2, T3, T4)
+
+// a·b·2^−384 mod p for p < 2^383 (the no-carry bound of Field::mont_mul).
+[[gnu::always_inline]] inline void mont_mul6(uint64_t (&r)[6], const uint64_t* a, const uint64_t* b,
+                                             const AsmConstants<6>* c) {
+  uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi;
+  asm(SNARKD_FIRST_ROW("t0", "t1") SNARKD_FIRST("addq", "8", "t1", "t2")
+      SNARKD_FIRST("adcq", "16", "t2", "t3") SNARKD_FIRST("adcq", "24", "t3", "t4")
+      SNARKD_FIRST("adcq", "32", "t4", "t5") SNARKD_FIRST("adcq", "40", "t5", "t6")
+      SNARKD_FIRST_END("t6")
+      SNARKD_RED_ROW6("t0", "t1", "t2", "t3", "t4", "t5", "t6")
+      SNARKD_ROUND6("8", "t1", "t2", "t3", "t4", "t5", "t6", "t0")
+      SNARKD_ROUND6("16", "t2", "t3", "t4", "t5", "t6", "t0", "t1")
+      SNARKD_ROUND6("24", "t3", "t4", "t5", "t6", "t0", "t1", "t2")
+      SNARKD_ROUND6("32", "t4", "t5", "t6", "t0", "t1", "t2", "t3")
+      SNARKD_ROUND6("40", "t5", "t6", "t0", "t1", "t2", "t3", "t4")
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+        [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi)
+      : [a] "r"(a), [b] "r"(b), [c] "r"(c), "m"(*reinterpret_cast<const uint64_t(*)[6]>(a)),
+        "m"(*reinterpret_cast<const uint64_t(*)[6]>(b)), "m"(*c)
+      : "rdx", "cc");
+  r[0] = t6, r[1] = t0, r[2] = t1, r[3] = t2, r[4] = t3, r[5] = t4;  // after six rotations
+  cond_sub_p6(r, c);                                                   // t < 2p
+}
+// a·b·2^−256 mod p for p < 2^255.
+[[gnu::always_inline]] inline void mont_mul4(uint64_t (&r)[4], const uint64_t* a, const uint64_t* b,
+                                             const AsmConstants<4>* c) {
+  uint64_t t0, t1, t2, t3, t4, lo, hi;
+  asm(SNARKD_FIRST_ROW("t0", "t1") SNARKD_FIRST("addq", "8", "t1", "t2")
+      SNARKD_FIRST("adcq", "16", "t2", "t3") SNARKD_FIRST("adcq", "24", "t3", "t4")
+      SNARKD_FIRST_END("t4")
+      SNARKD_RED_ROW4("t0", "t1", "t2", "t3", "t4")
+      SNARKD_ROUND4("8", "t1", "t2", "t3", "t4", "t0")
+      SNARKD_ROUND4("16", "t2", "t3", "t4", "t0", "t1")
+      SNARKD_ROUND4("24", "t3", "t4", "t0", "t1", "t2")
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+        [lo] "=&r"(lo), [hi] "=&r"(hi)
+      : [a] "r"(a), [b] "r"(b), [c] "r"(c), "m"(*reinterpret_cast<const uint64_t(*)[4]>(a)),
+        "m"(*reinterpret_cast<const uint64_t(*)[4]>(b)), "m"(*c)
+      : "rdx", "cc");
+  r[0] = t4, r[1] = t0, r[2] = t1, r[3] = t2;  // after four rotations
+  cond_sub_p4(r, c);
+}
+#undef SNARKD_MAC
+#undef SNARKD_FIRST_ROW
+#undef SNARKD_FIRST
+#undef SNARKD_FIRST_END
+#undef SNARKD_MUL_ROW_BEGIN
+#undef SNARKD_RED_ROW_BEGIN
+#undef SNARKD_ROW_END
+#undef SNARKD_MUL_ROW6
+#undef SNARKD_RED_ROW6
+#undef SNARKD_ROUND6
+#undef SNARKD_MUL_ROW4
+#undef SNARKD_RED_ROW4
+#undef SNARKD_ROUND4
+#endif  // BMI2 and ADX
+#undef SNARKD_LOAD_OP
+#undef SNARKD_SUB_P
+#undef SNARKD_CMOV
+#undef SNARKD_MASK_P
+#endif  // x86-64, optimised
 }  // namespace detail
 
 // P provides: kLimbs, kModulus (BigInt<kLimbs>), and a name.
@@ -113,24 +346,34 @@ class Field {
   }
   constexpr bool operator!=(const Field& o) const { return !(*this == o); }
 
-  constexpr Field operator+(const Field& b) const {
+  [[gnu::always_inline]] constexpr Field operator+(const Field& b) const {
+#ifdef SNARKD_FF_X86
+    if constexpr (N == 4 || N == 6)
+      if (!std::is_constant_evaluated()) return add_asm(*this, b);
+#endif
     Repr s;
     add_carry(s, montgomery(), b.montgomery());  // < 2p < 2^(64N): no carry out
     Repr t;
     return from_montgomery(sub_borrow(t, s, kModulus) ? s : t);
   }
-  constexpr Field operator-(const Field& b) const {
+  [[gnu::always_inline]] constexpr Field operator-(const Field& b) const {
+#ifdef SNARKD_FF_X86
+    if constexpr (N == 4 || N == 6)
+      if (!std::is_constant_evaluated()) return sub_asm(*this, b);
+#endif
     Repr d;
     if (sub_borrow(d, montgomery(), b.montgomery())) add_carry(d, d, kModulus);
     return from_montgomery(d);
   }
   constexpr Field operator-() const { return is_zero() ? *this : zero() - *this; }
-  constexpr Field operator*(const Field& b) const { return mont_mul(*this, b); }
+  [[gnu::always_inline]] constexpr Field operator*(const Field& b) const {
+    return mont_mul(*this, b);
+  }
   constexpr Field& operator+=(const Field& b) { return *this = *this + b; }
   constexpr Field& operator-=(const Field& b) { return *this = *this - b; }
   constexpr Field& operator*=(const Field& b) { return *this = *this * b; }
   constexpr Field dbl() const { return *this + *this; }
-  constexpr Field square() const { return mont_mul(*this, *this); }
+  [[gnu::always_inline]] constexpr Field square() const { return mont_mul(*this, *this); }
 
   // a^e for an exponent of any width (left-to-right square-and-multiply; variable time in e,
   // which is always public here: inversion, square roots, roots of unity).
@@ -194,7 +437,14 @@ class Field {
 
   // Montgomery product a·b·R⁻¹ mod p: CIOS without the extra carry word, valid because the
   // modulus leaves the top bit free (2N² + N multiplications, one final conditional subtract).
-  static constexpr Field mont_mul(const Field& a, const Field& b) {
+  // At run time 4- and 6-limb fields use the mulx/adcx/adox kernel above (same algorithm).
+  // Forced inline: the result then stays in registers; returned through memory it would be
+  // stored as 8-byte words and reloaded as 16-byte vectors, a store-forwarding stall (~20%).
+  [[gnu::always_inline]] static constexpr Field mont_mul(const Field& a, const Field& b) {
+#ifdef SNARKD_FF_ADX
+    if constexpr (N == 4 || N == 6)
+      if (!std::is_constant_evaluated()) return mul_asm(a, b);
+#endif
     uint64_t t[N] = {};
     for (size_t i = 0; i < N; ++i) {
       u128 x = u128(a.l[0]) * b.l[i] + t[0];
@@ -219,6 +469,41 @@ class Field {
   }
 
  private:
+#ifdef SNARKD_FF_X86
+  // Operand block of the assembly kernels (4- and 6-limb fields only).
+  static constexpr detail::AsmConstants<N> kAsmConstants = [] {
+    detail::AsmConstants<N> c{};
+    for (size_t i = 0; i < N; ++i) c.p[i] = kModulus.limb[i];
+    c.inv = kInv;
+    return c;
+  }();
+  [[gnu::always_inline]] static Field add_asm(const Field& a, const Field& b) {
+    Field r;
+    if constexpr (N == 4)
+      detail::mod_add4(r.l, a.l, b.l, &kAsmConstants);
+    else
+      detail::mod_add6(r.l, a.l, b.l, &kAsmConstants);
+    return r;
+  }
+  [[gnu::always_inline]] static Field sub_asm(const Field& a, const Field& b) {
+    Field r;
+    if constexpr (N == 4)
+      detail::mod_sub4(r.l, a.l, b.l, &kAsmConstants);
+    else
+      detail::mod_sub6(r.l, a.l, b.l, &kAsmConstants);
+    return r;
+  }
+#endif
+#ifdef SNARKD_FF_ADX
+  [[gnu::always_inline]] static Field mul_asm(const Field& a, const Field& b) {
+    Field r;
+    if constexpr (N == 4)
+      detail::mont_mul4(r.l, a.l, b.l, &kAsmConstants);
+    else
+      detail::mont_mul6(r.l, a.l, b.l, &kAsmConstants);
+    return r;
+  }
+#endif
   static constexpr Repr reduce_small(uint64_t v) {
     Repr r = Repr::from_u64(v);
     while (!less_than(r, kModulus)) sub_borrow(r, r, kModulus);  // only for tiny moduli

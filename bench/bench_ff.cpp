@@ -1,0 +1,81 @@
+// Field arithmetic latency: every benchmark runs a dependent chain (each result feeds the next
+// operation), so the "per_op" counter (seconds, SI-prefixed) is the latency of one operation, the number that bounds
+// serial code such as inversion chains and Miller loops. Reference: blst's Fp mul is ~32 ns on
+// the dev machine.
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <random>
+
+#include "snarkd/ff/fp.hpp"
+#include "snarkd/ff/fp2.hpp"
+#include "snarkd/ff/fr.hpp"
+
+namespace {
+
+using snarkd::ff::Fp;
+using snarkd::ff::Fp2;
+using snarkd::ff::Fr;
+
+// Runs `chain` dependent steps x = step(x) per iteration and reports ns per step.
+template <class T, class Step>
+void run_chain(benchmark::State& state, T x, size_t chain, Step step) {
+  for (auto _ : state) {
+    for (size_t i = 0; i < chain; ++i) x = step(x);
+    benchmark::DoNotOptimize(x);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * chain));
+  // chain·iterations / seconds, inverted: seconds per step (printed with an SI prefix, "32n").
+  state.counters["per_op"] =
+      benchmark::Counter(static_cast<double>(chain), benchmark::Counter::kIsIterationInvariantRate |
+                                                         benchmark::Counter::kInvert);
+}
+
+template <class T>
+T random_element(uint64_t seed) {
+  std::mt19937_64 g(seed);
+  return T::random(g);
+}
+
+constexpr size_t kShortChain = 256;  // cheap ops: amortises the loop and DoNotOptimize store
+constexpr size_t kLongChain = 4;     // inversions: ~µs each
+
+void BM_FpMul(benchmark::State& state) {
+  const Fp y = random_element<Fp>(1);
+  run_chain(state, random_element<Fp>(2), kShortChain, [&](const Fp& x) { return x * y; });
+}
+void BM_FpSquare(benchmark::State& state) {
+  run_chain(state, random_element<Fp>(3), kShortChain, [](const Fp& x) { return x.square(); });
+}
+void BM_FpAdd(benchmark::State& state) {
+  const Fp y = random_element<Fp>(4);
+  run_chain(state, random_element<Fp>(5), kShortChain, [&](const Fp& x) { return x + y; });
+}
+void BM_FpInverse(benchmark::State& state) {
+  run_chain(state, random_element<Fp>(6), kLongChain, [](const Fp& x) { return x.inverse(); });
+}
+void BM_FrMul(benchmark::State& state) {
+  const Fr y = random_element<Fr>(7);
+  run_chain(state, random_element<Fr>(8), kShortChain, [&](const Fr& x) { return x * y; });
+}
+void BM_FrInverse(benchmark::State& state) {
+  run_chain(state, random_element<Fr>(9), kLongChain, [](const Fr& x) { return x.inverse(); });
+}
+void BM_Fp2Mul(benchmark::State& state) {
+  const Fp2 y = random_element<Fp2>(10);
+  run_chain(state, random_element<Fp2>(11), kShortChain, [&](const Fp2& x) { return x * y; });
+}
+void BM_Fp2Square(benchmark::State& state) {
+  run_chain(state, random_element<Fp2>(12), kShortChain, [](const Fp2& x) { return x.square(); });
+}
+
+}  // namespace
+
+BENCHMARK(BM_FpMul);
+BENCHMARK(BM_FpSquare);
+BENCHMARK(BM_FpAdd);
+BENCHMARK(BM_FpInverse);
+BENCHMARK(BM_FrMul);
+BENCHMARK(BM_FrInverse);
+BENCHMARK(BM_Fp2Mul);
+BENCHMARK(BM_Fp2Square);

@@ -1,0 +1,194 @@
+#include "snarkd/msm/msm.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "snarkd/msm/buckets.hpp"
+#include "snarkd/msm/pippenger.hpp"
+#include "snarkd/util/error.hpp"
+#include "snarkd/util/thread_pool.hpp"
+
+namespace snarkd::msm {
+
+namespace {
+
+// Batch size B for batch-affine buckets. A batch amortises one inversion (Fp::inverse is
+// ~360M) over B additions, while a point whose bucket is already pending (probability about
+// B / (2·buckets)) pays an XYZZ addition (~4M more): 360/B + 4·B/(2·buckets) is least near
+// B = sqrt(180·buckets) (G2's cheaper relative inversion moves it lower, but the optimum is
+// flat). The power of two at or below that, at most 2048 (scratch stays in L2); below 256
+// (fewer than 512 buckets) the saving is gone and XYZZ buckets are used instead.
+constexpr size_t kMaxBatch = 2048;
+constexpr size_t kMinBatch = 256;
+size_t batch_for(size_t buckets) {
+  size_t b = kMaxBatch;
+  while (b > 1 && b * b > 180 * buckets) b /= 2;
+  return b;
+}
+
+// Cost of reducing one bucket relative to one point's bucket addition, halved because
+// make_plan multiplies by 2^c = 2·buckets. Measured in Fp multiplication times: reduction is a
+// mixed plus a full XYZZ addition per bucket (~26) against ~8.5 per batch-affine point, or two
+// full additions (~30) against ~14 per XYZZ point (additions and memory included).
+double reduce_weight(Accumulation acc) { return acc == Accumulation::kBatchAffine ? 1.5 : 1.1; }
+
+// One task: window digits d[i] of the points bases[i], accumulated into `buckets` (|d| − 1 is
+// the bucket, the sign negates the point), then Σ (j + 1)·bucket[j].
+template <class C, class Buckets>
+ec::Xyzz<C> window_sum(std::span<const ec::Affine<C>> bases, const int16_t* d, Buckets&& buckets) {
+  constexpr size_t kAhead = 8;  // bucket prefetch distance: hides a cache miss per point
+  const size_t n = bases.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kAhead < n && d[i + kAhead] != 0)
+      buckets.prefetch(size_t(std::abs(int(d[i + kAhead])) - 1));
+    if (d[i] > 0) {
+      buckets.add(size_t(d[i] - 1), bases[i]);
+    } else if (d[i] < 0) {
+      buckets.add(size_t(-d[i] - 1), -bases[i]);
+    }
+  }
+  buckets.finish();
+  return detail::weighted_sum<C>(buckets);
+}
+
+template <class C>
+ec::Xyzz<C> window_sum(std::span<const ec::Affine<C>> bases, const int16_t* d, size_t bits,
+                       Accumulation acc) {
+  const size_t buckets = size_t(1) << (bits - 1);
+  if (acc == Accumulation::kBatchAffine && batch_for(buckets) >= kMinBatch)
+    return window_sum<C>(bases, d, detail::BatchAffineBuckets<C>(buckets, batch_for(buckets)));
+  return window_sum<C>(bases, d, detail::XyzzBuckets<C>(buckets));
+}
+
+// Σ_w 2^(wc)·(Σ_chunks partial[w·chunks + chunk]) by Horner's rule from the top window.
+template <class C>
+ec::Jacobian<C> combine(const std::vector<ec::Xyzz<C>>& partial, const detail::Plan& plan) {
+  ec::Jacobian<C> acc = ec::Jacobian<C>::infinity();
+  for (size_t w = plan.windows; w-- > 0;) {
+    for (size_t i = 0; i < plan.bits; ++i) acc = acc.dbl();
+    for (size_t ch = 0; ch < plan.chunks; ++ch) acc += partial[w * plan.chunks + ch].to_jacobian();
+  }
+  return acc;
+}
+
+// Σ bases[i] over the set bits of `bitmap` in [b, e): a plain sum, so the bucket index only
+// spreads the points (round-robin over a batch's worth of buckets, which never collide).
+template <class C>
+ec::Xyzz<C> sum_range(std::span<const ec::Affine<C>> bases, const uint64_t* bitmap, size_t b,
+                      size_t e) {
+  auto run = [&](auto&& buckets, size_t spread) {
+    size_t next = 0;
+    for (size_t i = b; i < e;) {
+      uint64_t word = bitmap[i / 64] >> (i % 64);
+      const size_t stop = std::min(e, (i / 64 + 1) * 64);
+      if (stop - i < 64) word &= (uint64_t(1) << (stop - i)) - 1;
+      for (; word; word &= word - 1) {
+        buckets.add(next, bases[i + size_t(__builtin_ctzll(word))]);
+        next = next + 1 == spread ? 0 : next + 1;
+      }
+      i = stop;
+    }
+    buckets.finish();
+    ec::Xyzz<C> sum = ec::Xyzz<C>::infinity();
+    for (size_t j = 0; j < buckets.size(); ++j) buckets.add_to(j, sum);
+    return sum;
+  };
+  // Spread buckets never collide, so the batch can use all of them; their final sum costs
+  // kSumBatch additions, worth it from 16× that many points.
+  constexpr size_t kSumBatch = 512;
+  if (e - b >= 16 * kSumBatch)
+    return run(detail::BatchAffineBuckets<C>(kSumBatch, kSumBatch), kSumBatch);
+  return run(detail::XyzzBuckets<C>(1), 1);
+}
+
+template <class C>
+ec::Jacobian<C> sum_bits_threads(std::span<const ec::Affine<C>> bases, const uint64_t* bitmap,
+                                 size_t threads) {
+  const size_t n = bases.size();
+  if (n == 0) return ec::Jacobian<C>::infinity();
+  // Parts start on word boundaries: each bitmap word belongs to one part.
+  const size_t words = (n + 63) / 64, parts = std::min(threads, words);
+  std::vector<ec::Xyzz<C>> partial(parts);
+  detail::run_tasks(parts, threads, [&](size_t p) {
+    const size_t b = 64 * (words * p / parts), e = std::min(n, 64 * (words * (p + 1) / parts));
+    partial[p] = sum_range<C>(bases, bitmap, b, e);
+  });
+  ec::Xyzz<C> sum = ec::Xyzz<C>::infinity();
+  for (const auto& p : partial) sum += p;
+  return sum.to_jacobian();
+}
+
+}  // namespace
+
+template <class C>
+ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const ff::Fr> scalars,
+                    const Options& opt) {
+  if (bases.size() != scalars.size())
+    throw InvalidArgument("msm: " + std::to_string(bases.size()) + " bases but " +
+                          std::to_string(scalars.size()) + " scalars");
+  if (opt.window_bits != 0 &&
+      (opt.window_bits < detail::kMinWindowBits || opt.window_bits > detail::kMaxWindowBits))
+    throw InvalidArgument("msm: window_bits " + std::to_string(opt.window_bits) +
+                          " outside [2, 16]");
+  const size_t n = bases.size();
+  if (n == 0) return ec::Jacobian<C>::infinity();
+  const size_t threads = detail::resolve_threads(opt.threads);
+  const detail::Plan plan =
+      detail::make_plan(n, threads, opt.window_bits, reduce_weight(opt.accumulation));
+  const std::vector<int16_t> digits = detail::recode(scalars, plan, threads);
+  std::vector<ec::Xyzz<C>> partial(plan.windows * plan.chunks);
+  detail::run_tasks(partial.size(), threads, [&](size_t t) {
+    const size_t w = t / plan.chunks, ch = t % plan.chunks;
+    const size_t b = n * ch / plan.chunks, e = n * (ch + 1) / plan.chunks;
+    partial[t] = window_sum<C>(bases.subspan(b, e - b), digits.data() + w * n + b, plan.bits,
+                               opt.accumulation);
+  });
+  return combine<C>(partial, plan);
+}
+
+template <class C>
+ec::Jacobian<C> sum_bits(std::span<const ec::Affine<C>> bases, const uint64_t* bitmap) {
+  return sum_bits_threads<C>(bases, bitmap, detail::resolve_threads(0));
+}
+
+template <class C>
+ec::Jacobian<C> msm_split(std::span<const ec::Affine<C>> bases, const ScalarSplit& split,
+                          const Options& opt) {
+  if (bases.size() != split.size)
+    throw InvalidArgument("msm_split: " + std::to_string(bases.size()) +
+                          " bases for a split of " + std::to_string(split.size) + " scalars");
+  const size_t threads = detail::resolve_threads(opt.threads);
+  std::vector<ec::Affine<C>> tail(split.others.size());
+  detail::run_tasks(threads, threads, [&](size_t p) {
+    const size_t b = tail.size() * p / threads, e = tail.size() * (p + 1) / threads;
+    for (size_t j = b; j < e; ++j) tail[j] = bases[split.others[j]];
+  });
+  ec::Jacobian<C> ones = sum_bits_threads<C>(bases, split.ones.data(), threads);
+  return ones + msm<C>(tail, split.other_scalars, opt);
+}
+
+template <class C>
+ec::Jacobian<C> msm_split(std::span<const ec::Affine<C>> bases, std::span<const ff::Fr> scalars,
+                          SplitStats* stats, const Options& opt) {
+  if (bases.size() != scalars.size())
+    throw InvalidArgument("msm_split: " + std::to_string(bases.size()) + " bases but " +
+                          std::to_string(scalars.size()) + " scalars");
+  const ScalarSplit split = split_scalars(scalars);
+  if (stats) *stats = split.stats;
+  return msm_split<C>(bases, split, opt);
+}
+
+#define SNARKD_MSM_INSTANTIATE(C)                                                           \
+  template ec::Jacobian<C> msm<C>(std::span<const ec::Affine<C>>, std::span<const ff::Fr>,  \
+                                  const Options&);                                          \
+  template ec::Jacobian<C> sum_bits<C>(std::span<const ec::Affine<C>>, const uint64_t*);    \
+  template ec::Jacobian<C> msm_split<C>(std::span<const ec::Affine<C>>, const ScalarSplit&, \
+                                        const Options&);                                    \
+  template ec::Jacobian<C> msm_split<C>(std::span<const ec::Affine<C>>,                     \
+                                        std::span<const ff::Fr>, SplitStats*, const Options&);
+SNARKD_MSM_INSTANTIATE(ec::G1Config)
+SNARKD_MSM_INSTANTIATE(ec::G2Config)
+#undef SNARKD_MSM_INSTANTIATE
+
+}  // namespace snarkd::msm

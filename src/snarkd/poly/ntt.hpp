@@ -1,0 +1,96 @@
+// Number-theoretic transforms over Fr on the host: the reference the GPU NTT is tested against
+// and the fallback prover's NTT (Groth16's H polynomial needs 3 inverse, 3 coset forward and
+// 1 coset inverse transform per proof, at up to 2^27 elements).
+//
+// Conventions (those of snarkjs and bellperson):
+//   ntt:        a_j = Σ_i c_i ω^(ij)                 (coefficients → evaluations on ⟨ω⟩)
+//   intt:       c_i = n⁻¹ Σ_j a_j ω^(−ij)
+//   coset_ntt:  a_j = Σ_i c_i (g·ω^j)^i              (evaluations on the coset g·⟨ω⟩)
+//   coset_intt: its inverse.
+// ω = Fr::root_of_unity(log_n, generator): generator 5 for snarkjs keys, 7 for bellperson.
+// All transforms are in place. The plain names take and return natural order; the _nr / _rn
+// variants take natural and return bit-reversed order (nr) or the reverse (rn), which is what a
+// GPU pipeline wants: evaluations may stay bit-reversed between a forward and an inverse
+// transform, saving both permutations.
+//
+// Memory: a Domain holds O(2^12) twiddles whatever its size (columns of a large transform
+// derive theirs from a small table, see ntt.cpp), so only the caller's data grows with n.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "snarkd/ff/fr.hpp"
+
+namespace snarkd::poly {
+
+using ff::Fr;
+
+// Twiddles of one direction (forward roots or their inverses).
+struct Twiddles {
+  // roots[m] is the primitive 2^m-th root of unity used by this domain, m = 0..log_n.
+  std::vector<Fr> roots;
+  // Radix-2 butterfly twiddles for a transform of up to 2^leaf_log points: level s (butterfly
+  // half-width 2^s) occupies [2^s − 1, 2^(s+1) − 1) and holds roots[s+1]^j for j < 2^s.
+  // leaf_log = min(log_n, pass_log) bounds the levels per pass.
+  std::vector<Fr> leaf;
+  uint32_t leaf_log = 0;
+};
+
+class Domain {
+ public:
+  // Largest log_n: r − 1 = 2^32 · odd, so Fr has roots of unity of order up to 2^32.
+  static constexpr uint32_t kMaxLogSize = static_cast<uint32_t>(Fr::kTwoAdicity);
+  // Largest sub-transform done in one pass, 2^12 points = 128 KiB (fits L2). Also the size of
+  // the twiddle table.
+  static constexpr uint32_t kDefaultPassLog = 12;
+  static constexpr uint32_t kMaxPassLog = 20;
+
+  // Throws InvalidArgument if log_n > 32, if `generator` does not give a root of exact order
+  // 2^log_n (it must be a quadratic non-residue mod r, as 5 and 7 are), or if pass_log is not
+  // in [1, kMaxPassLog]. pass_log changes speed, never results: tests lower it to reach the
+  // three- and four-pass schedules at small sizes.
+  Domain(uint32_t log_n, uint64_t generator, uint32_t pass_log = kDefaultPassLog);
+
+  uint32_t log_size() const { return log_n_; }
+  size_t size() const { return size_t{1} << log_n_; }
+  uint64_t generator() const { return generator_; }
+  const Fr& omega() const { return forward_.roots[log_n_]; }
+  const Fr& omega_inv() const { return inverse_.roots[log_n_]; }
+  const Fr& size_inv() const { return size_inv_; }
+
+  const Twiddles& forward_twiddles() const { return forward_; }
+  const Twiddles& inverse_twiddles() const { return inverse_; }
+
+ private:
+  uint32_t log_n_;
+  uint64_t generator_;
+  Fr size_inv_;
+  Twiddles forward_, inverse_;
+};
+
+// Natural order in and out. Each throws InvalidArgument if data.size() != domain.size(); the
+// coset variants also if shift is zero.
+void ntt(const Domain& domain, std::span<Fr> data);
+void intt(const Domain& domain, std::span<Fr> data);
+void coset_ntt(const Domain& domain, std::span<Fr> data, const Fr& shift);
+void coset_intt(const Domain& domain, std::span<Fr> data, const Fr& shift);
+
+// Bit-reversed variants: ntt_nr = bit_reverse ∘ ntt (decimation in frequency, no permutation),
+// ntt_rn = ntt ∘ bit_reverse (decimation in time); likewise for intt (1/n included). A coset
+// transform in these orders is scale_by_powers(data, 1, shift) followed by ntt_nr, and intt_rn
+// followed by scale_by_powers(data, 1, shift⁻¹).
+void ntt_nr(const Domain& domain, std::span<Fr> data);
+void ntt_rn(const Domain& domain, std::span<Fr> data);
+void intt_nr(const Domain& domain, std::span<Fr> data);
+void intt_rn(const Domain& domain, std::span<Fr> data);
+
+// Swaps data[i] and data[bitrev(i)] (bits of i reversed over log2(size)). Throws
+// InvalidArgument unless data.size() is a power of two (1 included).
+void bit_reverse(std::span<Fr> data);
+
+// data[i] *= c · g^i, in parallel.
+void scale_by_powers(std::span<Fr> data, const Fr& c, const Fr& g);
+
+}  // namespace snarkd::poly

@@ -1,0 +1,284 @@
+#include "snarkd/r1cs/circom.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "snarkd/r1cs/binary_io.hpp"
+#include "snarkd/util/error.hpp"
+
+namespace snarkd::r1cs {
+
+namespace {
+
+constexpr uint32_t kN8 = 32;
+constexpr uint32_t kR1csVersion = 1;
+constexpr uint32_t kWtnsVersion = 2;
+constexpr uint32_t kHeaderSection = 1;
+constexpr uint32_t kBodySection = 2;  // r1cs: constraints, wtns: values
+constexpr uint32_t kMapSection = 3;
+
+struct SectionRef {
+  uint32_t type;
+  uint64_t offset, size;
+};
+
+// Walks the container: every section's size is checked against the bytes that remain.
+std::vector<SectionRef> read_sections(io::FileReader& r, const char (&magic)[5], uint32_t version) {
+  char m[4];
+  r.read(m, 4, "magic");
+  if (std::memcmp(m, magic, 4) != 0) r.fail(std::string("bad magic (not a circom .") + magic + " file)");
+  if (uint32_t v = r.u32("version"); v != version)
+    r.fail("unsupported version " + std::to_string(v) + " (expected " + std::to_string(version) + ")");
+  const uint32_t n = r.u32("nSections");
+  std::vector<SectionRef> refs;
+  for (uint32_t i = 0; i < n; ++i) {
+    const std::string what = "section " + std::to_string(i);
+    const uint32_t type = r.u32(what + " type");
+    const uint64_t size = r.u64(what + " size");
+    if (size > r.remaining())
+      r.fail("truncated: " + what + " (type " + std::to_string(type) + ") declares " + std::to_string(size) +
+             " bytes, only " + std::to_string(r.remaining()) + " remain");
+    refs.push_back({type, r.position(), size});
+    r.seek(r.position() + size);
+  }
+  if (r.remaining() != 0) r.fail(std::to_string(r.remaining()) + " bytes after the last section");
+  return refs;
+}
+
+// The section of `type`, or nullptr if absent and optional; duplicates are an error.
+const SectionRef* find_section(const io::FileReader& r, const std::vector<SectionRef>& refs, uint32_t type,
+                               const char* name, bool required) {
+  const SectionRef* found = nullptr;
+  for (const SectionRef& s : refs) {
+    if (s.type != type) continue;
+    if (found) r.fail(std::string("more than one ") + name + " section (type " + std::to_string(type) + ")");
+    found = &s;
+  }
+  if (!found && required) r.fail(std::string("missing ") + name + " section (type " + std::to_string(type) + ")");
+  return found;
+}
+
+std::string hex_be(const uint8_t* le, size_t n) {
+  static const char digits[] = "0123456789abcdef";
+  std::string s;
+  for (size_t i = n; i-- > 0;) {
+    if (s.empty() && le[i] == 0) continue;
+    s += digits[le[i] >> 4];
+    s += digits[le[i] & 15];
+  }
+  return "0x" + (s.empty() ? std::string("0") : s);
+}
+
+void modulus_bytes(uint8_t out[kN8]) {
+  for (size_t i = 0; i < kN8; ++i) out[i] = uint8_t(Fr::kModulus.limb[i / 8] >> (8 * (i % 8)));
+}
+
+// u32 n8 and the prime: must be 32 and BLS12-381's r.
+void read_prime(io::ByteCursor& c) {
+  const uint32_t n8 = c.u32("n8");
+  const uint8_t* prime = c.take(n8, "prime");
+  uint8_t r[kN8];
+  modulus_bytes(r);
+  if (n8 != kN8 || std::memcmp(prime, r, kN8) != 0)
+    c.fail("prime " + (n8 <= 64 ? hex_be(prime, n8) : "of " + std::to_string(n8) + " bytes") +
+           " is not BLS12-381's r " + hex_be(r, kN8) + " (compile with circom --prime bls12381)");
+}
+
+void write_prime(io::FileWriter& w) {
+  uint8_t r[kN8];
+  modulus_bytes(r);
+  w.u32(kN8);
+  w.write(r, kN8);
+}
+
+struct R1csHeader {
+  uint32_t n_wires, n_pub_out, n_pub_in, n_prv_in, m_constraints;
+  uint64_t n_labels;
+};
+
+R1csHeader parse_r1cs_header(std::span<const uint8_t> bytes, const std::string& path) {
+  io::ByteCursor c(bytes, path);
+  read_prime(c);
+  R1csHeader h;
+  h.n_wires = c.u32("nWires");
+  h.n_pub_out = c.u32("nPubOut");
+  h.n_pub_in = c.u32("nPubIn");
+  h.n_prv_in = c.u32("nPrvIn");
+  h.n_labels = c.u64("nLabels");
+  h.m_constraints = c.u32("mConstraints");
+  if (c.remaining() != 0) c.fail("header section has " + std::to_string(c.remaining()) + " extra bytes");
+  if (uint64_t(h.n_pub_out) + h.n_pub_in + h.n_prv_in + 1 > h.n_wires)
+    c.fail("nWires " + std::to_string(h.n_wires) + " is less than 1 + nPubOut + nPubIn + nPrvIn");
+  return h;
+}
+
+// Appends one LC as a CSR row: wires sorted, repeated wires merged, zero sums dropped.
+void append_row(CsrMatrix& m, CoeffDictionary& dict, std::vector<std::pair<uint32_t, Fr>>& terms) {
+  std::sort(terms.begin(), terms.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (size_t i = 0; i < terms.size();) {
+    Fr sum = Fr::zero();
+    size_t j = i;
+    for (; j < terms.size() && terms[j].first == terms[i].first; ++j) sum += terms[j].second;
+    if (!sum.is_zero()) {
+      m.col.push_back(terms[i].first);
+      m.coeff.push_back(dict.intern(sum));
+    }
+    i = j;
+  }
+  m.row_ptr.push_back(m.col.size());
+}
+
+void parse_constraints(std::span<const uint8_t> bytes, const std::string& path, const R1csHeader& h,
+                       Circuit& circuit) {
+  io::ByteCursor c(bytes, path);
+  const uint64_t min_bytes = 12;  // three empty LCs
+  if (uint64_t(h.m_constraints) * min_bytes > bytes.size())
+    c.fail("mConstraints " + std::to_string(h.m_constraints) + " does not fit in the constraints section (" +
+           std::to_string(bytes.size()) + " bytes)");
+  for (Matrix which : {Matrix::A, Matrix::B, Matrix::C}) circuit.matrix(which).row_ptr.reserve(uint64_t(h.m_constraints) + 1);
+  CoeffDictionary dict;
+  std::vector<std::pair<uint32_t, Fr>> terms;
+  for (uint32_t i = 0; i < h.m_constraints; ++i) {
+    for (Matrix which : {Matrix::A, Matrix::B, Matrix::C}) {
+      const std::string where = "constraint " + std::to_string(i) + " " + matrix_name(which);
+      const uint32_t n = c.u32(where + " nTerms");
+      if (n > c.remaining() / (4 + kN8))
+        c.fail(where + ": nTerms " + std::to_string(n) + " exceeds the bytes left in the section");
+      terms.clear();
+      for (uint32_t t = 0; t < n; ++t) {
+        const uint32_t wire = c.u32(where + " wire");
+        if (wire >= h.n_wires)
+          c.fail(where + ": wire " + std::to_string(wire) + " is not below nWires " + std::to_string(h.n_wires));
+        Fr v;
+        if (!Fr::from_bytes_le(c.take(kN8, where + " coefficient"), v))
+          c.fail(where + ": coefficient of wire " + std::to_string(wire) + " is not below r");
+        terms.emplace_back(wire, v);
+      }
+      append_row(circuit.matrix(which), dict, terms);
+    }
+  }
+  if (c.remaining() != 0) c.fail("constraints section has " + std::to_string(c.remaining()) + " extra bytes");
+  circuit.coeffs = std::move(dict).take();
+}
+
+std::vector<uint64_t> parse_map(std::span<const uint8_t> bytes, const io::FileReader& r, uint32_t n_wires) {
+  if (bytes.size() != uint64_t(n_wires) * 8)
+    r.fail("wire-to-label section has " + std::to_string(bytes.size()) + " bytes, nWires " +
+           std::to_string(n_wires) + " needs " + std::to_string(uint64_t(n_wires) * 8));
+  std::vector<uint64_t> map(n_wires);
+  std::memcpy(map.data(), bytes.data(), bytes.size());
+  return map;
+}
+
+uint64_t lc_bytes(const CsrMatrix& m, uint64_t row) { return 4 + (m.row_ptr[row + 1] - m.row_ptr[row]) * (4 + kN8); }
+
+void write_lc(io::FileWriter& w, const Circuit& c, const CsrMatrix& m, uint64_t row) {
+  w.u32(uint32_t(m.row_ptr[row + 1] - m.row_ptr[row]));
+  uint8_t bytes[kN8];
+  for (uint64_t k = m.row_ptr[row]; k < m.row_ptr[row + 1]; ++k) {
+    w.u32(m.col[k]);
+    c.coeffs[m.coeff[k]].to_bytes_le(bytes);
+    w.write(bytes, kN8);
+  }
+}
+
+void check_circom_shape(const Circuit& c, const CircomR1csInfo& info) {
+  if (auto e = find_structure_error(c)) throw InvalidArgument("write_circom_r1cs: " + *e);
+  if (uint64_t(info.n_pub_out) + info.n_pub_in + 1 != c.num_inputs)
+    throw InvalidArgument("write_circom_r1cs: 1 + nPubOut + nPubIn must equal num_inputs " +
+                          std::to_string(c.num_inputs));
+  if (info.n_prv_in > c.num_aux) throw InvalidArgument("write_circom_r1cs: nPrvIn exceeds num_aux");
+  if (c.num_vars() > UINT32_MAX || c.num_constraints() > UINT32_MAX)
+    throw InvalidArgument("write_circom_r1cs: more than 2^32 - 1 wires or constraints");
+  if (!info.wire_to_label.empty() && info.wire_to_label.size() != c.num_vars())
+    throw InvalidArgument("write_circom_r1cs: wire_to_label needs one entry per wire");
+}
+
+}  // namespace
+
+CircomR1cs read_circom_r1cs(const std::string& path) {
+  io::FileReader r(path);
+  const std::vector<SectionRef> refs = read_sections(r, "r1cs", kR1csVersion);
+  for (uint32_t custom : {4u, 5u})
+    if (find_section(r, refs, custom, "custom gates", false))
+      r.fail("uses custom gates (section type " + std::to_string(custom) + "), which have no R1CS form");
+  const SectionRef* hs = find_section(r, refs, kHeaderSection, "header", true);
+  const SectionRef* cs = find_section(r, refs, kBodySection, "constraints", true);
+  const SectionRef* ms = find_section(r, refs, kMapSection, "wire-to-label", false);
+  const R1csHeader h = parse_r1cs_header(r.read_block(hs->offset, hs->size, "header section"), path);
+  CircomR1cs out;
+  out.circuit.num_inputs = 1 + uint64_t(h.n_pub_out) + h.n_pub_in;
+  out.circuit.num_aux = h.n_wires - out.circuit.num_inputs;
+  parse_constraints(r.read_block(cs->offset, cs->size, "constraints section"), path, h, out.circuit);
+  out.info = {h.n_pub_out, h.n_pub_in, h.n_prv_in, h.n_labels, {}};
+  if (ms) out.info.wire_to_label = parse_map(r.read_block(ms->offset, ms->size, "wire-to-label section"), r, h.n_wires);
+  return out;
+}
+
+std::vector<Fr> read_wtns(const std::string& path) {
+  io::FileReader r(path);
+  const std::vector<SectionRef> refs = read_sections(r, "wtns", kWtnsVersion);
+  const SectionRef* hs = find_section(r, refs, kHeaderSection, "header", true);
+  const SectionRef* vs = find_section(r, refs, kBodySection, "values", true);
+  const std::vector<uint8_t> hb = r.read_block(hs->offset, hs->size, "header section");
+  io::ByteCursor hc(hb, path);
+  read_prime(hc);
+  const uint32_t n = hc.u32("nWitness");
+  if (hc.remaining() != 0) hc.fail("header section has " + std::to_string(hc.remaining()) + " extra bytes");
+  if (vs->size != uint64_t(n) * kN8)
+    r.fail("values section has " + std::to_string(vs->size) + " bytes, nWitness " + std::to_string(n) +
+           " needs " + std::to_string(uint64_t(n) * kN8));
+  const std::vector<uint8_t> vb = r.read_block(vs->offset, vs->size, "values section");
+  std::vector<Fr> w(n);
+  for (uint32_t i = 0; i < n; ++i)
+    if (!Fr::from_bytes_le(&vb[uint64_t(i) * kN8], w[i]))
+      r.fail("witness value " + std::to_string(i) + " is not below r");
+  return w;
+}
+
+void write_circom_r1cs(const std::string& path, const Circuit& c, const CircomR1csInfo& info) {
+  check_circom_shape(c, info);
+  uint64_t body = 0;
+  for (uint64_t i = 0; i < c.num_constraints(); ++i) body += lc_bytes(c.a, i) + lc_bytes(c.b, i) + lc_bytes(c.c, i);
+  io::FileWriter w(path);
+  w.write("r1cs", 4);
+  w.u32(kR1csVersion);
+  w.u32(3);
+  w.u32(kHeaderSection);
+  w.u64(4 + kN8 + 4 * 4 + 8 + 4);
+  write_prime(w);
+  for (uint32_t v : {uint32_t(c.num_vars()), info.n_pub_out, info.n_pub_in, info.n_prv_in}) w.u32(v);
+  w.u64(info.n_labels);
+  w.u32(uint32_t(c.num_constraints()));
+  w.u32(kBodySection);
+  w.u64(body);
+  for (uint64_t i = 0; i < c.num_constraints(); ++i)
+    for (Matrix which : {Matrix::A, Matrix::B, Matrix::C}) write_lc(w, c, c.matrix(which), i);
+  w.u32(kMapSection);
+  w.u64(c.num_vars() * 8);
+  for (uint64_t i = 0; i < c.num_vars(); ++i) w.u64(info.wire_to_label.empty() ? i : info.wire_to_label[i]);
+  w.close();
+}
+
+void write_wtns(const std::string& path, std::span<const Fr> witness) {
+  if (witness.size() > UINT32_MAX) throw InvalidArgument("write_wtns: more than 2^32 - 1 values");
+  io::FileWriter w(path);
+  w.write("wtns", 4);
+  w.u32(kWtnsVersion);
+  w.u32(2);
+  w.u32(kHeaderSection);
+  w.u64(4 + kN8 + 4);
+  write_prime(w);
+  w.u32(uint32_t(witness.size()));
+  w.u32(kBodySection);
+  w.u64(uint64_t(witness.size()) * kN8);
+  uint8_t bytes[kN8];
+  for (const Fr& v : witness) {
+    v.to_bytes_le(bytes);
+    w.write(bytes, kN8);
+  }
+  w.close();
+}
+
+}  // namespace snarkd::r1cs
