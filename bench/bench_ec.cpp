@@ -18,14 +18,7 @@ using snarkd::ec::Xyzz;
 using G1 = snarkd::ec::G1Config;
 using G2 = snarkd::ec::G2Config;
 
-template <class C>
-Affine<C> generator() {
-  if constexpr (std::is_same_v<C, G1>) {
-    return snarkd::ec::kG1Generator;
-  } else {
-    return snarkd::ec::kG2Generator;
-  }
-}
+using snarkd::ec::generator;
 
 template <class C>
 Affine<C> random_point(uint64_t seed) {

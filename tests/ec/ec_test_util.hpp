@@ -63,12 +63,7 @@ inline std::string to_hex(std::span<const uint8_t> b) {
   return s;
 }
 
-template <class C>
-ec::Affine<C> generator();
-template <>
-inline ec::G1Affine generator<ec::G1Config>() { return ec::kG1Generator; }
-template <>
-inline ec::G2Affine generator<ec::G2Config>() { return ec::kG2Generator; }
+using ec::generator;
 
 template <class Rng>
 ff::Fr random_fr(Rng& g) {

@@ -8,7 +8,7 @@
 #include "snarkd/ec/subgroup.hpp"
 #include "ec/codec_api.hpp"
 #include "ec/ec_test_util.hpp"
-#include "ec/json.hpp"
+#include "common/json.hpp"
 
 namespace snarkd::test {
 namespace {

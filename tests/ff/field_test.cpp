@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "ff/gmp_util.hpp"
 #include "common/seed.hpp"
+#include "ff/gmp_util.hpp"
 #include "snarkd/ff/fp.hpp"
 #include "snarkd/ff/fr.hpp"
 
@@ -30,27 +30,21 @@ class FieldDiff : public ::testing::Test {
   FieldDiff() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     g = rng(std::string(info->test_suite_name()) + "." + info->name());
-    const mpz_srcptr p = gf.p;
-    auto add = [&](auto&& set) {
-      Mpz v;
-      set(static_cast<mpz_ptr>(v));
-      edges.push_back(v);
-    };
-    for (uint64_t s : {0, 1, 2, 3}) add([&](mpz_ptr v) { mpz_set_ui(v, s); });
-    for (uint64_t s : {1, 2}) add([&](mpz_ptr v) { mpz_sub_ui(v, p, s); });        // p−1, p−2
-    add([&](mpz_ptr v) { mpz_set(v, gf.half); });                                     // (p−1)/2
-    add([&](mpz_ptr v) { mpz_add_ui(v, gf.half, 1); });                               // (p+1)/2
-    for (size_t k = 1; k < F::N; ++k) {  // limb boundaries 2^(64k) − 1 and 2^(64k)
-      add([&](mpz_ptr v) { mpz_setbit(v, 64 * k); });
-      add([&](mpz_ptr v) {
-        mpz_setbit(v, 64 * k);
-        mpz_sub_ui(v, v, 1);
-      });
+    auto next = [this]() -> Mpz& { return edges.emplace_back(); };
+    for (uint64_t s : {0, 1, 2, 3}) mpz_set_ui(next(), s);
+    for (uint64_t s : {1, 2}) mpz_sub_ui(next(), gf.p, s);  // p − 1, p − 2
+    mpz_set(next(), gf.half);                                // (p − 1)/2
+    mpz_add_ui(next(), gf.half, 1);                          // (p + 1)/2
+    for (size_t k = 1; k < F::N; ++k) {                      // limb boundaries 2^(64k) − 1, 2^(64k)
+      mpz_setbit(next(), 64 * k);
+      Mpz& below = next();
+      mpz_setbit(below, 64 * k);
+      mpz_sub_ui(below, below, 1);
     }
-    add([&](mpz_ptr v) { mpz_setbit(v, F::kBits - 1); });
-    add([&](mpz_ptr v) { mpz_set(v, gf.r); });                                        // R mod p
-    add([&](mpz_ptr v) { mpz_set(v, gf.r_inv); });  // Montgomery limbs 1
-    add([&](mpz_ptr v) { mpz_sub(v, p, gf.r_inv); });  // Montgomery limbs p − 1
+    mpz_setbit(next(), F::kBits - 1);
+    mpz_set(next(), gf.r);                // R mod p
+    mpz_set(next(), gf.r_inv);            // Montgomery limbs 1
+    mpz_sub(next(), gf.p, gf.r_inv);      // Montgomery limbs p − 1
   }
 
   // A field element and its value: 1 in 8 from the edge list, otherwise uniform.
@@ -247,7 +241,8 @@ TYPED_TEST(FieldDiff, CanonicalBytes) {
     for (bool be : {false, true}) {
       mpz_to_bytes(want, kB, a, be);
       be ? x.to_bytes_be(got) : x.to_bytes_le(got);
-      ASSERT_EQ(std::memcmp(got, want, kB), 0) << (be ? "to_bytes_be" : "to_bytes_le") << ", i=" << i;
+      ASSERT_EQ(std::memcmp(got, want, kB), 0)
+          << (be ? "to_bytes_be" : "to_bytes_le") << ", i=" << i;
       F y;
       ASSERT_TRUE(be ? F::from_bytes_be(want, y) : F::from_bytes_le(want, y));
       ASSERT_TRUE(y == x) << "from_bytes, be=" << be << ", i=" << i;

@@ -110,9 +110,13 @@ class GmpField {
     mpz_mod(m, m, p);
     return F::from_montgomery(to_bigint<F::N>(m));
   }
-  // Gtest assertion: x has value `want` (mod p); prints both values in hex on failure.
+  // Gtest assertion: x has value `want` (mod p) and its limbs are fully reduced (< p, the layout
+  // contract); prints both values in hex on failure.
   ::testing::AssertionResult has_value(const F& x, mpz_srcptr want) const {
     Mpz got, w;
+    limbs_to_mpz(got, x.l, F::N);
+    if (mpz_cmp(got, p) >= 0)
+      return ::testing::AssertionFailure() << "Montgomery limbs " << got.hex() << " not below p";
     value(got, x);
     mpz_mod(w, want, p);
     if (got == w) return ::testing::AssertionSuccess();

@@ -13,12 +13,7 @@
 
 namespace snarkd::test {
 
-template <class C>
-ec::Affine<C> generator();
-template <>
-inline ec::G1Affine generator<ec::G1Config>() { return ec::kG1Generator; }
-template <>
-inline ec::G2Affine generator<ec::G2Config>() { return ec::kG2Generator; }
+using ec::generator;
 
 // n distinct-looking points cheaply: 4 random multiples of the generator, then each point is the
 // previous one plus one of those four (one Jacobian addition per point), normalised together.

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "pairing/json_lite.hpp"
+#include "common/json.hpp"
 #include "snarkd/ff/fp12.hpp"
 #include "snarkd/ff/fr.hpp"
 
@@ -50,11 +50,11 @@ inline ff::Fp fp_from_hex(const std::string& hex) {
     throw std::runtime_error("bad Fp hex: " + hex);
   return r;
 }
-inline ff::Fp2 fp2_from_json(const json::Value& v) {
+inline ff::Fp2 fp2_from_json(const Json& v) {
   return {fp_from_hex(v[0].str()), fp_from_hex(v[1].str())};
 }
 // 12 Fp values in tower order c0.c0.c0, c0.c0.c1, c0.c1.c0, …, c1.c2.c1.
-inline ff::Fp12 fp12_from_json(const json::Value& v) {
+inline ff::Fp12 fp12_from_json(const Json& v) {
   if (v.size() != 12) throw std::runtime_error("Fp12 needs 12 values");
   std::array<ff::Fp2, 6> c;
   for (size_t i = 0; i < 6; ++i)

@@ -23,11 +23,11 @@ using snarkd::ec::kG2Generator;
 using snarkd::ff::Fr;
 using snarkd::pairing::G1G2Pair;
 using snarkd::pairing::GT;
-using snarkd::test::json::Value;
+using Value = snarkd::test::Json;
 
 const Value& vectors() {
   static const Value v =
-      snarkd::test::json::parse_file(std::string(SNARKD_VECTORS_DIR) + "/pairing.json");
+      snarkd::test::Json::load(std::string(SNARKD_VECTORS_DIR) + "/pairing.json");
   return v;
 }
 G1Affine g1_from_json(const Value& v) {

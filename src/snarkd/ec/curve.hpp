@@ -17,7 +17,7 @@
 
 namespace snarkd::ec {
 
-// C provides: using Field; static Field b(); static Affine<C> generator() (declared later).
+// C provides: using Field; static Field b(). Each curve also specialises generator<C>() below.
 template <class C>
 struct Affine {
   using F = typename C::Field;
@@ -34,6 +34,10 @@ struct Affine {
     return y.square() == x.square() * x + C::b();
   }
 };
+
+// The group generator of curve C (specialised in g1.hpp / g2.hpp).
+template <class C>
+constexpr Affine<C> generator();
 
 template <class C>
 struct Jacobian {

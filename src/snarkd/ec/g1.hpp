@@ -21,4 +21,9 @@ inline constexpr G1Affine kG1Generator = {
     ff::Fp::from_repr_unchecked(ff::BigInt<6>::from_hex(
         "08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1"))};
 
+template <>
+constexpr G1Affine generator<G1Config>() {
+  return kG1Generator;
+}
+
 }  // namespace snarkd::ec

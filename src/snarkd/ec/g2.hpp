@@ -24,4 +24,9 @@ inline constexpr G2Affine kG2Generator = {
      ff::Fp::from_repr_unchecked(ff::BigInt<6>::from_hex(
          "0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be"))}};
 
+template <>
+constexpr G2Affine generator<G2Config>() {
+  return kG2Generator;
+}
+
 }  // namespace snarkd::ec

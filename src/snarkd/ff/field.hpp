@@ -13,6 +13,7 @@
 #include <cstring>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "snarkd/ff/bigint.hpp"
@@ -478,32 +479,48 @@ class Field {
     return c;
   }();
   [[gnu::always_inline]] static Field add_asm(const Field& a, const Field& b) {
-    Field r;
+    uint64_t r[N];
     if constexpr (N == 4)
-      detail::mod_add4(r.l, a.l, b.l, &kAsmConstants);
+      detail::mod_add4(r, a.l, b.l, &kAsmConstants);
     else
-      detail::mod_add6(r.l, a.l, b.l, &kAsmConstants);
-    return r;
+      detail::mod_add6(r, a.l, b.l, &kAsmConstants);
+    return Field(r, std::make_index_sequence<N>());
   }
   [[gnu::always_inline]] static Field sub_asm(const Field& a, const Field& b) {
-    Field r;
+    uint64_t r[N];
     if constexpr (N == 4)
-      detail::mod_sub4(r.l, a.l, b.l, &kAsmConstants);
+      detail::mod_sub4(r, a.l, b.l, &kAsmConstants);
     else
-      detail::mod_sub6(r.l, a.l, b.l, &kAsmConstants);
-    return r;
+      detail::mod_sub6(r, a.l, b.l, &kAsmConstants);
+    return Field(r, std::make_index_sequence<N>());
   }
 #endif
 #ifdef SNARKD_FF_ADX
   [[gnu::always_inline]] static Field mul_asm(const Field& a, const Field& b) {
-    Field r;
+    uint64_t r[N];
     if constexpr (N == 4)
-      detail::mont_mul4(r.l, a.l, b.l, &kAsmConstants);
+      detail::mont_mul4(r, a.l, b.l, &kAsmConstants);
     else
-      detail::mont_mul6(r.l, a.l, b.l, &kAsmConstants);
-    return r;
+      detail::mont_mul6(r, a.l, b.l, &kAsmConstants);
+    return Field(r, std::make_index_sequence<N>());
   }
+  // Builds a Field from limbs without first zeroing it: the zeroing stores would keep the
+  // result in memory, and its later vector copy would stall on store forwarding.
+  template <size_t... I>
+  [[gnu::always_inline]] constexpr Field(const uint64_t (&v)[N], std::index_sequence<I...>)
+      : l{v[I]...} {}
 #endif
+  // z^Q for the smallest quadratic non-residue z (Tonelli–Shanks' c); the run-time variant
+  // computes it on first use.
+  static constexpr Field sqrt_nonresidue_root() {
+    uint64_t z = 2;
+    while (from_u64(z).legendre() != -1) ++z;
+    return from_u64(z).pow(kOddPart);
+  }
+  static Field sqrt_nonresidue_root_cached() {
+    static const Field c = sqrt_nonresidue_root();
+    return c;
+  }
   static constexpr Repr reduce_small(uint64_t v) {
     Repr r = Repr::from_u64(v);
     while (!less_than(r, kModulus)) sub_borrow(r, r, kModulus);  // only for tiny moduli
@@ -525,22 +542,21 @@ constexpr bool Field<P>::sqrt(Field& out) const {
     out = r;
     return true;
   }
-  if (legendre() != 1) return false;
-  // Tonelli–Shanks: z a non-residue, c = z^Q, r = a^((Q+1)/2), t = a^Q, M = S.
-  uint64_t zi = 2;
-  while (from_u64(zi).legendre() != -1) ++zi;
-  Field c = from_u64(zi).pow(kOddPart);
-  Repr q1;
-  add_carry(q1, kOddPart, Repr::from_u64(1));
-  Field r = pow(shr(q1, 1));
-  Field t = pow(kOddPart);
+  // Tonelli–Shanks (p − 1 = 2^S·Q): c = z^Q for the smallest non-residue z (computed once),
+  // w = a^((Q−1)/2), r = a·w = a^((Q+1)/2), t = r·w = a^Q: one exponentiation, where computing
+  // the Legendre symbol, z, r and t separately took eight for Fr. A non-residue shows up as t of
+  // order 2^S.
+  Field c = std::is_constant_evaluated() ? sqrt_nonresidue_root() : sqrt_nonresidue_root_cached();
+  Field w = pow(shr(kOddPart, 1));
+  Field r = *this * w;
+  Field t = r * w;
   size_t m = kTwoAdicity;
   while (!t.is_one()) {
     size_t i = 0;
     Field tt = t;
     while (!tt.is_one()) {
       tt = tt.square();
-      ++i;
+      if (++i == m) return false;
     }
     Field b = c;
     for (size_t j = 0; j + i + 1 < m; ++j) b = b.square();

@@ -1,0 +1,37 @@
+#include "snarkd/cuda/field_ops.hpp"
+#include "snarkd/cuda/runtime.hpp"
+
+namespace snarkd::cuda {
+
+namespace {
+
+template <class F>
+__global__ void field_op_kernel(FieldOp op, const F* a, const F* b, F* out, size_t n) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    const F x = a[i];
+    switch (op) {
+      case FieldOp::kAdd: out[i] = x + b[i]; break;
+      case FieldOp::kSub: out[i] = x - b[i]; break;
+      case FieldOp::kMul: out[i] = x * b[i]; break;
+      case FieldOp::kSqr: out[i] = x.sqr(); break;
+      case FieldOp::kNeg: out[i] = -x; break;
+      case FieldOp::kInverse: out[i] = x.inverse(); break;
+    }
+  }
+}
+
+}  // namespace
+
+template <class F>
+void field_op(FieldOp op, const F* a, const F* b, F* out, size_t n, cudaStream_t stream) {
+  if (n == 0) return;
+  constexpr unsigned kThreads = 256;
+  const size_t blocks = std::min<size_t>((n + kThreads - 1) / kThreads, 65536);
+  field_op_kernel<F><<<unsigned(blocks), kThreads, 0, stream>>>(op, a, b, out, n);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+template void field_op<Fr>(FieldOp, const Fr*, const Fr*, Fr*, size_t, cudaStream_t);
+template void field_op<Fp>(FieldOp, const Fp*, const Fp*, Fp*, size_t, cudaStream_t);
+
+}  // namespace snarkd::cuda

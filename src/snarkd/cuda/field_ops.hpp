@@ -1,0 +1,31 @@
+// Element-wise field operations over device buffers (stream-ordered, no allocation, no sync):
+// the differential tests' entry to the device arithmetic, and a building block for later
+// kernels (batch scaling, pointwise products of NTT outputs).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "snarkd/cuda/field.hpp"
+
+namespace snarkd::cuda {
+
+enum class FieldOp : uint8_t {
+  kAdd,      // out = a + b
+  kSub,      // out = a − b
+  kMul,      // out = a · b
+  kSqr,      // out = a²
+  kNeg,      // out = −a
+  kInverse,  // out = a⁻¹ (0 → 0)
+};
+
+// out[i] = op(a[i], b[i]) for i < n; b is ignored by the unary ops (may be null). out may alias
+// a or b. F is Fr or Fp.
+template <class F>
+void field_op(FieldOp op, const F* a, const F* b, F* out, size_t n, cudaStream_t stream);
+
+extern template void field_op<Fr>(FieldOp, const Fr*, const Fr*, Fr*, size_t, cudaStream_t);
+extern template void field_op<Fp>(FieldOp, const Fp*, const Fp*, Fp*, size_t, cudaStream_t);
+
+}  // namespace snarkd::cuda

@@ -1,0 +1,245 @@
+// Device Montgomery arithmetic on n = 2·H::N little-endian 32-bit words with PTX carry chains
+// (included by field.hpp under nvcc only; use cuda::Fp / cuda::Fr, not these functions).
+//
+// Multiplication (CIOS, one 32-bit word of b per row). A 32×32 product has a low and a high
+// word, so a row a·b_i touches each accumulator word twice; splitting a into its even and odd
+// words makes each half a single carry chain — even j puts lo at j and hi at j+1, which tile
+// positions 0..n−1 without overlap (mad.lo.cc, madc.hi.cc, madc.lo.cc, ...) — and the odd half
+// goes to a second accumulator y aligned one word up, as plain 64-bit products (one IMAD.WIDE,
+// half-rate, instead of IMAD + IMAD.HI). After the reduction row, x >> 32 and y are both aligned
+// at word 0 and are merged with one add chain on the ALU pipe.
+//
+// What ptxas makes of it on sm_90 (SASS, H200 measurements in docs/PERFORMANCE-gpu-draft.md):
+// a carry-chained mad becomes IMAD.X / IMAD.HI.X / IMAD.WIDE.X plus IADD3.X for the carries,
+// ~400 instructions per Fr product, shared between the multiplier and the ALU pipes; both are
+// near their limits in the NTT, so ALU instructions count as much as multiplies. Measured Fr
+// products/s: 46.4·10^9 for plain mad.lo/mad.hi pairs everywhere, 55.9·10^9 for this version
+// (64-bit odd products, branch-free m·r₁ below); a product-scanning version (IMAD.WIDE + 64-bit
+// column sums in C++) ran at 32·10^9, and one with all odd reduction products as IMAD.WIDE plus
+// add chains at 49.8·10^9 but a slower NTT (more ALU work).
+//
+// Invariants: inputs fully reduced (< p); the accumulator stays < 2p < 2^(32n) after every row
+// (T' = (T + a·b_i + m·p) / 2^32 < (2p + 2·(2^32 − 1)·p) / 2^32 < 2p), so one conditional
+// subtraction gives a fully reduced result, and the odd accumulator never carries out.
+//
+// Fr: r ≡ 1 − 2^32 (mod 2^64), so −r⁻¹ ≡ −1 (mod 2^32): m = −x₀, m·r₀ = m and
+// m·r₁ = m·(2^32 − 1) have closed forms; five of the ~4n+1 multiplies per row become adds
+// (kSolinasLow64).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "snarkd/ff/bigint.hpp"
+
+namespace snarkd::cuda::mont32 {
+
+template <size_t N>
+struct Words {
+  uint32_t w[N];
+};
+
+template <size_t N>
+constexpr Words<2 * N> to_words(const ff::BigInt<N>& b) {
+  Words<2 * N> r{};
+  for (size_t i = 0; i < 2 * N; ++i) r.w[i] = uint32_t(b.limb[i / 2] >> (32 * (i % 2)));
+  return r;
+}
+
+template <class H>
+constexpr ff::BigInt<H::N> modulus_minus_two() {
+  ff::BigInt<H::N> e;
+  ff::sub_borrow(e, H::kModulus, ff::BigInt<H::N>::from_u64(2));
+  return e;
+}
+
+// Device copies of the host constants (H = ff::Fp or ff::Fr); element reads with compile-time
+// indices fold into immediates.
+template <class H>
+__device__ constexpr Words<2 * H::N> kModulus = to_words(H::kModulus);
+template <class H>
+__device__ constexpr Words<2 * H::N> kOne = to_words(H::kR);
+template <class H>
+__device__ constexpr Words<2 * H::N> kModulusMinusTwo = to_words(modulus_minus_two<H>());
+template <class H>
+inline constexpr uint32_t kInv = uint32_t(H::kInv);  // −p⁻¹ mod 2^32
+template <class H>
+inline constexpr bool kSolinasLow64 = H::kModulus.limb[0] == 0xffffffff00000001ull;
+
+namespace ptx {
+#define SNARKD_PTX2(name, op)                                           \
+  __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b) {    \
+    uint32_t r;                                                         \
+    asm volatile(op " %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));         \
+    return r;                                                           \
+  }
+#define SNARKD_PTX3(name, op)                                                  \
+  __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b, uint32_t c) { \
+    uint32_t r;                                                                \
+    asm volatile(op " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));     \
+    return r;                                                                  \
+  }
+SNARKD_PTX2(add_cc, "add.cc.u32")
+SNARKD_PTX2(addc_cc, "addc.cc.u32")
+SNARKD_PTX2(addc, "addc.u32")
+SNARKD_PTX2(sub_cc, "sub.cc.u32")
+SNARKD_PTX2(subc_cc, "subc.cc.u32")
+SNARKD_PTX2(subc, "subc.u32")
+SNARKD_PTX3(mad_lo_cc, "mad.lo.cc.u32")
+SNARKD_PTX3(madc_lo_cc, "madc.lo.cc.u32")
+SNARKD_PTX3(madc_hi_cc, "madc.hi.cc.u32")
+SNARKD_PTX3(madc_hi, "madc.hi.u32")
+#undef SNARKD_PTX2
+#undef SNARKD_PTX3
+}  // namespace ptx
+
+// r = a + b mod p. a + b < 2p < 2^(32n) never carries out; subtract p unless that borrows.
+template <class H>
+__device__ __forceinline__ void add(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+  constexpr size_t n = 2 * H::N;
+  uint32_t s[n];
+  s[0] = ptx::add_cc(a[0], b[0]);
+#pragma unroll
+  for (size_t j = 1; j < n - 1; ++j) s[j] = ptx::addc_cc(a[j], b[j]);
+  s[n - 1] = ptx::addc(a[n - 1], b[n - 1]);
+  uint32_t d[n];
+  d[0] = ptx::sub_cc(s[0], kModulus<H>.w[0]);
+#pragma unroll
+  for (size_t j = 1; j < n; ++j) d[j] = ptx::subc_cc(s[j], kModulus<H>.w[j]);
+  const uint32_t borrow = ptx::subc(0, 0);  // all ones when s < p
+#pragma unroll
+  for (size_t j = 0; j < n; ++j) r[j] = borrow ? s[j] : d[j];
+}
+
+// r = a − b mod p: subtract, then add p masked by the borrow.
+template <class H>
+__device__ __forceinline__ void sub(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+  constexpr size_t n = 2 * H::N;
+  uint32_t d[n];
+  d[0] = ptx::sub_cc(a[0], b[0]);
+#pragma unroll
+  for (size_t j = 1; j < n; ++j) d[j] = ptx::subc_cc(a[j], b[j]);
+  const uint32_t mask = ptx::subc(0, 0);
+  r[0] = ptx::add_cc(d[0], kModulus<H>.w[0] & mask);
+#pragma unroll
+  for (size_t j = 1; j < n - 1; ++j) r[j] = ptx::addc_cc(d[j], kModulus<H>.w[j] & mask);
+  r[n - 1] = ptx::addc(d[n - 1], kModulus<H>.w[n - 1] & mask);
+}
+
+// x[0..n] += even half of a·bi (x[n] receives the carry, 0 or 1).
+template <class H>
+__device__ __forceinline__ void mad_even(uint32_t* x, const uint32_t* a, uint32_t bi) {
+  constexpr size_t n = 2 * H::N;
+  x[0] = ptx::mad_lo_cc(a[0], bi, x[0]);
+  x[1] = ptx::madc_hi_cc(a[0], bi, x[1]);
+#pragma unroll
+  for (size_t j = 2; j < n; j += 2) {
+    x[j] = ptx::madc_lo_cc(a[j], bi, x[j]);
+    x[j + 1] = ptx::madc_hi_cc(a[j], bi, x[j + 1]);
+  }
+  x[n] = ptx::addc(0, 0);
+}
+
+// y[0..n) = odd half of a·bi, one word down (no additions: the products tile the words).
+template <class H>
+__device__ __forceinline__ void mul_odd(uint32_t* y, const uint32_t* a, uint32_t bi) {
+  constexpr size_t n = 2 * H::N;
+#pragma unroll
+  for (size_t j = 1; j < n; j += 2) {
+    const uint64_t t = uint64_t(a[j]) * bi;
+    y[j - 1] = uint32_t(t);
+    y[j] = uint32_t(t >> 32);
+  }
+}
+
+// The end of a reduction row: y += m·p_odd from odd word `j0` on (y[j0−1] is the first word it
+// touches; the carry flag must be clear when j0 = 1, live otherwise), then the merge
+// x[0..n) = (x >> 32) + y.
+template <class H, size_t j0>
+__device__ __forceinline__ void odd_and_merge(uint32_t* x, uint32_t* y, uint32_t m) {
+  constexpr size_t n = 2 * H::N;
+  constexpr auto& p = kModulus<H>;
+  if constexpr (j0 == 1) {
+    y[0] = ptx::mad_lo_cc(m, p.w[1], y[0]);
+  } else {
+    y[j0 - 1] = ptx::madc_lo_cc(m, p.w[j0], y[j0 - 1]);
+  }
+#pragma unroll
+  for (size_t j = j0; j < n - 1; j += 2) {
+    y[j] = ptx::madc_hi_cc(m, p.w[j], y[j]);
+    y[j + 1] = ptx::madc_lo_cc(m, p.w[j + 2], y[j + 1]);
+  }
+  y[n - 1] = ptx::madc_hi(m, p.w[n - 1], y[n - 1]);  // no carry out (see invariants)
+  x[0] = ptx::add_cc(x[1], y[0]);
+#pragma unroll
+  for (size_t k = 1; k < n - 1; ++k) x[k] = ptx::addc_cc(x[k + 1], y[k]);
+  x[n - 1] = ptx::addc(x[n], y[n - 1]);
+}
+
+// x[n] += carry after the even reduction products (x < 2^(32(n+1)), see invariants).
+template <class H, size_t j0>
+__device__ __forceinline__ void even_tail(uint32_t* x, uint32_t m) {
+  constexpr size_t n = 2 * H::N;
+#pragma unroll
+  for (size_t j = j0; j < n; j += 2) {
+    x[j] = ptx::madc_lo_cc(m, kModulus<H>.w[j], x[j]);
+    x[j + 1] = ptx::madc_hi_cc(m, kModulus<H>.w[j], x[j + 1]);
+  }
+  x[n] = ptx::addc(x[n], 0);
+}
+
+// One reduction row: m = x[0]·(−p⁻¹); x += m·p_even; y += m·p_odd; x[0..n) = (x >> 32) + y.
+template <class H>
+__device__ __forceinline__ void reduce_row(uint32_t* x, uint32_t* y) {
+  if constexpr (kSolinasLow64<H>) {
+    // m = −x0; m·p0 = m cancels x0 (carry out = [x0 ≠ 0]); m·p1 = m·(2^32 − 1) has low word
+    // x0 and high word m − [x0 ≠ 0], taken from the borrow of −x0 (a select here cost 7% of the
+    // NTT's time).
+    const uint32_t x0 = x[0];
+    const uint32_t m = ptx::sub_cc(0, x0);    // borrow = [x0 ≠ 0]
+    const uint32_t hi = ptx::subc(m, 0);      // m − [x0 ≠ 0]
+    x[0] = ptx::add_cc(x0, m);
+    x[1] = ptx::addc_cc(x[1], 0);
+    even_tail<H, 2>(x, m);
+    y[0] = ptx::add_cc(y[0], x0);
+    y[1] = ptx::addc_cc(y[1], hi);
+    odd_and_merge<H, 3>(x, y, m);
+  } else {
+    const uint32_t m = x[0] * kInv<H>;
+    x[0] = ptx::mad_lo_cc(m, kModulus<H>.w[0], x[0]);
+    x[1] = ptx::madc_hi_cc(m, kModulus<H>.w[0], x[1]);
+    even_tail<H, 2>(x, m);
+    odd_and_merge<H, 1>(x, y, m);
+  }
+}
+
+// r = a·b·2^(−32n) mod p, fully reduced.
+template <class H>
+__device__ __forceinline__ void mul(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+  constexpr size_t n = 2 * H::N;
+  uint32_t x[n + 1], y[n];
+#pragma unroll
+  for (size_t j = 0; j < n; j += 2) {
+    const uint64_t t = uint64_t(a[j]) * b[0];
+    x[j] = uint32_t(t);
+    x[j + 1] = uint32_t(t >> 32);
+  }
+  x[n] = 0;
+  mul_odd<H>(y, a, b[0]);
+  reduce_row<H>(x, y);
+#pragma unroll
+  for (size_t i = 1; i < n; ++i) {
+    mad_even<H>(x, a, b[i]);
+    mul_odd<H>(y, a, b[i]);
+    reduce_row<H>(x, y);
+  }
+  // x < 2p: subtract p unless that borrows.
+  uint32_t d[n];
+  d[0] = ptx::sub_cc(x[0], kModulus<H>.w[0]);
+#pragma unroll
+  for (size_t j = 1; j < n; ++j) d[j] = ptx::subc_cc(x[j], kModulus<H>.w[j]);
+  const uint32_t borrow = ptx::subc(0, 0);
+#pragma unroll
+  for (size_t j = 0; j < n; ++j) r[j] = borrow ? x[j] : d[j];
+}
+
+}  // namespace snarkd::cuda::mont32

@@ -1,0 +1,90 @@
+// NTT over Fr on the GPU: forward, inverse (1/n fused), coset forward and coset inverse (shift
+// powers fused), natural order in and out, 2^0..2^28 points, batched.
+//
+// Conventions are those of the CPU twin snarkd::poly (poly/ntt.hpp):
+//   forward:        a_j = Σ_i c_i ω^(ij)
+//   inverse:        c_i = n⁻¹ Σ_j a_j ω^(−ij)
+//   coset forward:  a_j = Σ_i c_i (s·ω^j)^i     (s = the tables' coset shift)
+//   coset inverse:  its inverse.
+// ω = ff::Fr::root_of_unity(log_n, generator); generator 5 (snarkjs) or 7 (bellperson).
+//
+// Algorithm (ntt.cu): a four-step (Stockham) decomposition n = A·B or A·C·D into 1, 2 or 3 passes
+// over device memory, each a batch of DFTs of ≤ 2^10 points done in shared memory by radix-4
+// rounds (≤ 10 radix-2 stages per kernel); the inter-pass twiddles come from precomputed tables,
+// so natural order needs no bit-reversal pass. 2^27 = 3 passes of 2^9: 41 ms on an H200
+// (docs/PERFORMANCE-gpu-draft.md).
+//
+// Stream-ordered contract: ntt() only enqueues kernels on the given stream. It never allocates,
+// frees or synchronises; scratch is the caller's (ntt_scratch_bytes), and NttTables — built once
+// at set-up, the one place that allocates — must outlive the enqueued work. Kernels run on the
+// current device, which must be the tables' device (use DeviceGuard).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "snarkd/cuda/field.hpp"
+#include "snarkd/cuda/runtime.hpp"
+#include "snarkd/ff/fr.hpp"
+
+namespace snarkd::cuda {
+
+enum class Direction : uint8_t { kForward, kInverse };
+
+// Device pointers of NttTables, passed to kernels by value.
+struct NttTablesView {
+  const Fr* small = nullptr;       // ω_1024^j, j < 1024 (in-kernel twiddles)
+  const Fr* mid = nullptr;         // ω_(2^M)^j, j < 2^M, M = min(L, 20) (inter-pass twiddles)
+  const Fr* fine = nullptr;        // ω_(2^L)^j, j < 2^(L−M) (second factor when L > 20)
+  const Fr* coset[2] = {};         // s^j, j < 2^min(L,14); then s^(2^14·j), j < 2^max(L−14,0)
+  const Fr* coset_inv[2] = {};     // the same for s⁻¹
+  uint32_t log_l = 0;              // L = max_log_n
+  uint32_t log_m = 0;              // M
+};
+
+class NttTables {
+ public:
+  static constexpr uint32_t kMaxLogN = 28;
+
+  // Tables for every size up to 2^max_log_n (≤ 28) with ω from `generator` (5 or 7) and cosets
+  // s·⟨ω⟩ for `coset_shift` (non-zero; bellperson uses the multiplicative generator 7). Allocates
+  // ~32·(2^min(max_log_n,20) + 2^16) bytes on the current device, uploads, and waits for the
+  // upload. Throws InvalidArgument on bad arguments, cuda::Error on CUDA failures.
+  NttTables(uint32_t max_log_n, uint64_t generator, const ff::Fr& coset_shift);
+
+  uint32_t max_log_n() const { return view_.log_l; }
+  uint64_t generator() const { return generator_; }
+  const ff::Fr& coset_shift() const { return coset_shift_; }
+  int device() const { return device_; }
+  size_t device_bytes() const { return buffer_.bytes(); }
+  const NttTablesView& view() const { return view_; }
+  // n⁻¹ for n = 2^log_n.
+  const ff::Fr& size_inverse(uint32_t log_n) const { return size_inv_.at(log_n); }
+
+ private:
+  uint64_t generator_;
+  ff::Fr coset_shift_;
+  int device_ = 0;
+  DeviceBuffer<Fr> buffer_;
+  NttTablesView view_;
+  std::vector<ff::Fr> size_inv_;
+};
+
+// Device scratch that ntt() needs for `batch` transforms of 2^log_n points (0 for ≤ 2^10).
+size_t ntt_scratch_bytes(uint32_t log_n, uint32_t batch = 1);
+
+// Transforms `batch` vectors of 2^log_n elements stored back to back at d_data, in place.
+// d_scratch: ntt_scratch_bytes(log_n, batch) bytes of device memory (may be null when that is 0).
+// Throws InvalidArgument if log_n > tables.max_log_n(), batch == 0 or scratch is missing.
+void ntt(Fr* d_data, uint32_t log_n, Direction dir, bool coset, const NttTables& tables,
+         void* d_scratch, cudaStream_t stream, uint32_t batch = 1);
+
+// Synchronous convenience over host memory (tests, tools): allocates device buffers, copies in,
+// transforms on a private stream of the tables' device, copies back. data.size() must be a
+// multiple of 2^log_n (the batch).
+void ntt_sync(std::span<ff::Fr> data, uint32_t log_n, Direction dir, bool coset, const NttTables& tables);
+
+}  // namespace snarkd::cuda
