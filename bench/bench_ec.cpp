@@ -7,6 +7,7 @@
 #include <random>
 #include <type_traits>
 
+#include "bench_util.hpp"
 #include "snarkd/ec/encoding.hpp"
 #include "snarkd/ec/subgroup.hpp"
 
@@ -26,18 +27,7 @@ Affine<C> random_point(uint64_t seed) {
   return Jacobian<C>::from_affine(generator<C>()).mul_scalar(snarkd::ff::Fr::random(g)).to_affine();
 }
 
-// Runs `chain` dependent steps x = step(x) per iteration; per_op is seconds per step.
-template <class T, class Step>
-void run_chain(benchmark::State& state, T x, size_t chain, Step step) {
-  for (auto _ : state) {
-    for (size_t i = 0; i < chain; ++i) x = step(x);
-    benchmark::DoNotOptimize(x);
-  }
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * chain));
-  state.counters["per_op"] =
-      benchmark::Counter(static_cast<double>(chain), benchmark::Counter::kIsIterationInvariantRate |
-                                                         benchmark::Counter::kInvert);
-}
+using snarkd::bench::run_chain;
 
 constexpr size_t kChain = 64;
 

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <random>
 
+#include "bench_util.hpp"
 #include "snarkd/ff/fp.hpp"
 #include "snarkd/ff/fp2.hpp"
 #include "snarkd/ff/fr.hpp"
@@ -17,19 +18,7 @@ using snarkd::ff::Fp;
 using snarkd::ff::Fp2;
 using snarkd::ff::Fr;
 
-// Runs `chain` dependent steps x = step(x) per iteration and reports ns per step.
-template <class T, class Step>
-void run_chain(benchmark::State& state, T x, size_t chain, Step step) {
-  for (auto _ : state) {
-    for (size_t i = 0; i < chain; ++i) x = step(x);
-    benchmark::DoNotOptimize(x);
-  }
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * chain));
-  // chain·iterations / seconds, inverted: seconds per step (printed with an SI prefix, "32n").
-  state.counters["per_op"] =
-      benchmark::Counter(static_cast<double>(chain), benchmark::Counter::kIsIterationInvariantRate |
-                                                         benchmark::Counter::kInvert);
-}
+using snarkd::bench::run_chain;
 
 template <class T>
 T random_element(uint64_t seed) {

@@ -151,6 +151,28 @@ TYPED_TEST(MsmTest, PointAndNegationCancel) {
   }
 }
 
+// One batch-affine batch mixing cancellations with ordinary additions: with 12-bit windows,
+// scalar j puts its point alone in bucket j − 1 of window 0. P_i arrives first, then −P_i
+// (same scalar: its bucket sums to infinity) interleaved with Q'_j joining Q_j (a real addition),
+// so a flush settles cancelled entries between pending ones.
+TYPED_TEST(MsmTest, CancellationsAmongAdditionsInOneBatch) {
+  using C = TypeParam;
+  auto g = test::rng("msm-cancel-batch");
+  const size_t m = 300;
+  const auto p = test::random_bases<C>(m, g), q = test::random_bases<C>(2 * m, g);
+  std::vector<ec::Affine<C>> bases;
+  std::vector<Fr> scalars;
+  for (size_t i = 0; i < m; ++i) {
+    bases.insert(bases.end(), {p[i], q[i]});
+    scalars.insert(scalars.end(), {Fr::from_u64(i + 1), Fr::from_u64(m + i + 1)});
+  }
+  for (size_t i = 0; i < m; ++i) {
+    bases.insert(bases.end(), {-p[i], q[m + i]});
+    scalars.insert(scalars.end(), {Fr::from_u64(i + 1), Fr::from_u64(m + i + 1)});
+  }
+  expect_all_variants<C>(bases, scalars, "cancellations in a batch");
+}
+
 TYPED_TEST(MsmTest, AllInfinityBases) {
   using C = TypeParam;
   auto g = test::rng("msm-infinity");

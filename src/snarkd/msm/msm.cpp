@@ -15,7 +15,8 @@ namespace {
 
 // Batch size B for batch-affine buckets. A batch amortises one inversion (Fp::inverse is
 // ~360M) over B additions, while a point whose bucket is already pending (probability about
-// B / (2·buckets)) pays an XYZZ addition (~4M more): 360/B + 4·B/(2·buckets) is least near
+// B / (2·buckets)) waits for the next batch, at worst paying an XYZZ addition (~4M more):
+// bounding the cost by 360/B + 4·B/(2·buckets), it is least near
 // B = sqrt(180·buckets) (G2's cheaper relative inversion moves it lower, but the optimum is
 // flat). The power of two at or below that, at most 2048 (scratch stays in L2); below 256
 // (fewer than 512 buckets) the saving is gone and XYZZ buckets are used instead.

@@ -1,9 +1,12 @@
-// Radix-2 NTT, organised for the cache (a Bailey / four-step decomposition without transposes).
+// NTT organised for the cache (a Bailey / four-step decomposition without transposes), with
+// radix-4 butterflies.
 //
 // The transform of n = 2^L points is the radix-2 network: level S (butterfly half-width 2^S)
 // pairs i and i + 2^S with twiddle ω_{2^(S+1)}^(i mod 2^S). Decimation in frequency (DIF) runs
 // the levels from S = L−1 down to 0 on natural-order input and leaves the output bit-reversed;
-// decimation in time (DIT) runs them upwards, from bit-reversed input to natural output.
+// decimation in time (DIT) runs them upwards, from bit-reversed input to natural output. The
+// kernels run two levels per sweep (radix 4: each element loaded and stored once per two
+// levels), with one radix-2 level when a pass has an odd count.
 //
 // Levels are grouped into passes over index bit ranges [lo, hi) of at most pass_log bits. In a
 // pass, the elements that differ only in bits [lo, hi) form independent groups of 2^(hi−lo)
@@ -13,17 +16,19 @@
 // lo = 0 works on contiguous blocks; the others gather kColumnWidth columns into a buffer,
 // transform them there and scatter them back (columns are strided by a power of two, which
 // would thrash the cache sets if transformed in place). The twiddles of column c at its level
-// s are ω_{2^(lo+s+1)}^(c + 2^lo·j) = w_s · ω_{2^(s+1)}^j with w_s = ω_{2^(lo+s+1)}^c: one
-// multiplication each from the small per-domain table, so no table grows with n.
+// s are ω_{2^(lo+s+1)}^(c + 2^lo·j): up to 2^20 points they are copied from the domain's table
+// of ω^k (Twiddles::full); above, each is derived as w_s · ω_{2^(s+1)}^j with
+// w_s = ω_{2^(lo+s+1)}^c, one multiplication from the small per-domain table, so no table
+// grows with n.
 //
-// Cost at 2^20 (two passes of 10 levels): 10·2^19 butterflies (1 mul, 1 add, 1 sub) minus the
-// ≈2^20 with twiddle 1, plus 2^20 multiplications for column twiddles and one permutation.
+// Cost at 2^20 (two passes of 10 levels, callgrind, one thread): 5·2^18 radix-4 groups per
+// pass of 4 multiplications, 8 additions/subtractions (≈740 instructions each), minus the
+// multiplications at twiddle 1, plus one permutation: ≈2.03·10^9 instructions.
 #include "snarkd/poly/ntt.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "snarkd/poly/fr_ops.hpp"
 #include "snarkd/poly/permute.hpp"
 #include "snarkd/util/error.hpp"
 #include "snarkd/util/thread_pool.hpp"
@@ -35,75 +40,148 @@ static_assert(sizeof(size_t) >= 8, "poly needs a 64-bit size_t");
 
 namespace {
 
-using detail::add;
-using detail::mul;
-using detail::sub;
-
 // Columns gathered per pass item: 8 × 32 bytes = 4 cache lines read per row.
 constexpr size_t kColumnWidth = 8;
 
 size_t task_parts() { return 4 * ThreadPool::global().size(); }  // slack for uneven cores
 
+// w^k for k < count, in parallel (one multiplication each after a pow per chunk).
+std::vector<Fr> powers(const Fr& w, size_t count) {
+  std::vector<Fr> out(count);
+  auto body = [&](size_t begin, size_t end) {
+    Fr f = w.pow(uint64_t{begin});
+    for (size_t i = begin; i < end; ++i) {
+      out[i] = f;
+      f = f * w;
+    }
+  };
+  parallel_for(count, body, task_parts());
+  return out;
+}
+
 Twiddles make_twiddles(const Fr& root, uint32_t log_n, uint32_t pass_log) {
   Twiddles t;
   t.roots.resize(log_n + 1);
   t.roots[log_n] = root;
-  for (uint32_t m = log_n; m > 0; --m) t.roots[m - 1] = mul(t.roots[m], t.roots[m]);
+  for (uint32_t m = log_n; m > 0; --m) t.roots[m - 1] = t.roots[m] * t.roots[m];
   t.leaf_log = std::min(log_n, pass_log);
   t.leaf.resize((size_t{1} << t.leaf_log) - 1);
   for (uint32_t s = 0; s < t.leaf_log; ++s) {
     Fr* level = t.leaf.data() + (size_t{1} << s) - 1;
     level[0] = Fr::one();
-    for (size_t j = 1; j < (size_t{1} << s); ++j) level[j] = mul(level[j - 1], t.roots[s + 1]);
+    for (size_t j = 1; j < (size_t{1} << s); ++j) level[j] = level[j - 1] * t.roots[s + 1];
   }
+  if (log_n > t.leaf_log && log_n - 1 <= Domain::kMaxFullTableLog)
+    t.full = powers(root, size_t{1} << (log_n - 1));
   return t;
 }
 
-// DIF on x[0, 2^log_len) with per-level twiddles tw (level s at tw + 2^s − 1). unit_first says
-// that each level's twiddle 0 is 1 (true for the standard table), saving that multiplication.
-void dif_kernel(Fr* x, uint32_t log_len, const Fr* tw, bool unit_first) {
-  const size_t len = size_t{1} << log_len;
-  for (uint32_t s = log_len; s-- > 0;) {
-    const size_t h = size_t{1} << s;
-    const Fr* t = tw + h - 1;
-    for (Fr* blk = x; blk != x + len; blk += 2 * h) {
-      size_t j = 0;
-      if (unit_first) {
-        const Fr u = blk[0], v = blk[h];
-        blk[0] = add(u, v);
-        blk[h] = sub(u, v);
-        j = 1;
-      }
-      for (; j < h; ++j) {
-        const Fr u = blk[j], v = blk[j + h];
-        blk[j] = add(u, v);
-        blk[j + h] = mul(sub(u, v), t[j]);
+// Butterflies go two levels at a time (radix 4): the four elements j, j+q, j+2q, j+3q of a
+// block of 4q go through both levels in registers, halving the loads and stores of the radix-2
+// network (same operations, same twiddles). w0, w1 are the upper level's twiddles (half-width
+// 2q) for pairs (0, 2q) and (q, 3q); w2 the lower level's (half-width q).
+// DIF: level 2q, then level q. 4 multiplications, 4 additions, 4 subtractions.
+[[gnu::always_inline]] inline void dif4(Fr* x, size_t q, const Fr& w0, const Fr& w1,
+                                        const Fr& w2) {
+  const Fr a0 = x[0], a1 = x[q], a2 = x[2 * q], a3 = x[3 * q];
+  const Fr b0 = a0 + a2, b1 = a1 + a3, b2 = (a0 - a2) * w0, b3 = (a1 - a3) * w1;
+  x[0] = b0 + b1;
+  x[q] = (b0 - b1) * w2;
+  x[2 * q] = b2 + b3;
+  x[3 * q] = (b2 - b3) * w2;
+}
+// DIT: level q (twiddle w2), then level 2q (w0 for pair (0, 2q), w1 for pair (q, 3q)).
+[[gnu::always_inline]] inline void dit4(Fr* x, size_t q, const Fr& w0, const Fr& w1,
+                                        const Fr& w2) {
+  const Fr a0 = x[0], a2 = x[2 * q], c1 = x[q] * w2, c3 = x[3 * q] * w2;
+  const Fr b0 = a0 + c1, b1 = a0 - c1, d2 = (a2 + c3) * w0, d3 = (a2 - c3) * w1;
+  x[0] = b0 + d2;
+  x[2 * q] = b0 - d2;
+  x[q] = b1 + d3;
+  x[3 * q] = b1 - d3;
+}
+// j = 0 of a radix-4 group when the level twiddles there are 1 (w0 = w2 = 1; w1 = ω_4 is not):
+// one multiplication instead of four.
+template <bool kDif>
+[[gnu::always_inline]] inline void first4(Fr* x, size_t q, const Fr& w1) {
+  const Fr a0 = x[0], a1 = x[q], a2 = x[2 * q], a3 = x[3 * q];
+  if constexpr (kDif) {
+    const Fr b0 = a0 + a2, b1 = a1 + a3, b2 = a0 - a2, b3 = (a1 - a3) * w1;
+    x[0] = b0 + b1;
+    x[q] = b0 - b1;
+    x[2 * q] = b2 + b3;
+    x[3 * q] = b2 - b3;
+  } else {
+    const Fr b0 = a0 + a1, b1 = a0 - a1, b2 = a2 + a3, b3 = (a2 - a3) * w1;
+    x[0] = b0 + b2;
+    x[2 * q] = b0 - b2;
+    x[q] = b1 + b3;
+    x[3 * q] = b1 - b3;
+  }
+}
+
+// One radix-2 level of half-width h over x[0, len) (used once when the level count is odd).
+void radix2_level(Fr* x, size_t len, size_t h, const Fr* t, bool unit_first, bool dif) {
+  for (Fr* blk = x; blk != x + len; blk += 2 * h) {
+    for (size_t j = 0; j < h; ++j) {
+      const Fr u = blk[j], v = blk[j + h];
+      if (j == 0 && unit_first) {
+        blk[0] = u + v;
+        blk[h] = u - v;
+      } else if (dif) {
+        blk[j] = u + v;
+        blk[j + h] = (u - v) * t[j];
+      } else {
+        const Fr vt = v * t[j];
+        blk[j] = u + vt;
+        blk[j + h] = u - vt;
       }
     }
   }
 }
 
-// DIT counterpart: the same butterflies transposed, levels upwards.
-void dit_kernel(Fr* x, uint32_t log_len, const Fr* tw, bool unit_first) {
-  const size_t len = size_t{1} << log_len;
-  for (uint32_t s = 0; s < log_len; ++s) {
-    const size_t h = size_t{1} << s;
-    const Fr* t = tw + h - 1;
-    for (Fr* blk = x; blk != x + len; blk += 2 * h) {
-      size_t j = 0;
-      if (unit_first) {
-        const Fr u = blk[0], v = blk[h];
-        blk[0] = add(u, v);
-        blk[h] = sub(u, v);
-        j = 1;
-      }
-      for (; j < h; ++j) {
-        const Fr u = blk[j], v = mul(blk[j + h], t[j]);
-        blk[j] = add(u, v);
-        blk[j + h] = sub(u, v);
-      }
+// Levels s and s − 1 (half-widths 2q and q) over x[0, len) in one sweep.
+template <bool kDif>
+void radix4_levels(Fr* x, size_t len, size_t q, const Fr* tw, bool unit_first) {
+  const Fr* t_hi = tw + 2 * q - 1;  // level with half-width 2q
+  const Fr* t_lo = tw + q - 1;      // level with half-width q
+  for (Fr* blk = x; blk != x + len; blk += 4 * q) {
+    size_t j = 0;
+    if (unit_first) {
+      first4<kDif>(blk, q, t_hi[q]);
+      j = 1;
+    }
+    for (; j < q; ++j) {
+      if constexpr (kDif)
+        dif4(blk + j, q, t_hi[j], t_hi[j + q], t_lo[j]);
+      else
+        dit4(blk + j, q, t_hi[j], t_hi[j + q], t_lo[j]);
     }
   }
+}
+
+// DIF on x[0, 2^log_len) with per-level twiddles tw (level s at tw + 2^s − 1), levels from the
+// top down; an odd top level goes alone. unit_first says that each level's twiddle 0 is 1
+// (true for the standard table), saving those multiplications.
+void dif_kernel(Fr* x, uint32_t log_len, const Fr* tw, bool unit_first) {
+  const size_t len = size_t{1} << log_len;
+  uint32_t s = log_len;
+  if (s % 2 == 1) {
+    --s;
+    radix2_level(x, len, size_t{1} << s, tw + (size_t{1} << s) - 1, unit_first, true);
+  }
+  for (; s >= 2; s -= 2) radix4_levels<true>(x, len, size_t{1} << (s - 2), tw, unit_first);
+}
+
+// DIT counterpart: the same butterflies transposed, levels upwards (an odd bottom level alone).
+void dit_kernel(Fr* x, uint32_t log_len, const Fr* tw, bool unit_first) {
+  const size_t len = size_t{1} << log_len;
+  uint32_t s = 0;
+  if (log_len % 2 == 1) {
+    radix2_level(x, len, 1, tw, unit_first, false);
+    s = 1;
+  }
+  for (; s + 2 <= log_len; s += 2) radix4_levels<false>(x, len, size_t{1} << s, tw, unit_first);
 }
 
 enum class Direction { kDif, kDit };
@@ -142,13 +220,24 @@ void column_twiddles(const Twiddles& tw, uint32_t a, Fr w, Fr* out) {
     const Fr* leaf = tw.leaf.data() + h - 1;
     Fr* level = out + h - 1;
     level[0] = w;
-    for (size_t j = 1; j < h; ++j) level[j] = mul(w, leaf[j]);
-    w = mul(w, w);
+    for (size_t j = 1; j < h; ++j) level[j] = w * leaf[j];
+    w = w * w;
+  }
+}
+
+// The same twiddles copied from tw.full: level s of column c uses
+// ω_{2^(lo+s+1)}^(c + 2^lo·j) = full[(c + 2^lo·j) · 2^(log_n − lo − s − 1)].
+void column_twiddles_from_table(const Twiddles& tw, uint32_t log_n, Pass p, size_t c, Fr* out) {
+  for (uint32_t s = 0; s < p.hi - p.lo; ++s) {
+    const size_t h = size_t{1} << s;
+    const uint32_t shift = log_n - p.lo - s - 1;
+    Fr* level = out + h - 1;
+    for (size_t j = 0; j < h; ++j) level[j] = tw.full[(c + (j << p.lo)) << shift];
   }
 }
 
 // A pass with lo > 0: items are (block of 2^hi, group of kColumnWidth adjacent columns).
-void column_pass(const Twiddles& tw, std::span<Fr> x, Pass p, Direction dir) {
+void column_pass(const Twiddles& tw, std::span<Fr> x, uint32_t log_n, Pass p, Direction dir) {
   const uint32_t a = p.hi - p.lo;
   const size_t rows = size_t{1} << a, stride = size_t{1} << p.lo;
   const size_t width = std::min(kColumnWidth, stride);
@@ -161,11 +250,16 @@ void column_pass(const Twiddles& tw, std::span<Fr> x, Pass p, Direction dir) {
       Fr* base = x.data() + ((item / groups) << p.hi) + c0;
       for (size_t r = 0; r < rows; ++r)
         for (size_t c = 0; c < width; ++c) buf[c * rows + r] = base[r * stride + c];
-      Fr w = detail::pow(step, c0);
+      const bool table = !tw.full.empty();
+      Fr w = table ? Fr::one() : step.pow(uint64_t{c0});  // derived twiddles only
       for (size_t c = 0; c < width; ++c) {
-        column_twiddles(tw, a, w, col_tw.data());
+        if (table) {
+          column_twiddles_from_table(tw, log_n, p, c0 + c, col_tw.data());
+        } else {
+          column_twiddles(tw, a, w, col_tw.data());
+          w = w * step;
+        }
         run_kernel(dir, buf.data() + c * rows, a, col_tw.data(), false);
-        w = mul(w, step);
       }
       for (size_t r = 0; r < rows; ++r)
         for (size_t c = 0; c < width; ++c) base[r * stride + c] = buf[c * rows + r];
@@ -182,7 +276,7 @@ void block_pass(const Twiddles& tw, std::span<Fr> x, uint32_t a, Direction dir, 
       Fr* blk = x.data() + b * len;
       run_kernel(dir, blk, a, tw.leaf.data(), true);
       if (scale)
-        for (size_t i = 0; i < len; ++i) blk[i] = mul(blk[i], *scale);
+        for (size_t i = 0; i < len; ++i) blk[i] = blk[i] * *scale;
     }
   };
   parallel_for(x.size() >> a, body, task_parts());
@@ -197,7 +291,7 @@ void transform(const Twiddles& tw, std::span<Fr> x, uint32_t log_n, Direction di
     if (p.lo == 0)
       block_pass(tw, x, p.hi, dir, scale);
     else
-      column_pass(tw, x, p, dir);
+      column_pass(tw, x, log_n, p, dir);
   }
 }
 
@@ -224,7 +318,7 @@ Domain::Domain(uint32_t log_n, uint64_t generator, uint32_t pass_log)
   const Fr omega = Fr::root_of_unity(log_n, generator);
   // Exact order 2^log_n: ω^(2^(log_n−1)) = −1 (or ω = 1 for log_n = 0).
   Fr half = omega;
-  for (uint32_t i = 1; i < log_n; ++i) half = mul(half, half);
+  for (uint32_t i = 1; i < log_n; ++i) half = half * half;
   if (log_n == 0 ? !omega.is_one() : half != -Fr::one())
     throw InvalidArgument("Domain: generator " + std::to_string(generator) +
                           " gives no root of unity of order 2^" + std::to_string(log_n) +
@@ -294,10 +388,10 @@ void bit_reverse(std::span<Fr> data) {
 
 void scale_by_powers(std::span<Fr> data, const Fr& c, const Fr& g) {
   auto body = [&](size_t begin, size_t end) {
-    Fr f = mul(c, detail::pow(g, begin));
+    Fr f = c * g.pow(uint64_t{begin});
     for (size_t i = begin; i < end; ++i) {
-      data[i] = mul(data[i], f);
-      f = mul(f, g);
+      data[i] = data[i] * f;
+      f = f * g;
     }
   };
   parallel_for(data.size(), body, task_parts());

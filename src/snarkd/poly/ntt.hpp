@@ -13,8 +13,9 @@
 // GPU pipeline wants: evaluations may stay bit-reversed between a forward and an inverse
 // transform, saving both permutations.
 //
-// Memory: a Domain holds O(2^12) twiddles whatever its size (columns of a large transform
-// derive theirs from a small table, see ntt.cpp), so only the caller's data grows with n.
+// Memory: a Domain of up to 2^20 points holds n/2 twiddles per direction (16 MiB at 2^20);
+// larger ones hold O(2^12) (columns of a large transform derive theirs from a small table, see
+// ntt.cpp), so at 2^27 only the caller's data grows with n.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -36,6 +37,10 @@ struct Twiddles {
   // leaf_log = min(log_n, pass_log) bounds the levels per pass.
   std::vector<Fr> leaf;
   uint32_t leaf_log = 0;
+  // ω^k for k < 2^(log_n−1) (ω = roots[log_n]) when the transform needs column passes and
+  // log_n − 1 ≤ Domain::kMaxFullTableLog; empty otherwise. Column passes copy their twiddles
+  // from it instead of deriving each with a multiplication (one per element per column pass).
+  std::vector<Fr> full;
 };
 
 class Domain {
@@ -46,6 +51,9 @@ class Domain {
   // the twiddle table.
   static constexpr uint32_t kDefaultPassLog = 12;
   static constexpr uint32_t kMaxPassLog = 20;
+  // Largest Twiddles::full: 2^19 entries, 16 MiB per direction (domains up to 2^20). Larger
+  // domains derive column twiddles instead, so their memory stays O(2^pass_log).
+  static constexpr uint32_t kMaxFullTableLog = 19;
 
   // Throws InvalidArgument if log_n > 32, if `generator` does not give a root of exact order
   // 2^log_n (it must be a quadratic non-residue mod r, as 5 and 7 are), or if pass_log is not

@@ -2,7 +2,6 @@
 
 #include <optional>
 
-#include "snarkd/poly/fr_ops.hpp"
 #include "snarkd/util/thread_pool.hpp"
 
 namespace snarkd::poly::detail {
@@ -25,13 +24,13 @@ class PowerTable {
         low_(size_t{1} << low_bits_),
         high_(size_t{1} << (log_n - low_bits_)) {
     low_[0] = Fr::one();
-    for (size_t j = 1; j < low_.size(); ++j) low_[j] = mul(low_[j - 1], g);
-    const Fr step = mul(low_.back(), g);  // g^(2^low_bits)
+    for (size_t j = 1; j < low_.size(); ++j) low_[j] = low_[j - 1] * g;
+    const Fr step = low_.back() * g;  // g^(2^low_bits)
     high_[0] = c;
-    for (size_t j = 1; j < high_.size(); ++j) high_[j] = mul(high_[j - 1], step);
+    for (size_t j = 1; j < high_.size(); ++j) high_[j] = high_[j - 1] * step;
   }
   Fr operator()(size_t k) const {
-    return mul(low_[k & (low_.size() - 1)], high_[k >> low_bits_]);
+    return low_[k & (low_.size() - 1)] * high_[k >> low_bits_];
   }
 
  private:
@@ -47,16 +46,16 @@ class Scaler {
     if (kind_ == Scaling::Kind::kByDestination || kind_ == Scaling::Kind::kBySource)
       table_.emplace(s.c, s.g, log_n);
   }
-  Fr operator()(const Fr& v, size_t dst, size_t src) const {
+  [[gnu::always_inline]] Fr operator()(const Fr& v, size_t dst, size_t src) const {
     switch (kind_) {
       case Scaling::Kind::kNone:
         return v;
       case Scaling::Kind::kConstant:
-        return mul(v, c_);
+        return v * c_;
       case Scaling::Kind::kByDestination:
-        return mul(v, (*table_)(dst));
+        return v * (*table_)(dst);
       case Scaling::Kind::kBySource:
-        return mul(v, (*table_)(src));
+        return v * (*table_)(src);
     }
     return v;
   }
