@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "common/fr_util.hpp"
 #include "common/seed.hpp"
 #include "gpu_test_util.hpp"
 #include "snarkd/cuda/ntt.hpp"
@@ -30,29 +31,13 @@ struct Variant {
 constexpr Variant kVariants[] = {
     {Direction::kForward, false}, {Direction::kInverse, false}, {Direction::kForward, true}, {Direction::kInverse, true}};
 
-std::vector<Fr> random_vector(std::mt19937_64& g, size_t n) {
-  std::vector<Fr> v(n);
-  for (Fr& x : v) x = Fr::random(g);
-  return v;
-}
-
-Fr root(uint32_t log_n, uint64_t generator) {
-  return Fr::from_u64(generator).pow(ff::shr(Fr::kModulusMinusOne, log_n));
-}
-
-Fr horner(std::span<const Fr> c, const Fr& x) {
-  Fr acc = Fr::zero();
-  for (size_t i = c.size(); i-- > 0;) acc = acc * x + c[i];
-  return acc;
-}
-
 // Output k of the variant, computed naively from the input.
 Fr naive_output(std::span<const Fr> in, uint32_t log_n, uint64_t generator, Variant v, const Fr& shift, size_t k) {
-  const Fr w = root(log_n, generator);
-  if (v.dir == Direction::kForward) return horner(in, (v.coset ? shift : Fr::one()) * w.pow(uint64_t(k)));
+  const Fr w = snarkd::test::expected_root(log_n, generator);
+  if (v.dir == Direction::kForward) return snarkd::test::evaluate(in, (v.coset ? shift : Fr::one()) * w.pow(uint64_t(k)));
   const Fr n_inv = Fr::from_u64(in.size()).inverse();
   const Fr s_inv_k = v.coset ? shift.inverse().pow(uint64_t(k)) : Fr::one();
-  return horner(in, w.inverse().pow(uint64_t(k))) * n_inv * s_inv_k;
+  return snarkd::test::evaluate(in, w.inverse().pow(uint64_t(k))) * n_inv * s_inv_k;
 }
 
 // The CPU twin applied to a copy.
@@ -94,7 +79,7 @@ TEST(CudaNtt, EveryOutputMatchesNaiveUpTo1024) {
   for (uint64_t g : kGenerators)
     for (uint32_t log_n = 0; log_n <= 10; ++log_n)
       for (Variant v : kVariants) {
-        const std::vector<Fr> in = random_vector(rng, size_t{1} << log_n);
+        const std::vector<Fr> in = snarkd::test::random_fr_vector(rng, size_t{1} << log_n);
         const std::vector<Fr> out = gpu(in, log_n, v, tables(g));
         for (size_t k = 0; k < out.size(); ++k)
           ASSERT_EQ(out[k], naive_output(in, log_n, g, v, tables(g).coset_shift(), k)) << describe(log_n, g, v) << " k=" << k;
@@ -110,7 +95,7 @@ TEST(CudaNtt, MultiPassMatchesCpuTwinAndNaiveSamples) {
     for (uint32_t log_n : {11u, 12u, 14u, 17u, 20u, 21u, 22u, 24u})
       for (Variant v : kVariants) {
         if (log_n == 24 && g == 5) continue;  // one generator at the largest size keeps it short
-        const std::vector<Fr> in = random_vector(rng, size_t{1} << log_n);
+        const std::vector<Fr> in = snarkd::test::random_fr_vector(rng, size_t{1} << log_n);
         const std::vector<Fr> out = gpu(in, log_n, v, tables(g));
         const std::vector<Fr> want = cpu_twin(in, log_n, g, v, tables(g).coset_shift());
         size_t bad = 0;
@@ -130,7 +115,7 @@ TEST(CudaNtt, SmallestMultiPassSizes) {
   auto rng = snarkd::test::rng("cuda-ntt-smallest");
   for (uint32_t log_n : {11u, 21u})
     for (Variant v : kVariants) {
-      const std::vector<Fr> in = random_vector(rng, size_t{1} << log_n);
+      const std::vector<Fr> in = snarkd::test::random_fr_vector(rng, size_t{1} << log_n);
       ASSERT_EQ(gpu(in, log_n, v, tables(7)), cpu_twin(in, log_n, 7, v, tables(7).coset_shift())) << describe(log_n, 7, v);
     }
 }
@@ -139,7 +124,7 @@ TEST(CudaNtt, RoundTrips) {
   SNARKD_SKIP_WITHOUT_GPU();
   auto rng = snarkd::test::rng("cuda-ntt-roundtrip");
   for (uint32_t log_n : {1u, 3u, 9u, 10u, 13u, 18u, 23u, 24u}) {
-    const std::vector<Fr> in = random_vector(rng, size_t{1} << log_n);
+    const std::vector<Fr> in = snarkd::test::random_fr_vector(rng, size_t{1} << log_n);
     const NttTables& t = tables(7);
     EXPECT_EQ(gpu(gpu(in, log_n, kVariants[0], t), log_n, kVariants[1], t), in) << "plain, log_n=" << log_n;
     EXPECT_EQ(gpu(gpu(in, log_n, kVariants[2], t), log_n, kVariants[3], t), in) << "coset, log_n=" << log_n;
@@ -155,7 +140,7 @@ TEST(CudaNtt, BatchedEqualsPerVector) {
   for (uint32_t log_n : {2u, 5u, 12u, 21u})
     for (Variant v : kVariants) {
       const size_t n = size_t{1} << log_n;
-      const std::vector<Fr> in = random_vector(rng, kBatch * n);
+      const std::vector<Fr> in = snarkd::test::random_fr_vector(rng, kBatch * n);
       const std::vector<Fr> out = gpu(in, log_n, v, tables(5));
       for (size_t b = 0; b < kBatch; ++b) {
         const std::vector<Fr> one(in.begin() + b * n, in.begin() + (b + 1) * n);
@@ -174,7 +159,7 @@ TEST(CudaNtt, OtherTableSizesAndShift) {
   const NttTables big(28, 7, shift), small(12, 7, shift);
   for (uint32_t log_n : {4u, 11u, 12u, 16u, 21u, 22u})
     for (Variant v : kVariants) {
-      const std::vector<Fr> in = random_vector(rng, size_t{1} << log_n);
+      const std::vector<Fr> in = snarkd::test::random_fr_vector(rng, size_t{1} << log_n);
       const std::vector<Fr> want = cpu_twin(in, log_n, 7, v, shift);
       ASSERT_EQ(gpu(in, log_n, v, big), want) << "max 28, " << describe(log_n, 7, v);
       if (log_n <= 12) {
@@ -186,7 +171,7 @@ TEST(CudaNtt, OtherTableSizesAndShift) {
 TEST(CudaNtt, SyncWrapperMatchesStreamApi) {
   SNARKD_SKIP_WITHOUT_GPU();
   auto rng = snarkd::test::rng("cuda-ntt-sync");
-  std::vector<Fr> x = random_vector(rng, size_t{1} << 15);
+  std::vector<Fr> x = snarkd::test::random_fr_vector(rng, size_t{1} << 15);
   const std::vector<Fr> want = cpu_twin(x, 15, 7, kVariants[2], tables(7).coset_shift());
   ntt_sync(x, 15, Direction::kForward, true, tables(7));
   EXPECT_EQ(x, want);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/fr_util.hpp"
 #include "common/seed.hpp"
 #include "snarkd/ff/fr.hpp"
 #include "snarkd/poly/ntt.hpp"
@@ -18,25 +19,10 @@
 namespace snarkd::poly {
 namespace {
 
+using test::evaluate;
+using test::expected_root;
+
 constexpr uint64_t kGenerators[] = {ff::kSnarkjsDomainGenerator, ff::kBellpersonDomainGenerator};
-
-std::vector<Fr> random_vector(std::mt19937_64& g, size_t n) {
-  std::vector<Fr> v(n);
-  for (Fr& x : v) x = Fr::random(g);
-  return v;
-}
-
-// g^((r−1)/2^log_n), independently of Fr::root_of_unity.
-Fr expected_root(uint32_t log_n, uint64_t generator) {
-  return Fr::from_u64(generator).pow(ff::shr(Fr::kModulusMinusOne, log_n));
-}
-
-// Σ_i c_i x^i by Horner.
-Fr evaluate(std::span<const Fr> c, const Fr& x) {
-  Fr acc = Fr::zero();
-  for (size_t i = c.size(); i-- > 0;) acc = acc * x + c[i];
-  return acc;
-}
 
 // Evaluations at shift·ω^j for all j (shift = 1: the plain DFT).
 std::vector<Fr> naive_eval(std::span<const Fr> c, const Fr& omega, const Fr& shift) {
@@ -103,7 +89,7 @@ TEST(Ntt, MatchesNaiveDft) {
       for (uint32_t log_n = 0; log_n <= 8; ++log_n) {
         SCOPED_TRACE(label(log_n, gen, pass_log));
         const Domain d(log_n, gen, pass_log);
-        const std::vector<Fr> c = random_vector(g, d.size());
+        const std::vector<Fr> c = test::random_fr_vector(g, d.size());
         const Fr omega = expected_root(log_n, gen);
         std::vector<Fr> a = c;
         ntt(d, a);
@@ -126,7 +112,7 @@ TEST(Ntt, MatchesNaiveAtSampledOutputs) {
     const uint64_t gen = kGenerators[k.log_n % 2];
     SCOPED_TRACE(label(k.log_n, gen, k.pass_log));
     const Domain d(k.log_n, gen, k.pass_log);
-    const std::vector<Fr> c = random_vector(g, d.size());
+    const std::vector<Fr> c = test::random_fr_vector(g, d.size());
     std::vector<Fr> a = c;
     ntt(d, a);
     const Fr omega = expected_root(k.log_n, gen);
@@ -143,7 +129,7 @@ TEST(Ntt, RoundTrips) {
     const uint64_t gen = kGenerators[log_n % 2];
     SCOPED_TRACE(label(log_n, gen, Domain::kDefaultPassLog));
     const Domain d(log_n, gen);
-    const std::vector<Fr> x = random_vector(g, d.size());
+    const std::vector<Fr> x = test::random_fr_vector(g, d.size());
     std::vector<Fr> y = x;
     ntt(d, y);
     intt(d, y);
@@ -158,7 +144,7 @@ TEST(Ntt, RoundTripsWithManyPasses) {
   auto g = test::rng("Ntt.RoundTripsWithManyPasses");
   for (uint32_t log_n = 0; log_n <= 14; ++log_n) {
     const Domain d(log_n, 7, 3);
-    const std::vector<Fr> x = random_vector(g, d.size());
+    const std::vector<Fr> x = test::random_fr_vector(g, d.size());
     std::vector<Fr> y = x;
     ntt(d, y);
     intt(d, y);
@@ -170,7 +156,7 @@ TEST(Ntt, Linearity) {
   auto g = test::rng("Ntt.Linearity");
   for (uint32_t pass_log : {Domain::kDefaultPassLog, 3u}) {
     const Domain d(14, 5, pass_log);
-    const std::vector<Fr> x = random_vector(g, d.size()), y = random_vector(g, d.size());
+    const std::vector<Fr> x = test::random_fr_vector(g, d.size()), y = test::random_fr_vector(g, d.size());
     const Fr s = Fr::random(g);
     std::vector<Fr> combo(d.size()), nx = x, ny = y;
     for (size_t i = 0; i < d.size(); ++i) combo[i] = s * x[i] + y[i];
@@ -212,7 +198,7 @@ TEST(Coset, MatchesNaive) {
       for (uint32_t log_n = 0; log_n <= 8; ++log_n) {  // 2^8: the tiled permutation
         SCOPED_TRACE(label(log_n, gen, pass_log));
         const Domain d(log_n, gen, pass_log);
-        const std::vector<Fr> c = random_vector(g, d.size());
+        const std::vector<Fr> c = test::random_fr_vector(g, d.size());
         const Fr shift = Fr::random(g);
         const Fr omega = expected_root(log_n, gen);
         std::vector<Fr> a = c;
@@ -229,7 +215,7 @@ TEST(Coset, MatchesNaive) {
 TEST(Coset, MatchesNaiveAtSampledOutputs) {
   auto g = test::rng("Coset.MatchesNaiveAtSampledOutputs");
   const Domain d(17, 7);
-  const std::vector<Fr> c = random_vector(g, d.size());
+  const std::vector<Fr> c = test::random_fr_vector(g, d.size());
   const Fr shift = Fr::random(g);
   std::vector<Fr> a = c;
   coset_ntt(d, a, shift);
@@ -244,7 +230,7 @@ TEST(Coset, RoundTrips) {
   for (uint32_t log_n : {0u, 1u, 5u, 8u, 12u, 13u, 16u}) {
     const Domain d(log_n, 5);
     for (const Fr& shift : {Fr::random(g), Fr::from_u64(7), expected_root(log_n + 1, 5)}) {
-      const std::vector<Fr> x = random_vector(g, d.size());
+      const std::vector<Fr> x = test::random_fr_vector(g, d.size());
       std::vector<Fr> y = x;
       coset_ntt(d, y, shift);
       coset_intt(d, y, shift);
@@ -259,7 +245,7 @@ TEST(Coset, RoundTrips) {
 TEST(BitReversed, PermutationMatchesIndexReversal) {
   auto g = test::rng("BitReversed.PermutationMatchesIndexReversal");
   for (uint32_t log_n = 0; log_n <= 16; ++log_n) {
-    const std::vector<Fr> x = random_vector(g, size_t{1} << log_n);
+    const std::vector<Fr> x = test::random_fr_vector(g, size_t{1} << log_n);
     std::vector<Fr> y = x;
     bit_reverse(y);
     EXPECT_TRUE(y == reversed_copy(x, log_n)) << "log_n=" << log_n;
@@ -274,7 +260,7 @@ TEST(BitReversed, VariantsAgreeWithNaturalOrder) {
     for (uint32_t log_n = 0; log_n <= 14; ++log_n) {
       SCOPED_TRACE(label(log_n, 7, pass_log));
       const Domain d(log_n, 7, pass_log);
-      const std::vector<Fr> x = random_vector(g, d.size());
+      const std::vector<Fr> x = test::random_fr_vector(g, d.size());
       const std::vector<Fr> xr = reversed_copy(x, log_n);
       std::vector<Fr> fwd = x, inv = x;
       ntt(d, fwd);
@@ -306,7 +292,7 @@ TEST(BitReversed, VariantsAgreeWithNaturalOrder) {
 TEST(ScaleByPowers, MatchesNaive) {
   auto g = test::rng("ScaleByPowers.MatchesNaive");
   for (size_t n : {size_t{0}, size_t{1}, size_t{1000}, size_t{4099}}) {
-    const std::vector<Fr> x = random_vector(g, n);
+    const std::vector<Fr> x = test::random_fr_vector(g, n);
     const Fr c = Fr::random(g), s = Fr::random(g);
     std::vector<Fr> y = x;
     scale_by_powers(y, c, s);
