@@ -11,44 +11,17 @@
 #include "snarkd/ec/g1.hpp"
 #include "snarkd/ec/g2.hpp"
 #include "snarkd/ff/fr.hpp"
+#include "common/gmp_util.hpp"
 #include "common/seed.hpp"
 
 namespace snarkd::test {
 
 // The BLS parameter x = −0xd201000000010000 as a GMP integer (the tests derive r, p, cofactors
 // from it independently of the library's constants).
-struct Mpz {
-  mpz_t v;
-  Mpz() { mpz_init(v); }
-  explicit Mpz(const char* hex) { mpz_init_set_str(v, hex, 16); }
-  Mpz(const Mpz& o) { mpz_init_set(v, o.v); }
-  Mpz& operator=(const Mpz& o) {
-    mpz_set(v, o.v);
-    return *this;
-  }
-  ~Mpz() { mpz_clear(v); }
-};
-
 inline Mpz bls_x() {
-  Mpz x("d201000000010000");
-  mpz_neg(x.v, x.v);
+  Mpz x = Mpz::from_hex("d201000000010000");
+  mpz_neg(x, x);
   return x;
-}
-
-// Canonical BigInt<N> ↔ GMP (little-endian 64-bit words).
-template <size_t N>
-Mpz to_mpz(const ff::BigInt<N>& a) {
-  Mpz m;
-  mpz_import(m.v, N, -1, sizeof(uint64_t), 0, 0, a.limb);
-  return m;
-}
-template <size_t N>
-ff::BigInt<N> from_mpz(const Mpz& m) {  // m must be non-negative and fit
-  ff::BigInt<N> a;
-  size_t count = 0;
-  if (mpz_sizeinbase(m.v, 2) > 64 * N) throw std::runtime_error("from_mpz: too large");
-  mpz_export(a.limb, &count, -1, sizeof(uint64_t), 0, 0, m.v);
-  return a;
 }
 
 inline std::vector<uint8_t> from_hex(const std::string& s) {

@@ -20,26 +20,26 @@ struct Params {
   Mpz x = bls_x(), r, p, h1, h2, h_eff2;
   Params() {
     Mpz t;
-    mpz_pow_ui(r.v, x.v, 4);
-    mpz_pow_ui(t.v, x.v, 2);
-    mpz_sub(r.v, r.v, t.v);
-    mpz_add_ui(r.v, r.v, 1);
-    mpz_sub_ui(t.v, x.v, 1);
-    mpz_mul(h1.v, t.v, t.v);
-    mpz_divexact_ui(h1.v, h1.v, 3);
-    mpz_mul(p.v, h1.v, r.v);
-    mpz_add(p.v, p.v, x.v);
+    mpz_pow_ui(r, x, 4);
+    mpz_pow_ui(t, x, 2);
+    mpz_sub(r, r, t);
+    mpz_add_ui(r, r, 1);
+    mpz_sub_ui(t, x, 1);
+    mpz_mul(h1, t, t);
+    mpz_divexact_ui(h1, h1, 3);
+    mpz_mul(p, h1, r);
+    mpz_add(p, p, x);
     static const long kCoeffs[9] = {13, -4, -4, 6, -4, 0, 5, -4, 1};  // h2·9 by power of x
     for (int i = 8; i >= 0; --i) {                                     // Horner
-      mpz_mul(h2.v, h2.v, x.v);
-      if (kCoeffs[i] >= 0) mpz_add_ui(h2.v, h2.v, kCoeffs[i]);
-      else mpz_sub_ui(h2.v, h2.v, -kCoeffs[i]);
+      mpz_mul(h2, h2, x);
+      if (kCoeffs[i] >= 0) mpz_add_ui(h2, h2, kCoeffs[i]);
+      else mpz_sub_ui(h2, h2, -kCoeffs[i]);
     }
-    mpz_divexact_ui(h2.v, h2.v, 9);
-    mpz_mul(t.v, x.v, x.v);
-    mpz_sub_ui(t.v, t.v, 1);
-    mpz_mul_ui(t.v, t.v, 3);
-    mpz_mul(h_eff2.v, t.v, h2.v);
+    mpz_divexact_ui(h2, h2, 9);
+    mpz_mul(t, x, x);
+    mpz_sub_ui(t, t, 1);
+    mpz_mul_ui(t, t, 3);
+    mpz_mul(h_eff2, t, h2);
   }
 };
 const Params& params() {
@@ -54,36 +54,36 @@ std::vector<std::pair<Mpz, unsigned>> factor_cofactor(const Mpz& h) {
   Mpz m = h;
   for (unsigned long l = 2; l < (1ul << 20); ++l) {
     unsigned e = 0;
-    while (mpz_divisible_ui_p(m.v, l)) {
-      mpz_divexact_ui(m.v, m.v, l);
+    while (mpz_divisible_ui_p(m, l)) {
+      mpz_divexact_ui(m, m, l);
       ++e;
     }
     if (e) {
       Mpz lm;
-      mpz_set_ui(lm.v, l);
+      mpz_set_ui(lm, l);
       out.push_back({lm, e});
     }
   }
-  const bool square = mpz_perfect_square_p(m.v);
-  if (square) mpz_sqrt(m.v, m.v);
-  if (mpz_probab_prime_p(m.v, 30) == 0) throw std::runtime_error("cofactor remainder is not prime");
+  const bool square = mpz_perfect_square_p(m);
+  if (square) mpz_sqrt(m, m);
+  if (mpz_probab_prime_p(m, 30) == 0) throw std::runtime_error("cofactor remainder is not prime");
   out.push_back({m, square ? 2u : 1u});
   return out;
 }
 
 TEST(Subgroup, DerivedParametersMatchTheLibrary) {
   const Params& P = params();
-  EXPECT_EQ(mpz_cmp(P.r.v, to_mpz(ff::Fr::kModulus).v), 0);
-  EXPECT_EQ(mpz_cmp(P.p.v, to_mpz(ff::Fp::kModulus).v), 0);
+  EXPECT_EQ(mpz_cmp(P.r, to_mpz(ff::Fr::kModulus)), 0);
+  EXPECT_EQ(mpz_cmp(P.p, to_mpz(ff::Fp::kModulus)), 0);
   Mpz abs_x;
-  mpz_abs(abs_x.v, P.x.v);
-  EXPECT_EQ(mpz_get_ui(abs_x.v), ec::kBlsXAbs);
-  EXPECT_EQ(mpz_cmp(P.h1.v, Mpz("396c8c005555e1568c00aaab0000aaab").v), 0);  // RFC 9380 §8.8.1 h
+  mpz_abs(abs_x, P.x);
+  EXPECT_EQ(mpz_get_ui(abs_x), ec::kBlsXAbs);
+  EXPECT_EQ(mpz_cmp(P.h1, Mpz::from_hex("396c8c005555e1568c00aaab0000aaab")), 0);  // RFC 9380 §8.8.1 h
   // RFC 9380 §8.8.2: G2's cofactor h and h_eff.
-  EXPECT_EQ(mpz_cmp(P.h2.v, Mpz("5d543a95414e7f1091d50792876a202cd91de4547085abaa68a205b2e5a7ddfa628f1cb4d9e82ef2"
-                                "1537e293a6691ae1616ec6e786f0c70cf1c38e31c7238e5").v), 0);
-  EXPECT_EQ(mpz_cmp(P.h_eff2.v, Mpz("bc69f08f2ee75b3584c6a0ea91b352888e2a8e9145ad7689986ff031508ffe1329c2f178731db9"
-                                    "56d82bf015d1212b02ec0ec69d7477c1ae954cbc06689f6a359894c0adebbf6b4e8020005aaa95551").v), 0);
+  EXPECT_EQ(mpz_cmp(P.h2, Mpz::from_hex("5d543a95414e7f1091d50792876a202cd91de4547085abaa68a205b2e5a7ddfa628f1cb4d9e82ef2"
+                                "1537e293a6691ae1616ec6e786f0c70cf1c38e31c7238e5")), 0);
+  EXPECT_EQ(mpz_cmp(P.h_eff2, Mpz::from_hex("bc69f08f2ee75b3584c6a0ea91b352888e2a8e9145ad7689986ff031508ffe1329c2f178731db9"
+                                    "56d82bf015d1212b02ec0ec69d7477c1ae954cbc06689f6a359894c0adebbf6b4e8020005aaa95551")), 0);
 }
 
 template <class C, class Fast>
@@ -119,15 +119,15 @@ void rejects_torsion(const char* label, const Mpz& h, size_t expected_primes) {
   auto factors = factor_cofactor(h);
   EXPECT_EQ(factors.size(), expected_primes);
   for (const auto& [l, e] : factors) {
-    std::string name(mpz_sizeinbase(l.v, 10) + 2, '\0');
-    mpz_get_str(name.data(), 10, l.v);
+    std::string name(mpz_sizeinbase(l, 10) + 2, '\0');
+    mpz_get_str(name.data(), 10, l);
     name.resize(std::strlen(name.c_str()));
     Mpz s;
-    mpz_mul(s.v, params().r.v, h.v);
-    for (unsigned i = 0; i < e; ++i) mpz_divexact(s.v, s.v, l.v);
+    mpz_mul(s, params().r, h);
+    for (unsigned i = 0; i < e; ++i) mpz_divexact(s, s, l);
     J t = J::infinity();
     for (int tries = 0; tries < 8 && t.is_infinity(); ++tries)
-      t = J::from_affine(random_curve_point<C>(g)).mul(from_mpz<M>(s));
+      t = J::from_affine(random_curve_point<C>(g)).mul(to_bigint<M>(s));
     ASSERT_FALSE(t.is_infinity()) << "no point with " << name << "-torsion found";
     for (unsigned k = 0; k < e && !t.is_infinity(); ++k) {
       ec::Affine<C> ta = t.to_affine();
@@ -135,7 +135,7 @@ void rejects_torsion(const char* label, const Mpz& h, size_t expected_primes) {
       EXPECT_FALSE(ec::is_in_subgroup(ta)) << "l = " << name << ", k = " << k;
       EXPECT_FALSE(ec::is_in_subgroup(mixed)) << "l = " << name << ", k = " << k;
       EXPECT_FALSE(ec::is_in_subgroup_reference(mixed));
-      t = t.mul(from_mpz<M>(l));
+      t = t.mul(to_bigint<M>(l));
     }
     EXPECT_TRUE(t.is_infinity()) << "the order of T divides " << name << "^" << e;
   }
@@ -152,13 +152,13 @@ TEST(Endomorphism, G1PhiActsAsMinusXSquared) {
   EXPECT_FALSE(beta.is_one());
   EXPECT_TRUE((beta.square() * beta).is_one());
   Mpz lambda;  // −x² mod r
-  mpz_mul(lambda.v, params().x.v, params().x.v);
-  mpz_neg(lambda.v, lambda.v);
-  mpz_mod(lambda.v, lambda.v, params().r.v);
+  mpz_mul(lambda, params().x, params().x);
+  mpz_neg(lambda, lambda);
+  mpz_mod(lambda, lambda, params().r);
   auto g = rng("endo-phi");
   for (int t = 0; t < 4; ++t) {
     ec::G1Jacobian p = randomize(random_subgroup_point<ec::G1Config>(g), g);
-    EXPECT_EQ(ec::phi(p), p.mul(from_mpz<4>(lambda)));
+    EXPECT_EQ(ec::phi(p), p.mul(to_bigint<4>(lambda)));
     ec::G1Affine q = random_curve_point<ec::G1Config>(g);
     EXPECT_TRUE(ec::phi(ec::G1Jacobian::from_affine(q)).to_affine().is_on_curve());
   }
@@ -168,19 +168,19 @@ TEST(Endomorphism, G2PsiActsAsP) {
   // Recompute ψ's coefficients: cx = (1+u)^(−(p−1)/3), cy = (1+u)^(−(p−1)/2).
   const Params& P = params();
   Mpz e3, e2;
-  mpz_sub_ui(e3.v, P.p.v, 1);
-  mpz_divexact_ui(e2.v, e3.v, 2);
-  mpz_divexact_ui(e3.v, e3.v, 3);
+  mpz_sub_ui(e3, P.p, 1);
+  mpz_divexact_ui(e2, e3, 2);
+  mpz_divexact_ui(e3, e3, 3);
   ff::Fp2 xi_inv = ff::Fp2{ff::Fp::one(), ff::Fp::one()}.inverse();
   const ec::PsiCoefficients& c = ec::psi_coefficients();
-  EXPECT_EQ(c.cx, xi_inv.pow(from_mpz<6>(e3)));
-  EXPECT_EQ(c.cy, xi_inv.pow(from_mpz<6>(e2)));
+  EXPECT_EQ(c.cx, xi_inv.pow(to_bigint<6>(e3)));
+  EXPECT_EQ(c.cy, xi_inv.pow(to_bigint<6>(e2)));
   Mpz p_mod_r;
-  mpz_mod(p_mod_r.v, P.p.v, P.r.v);
+  mpz_mod(p_mod_r, P.p, P.r);
   auto g = rng("endo-psi");
   for (int t = 0; t < 4; ++t) {
     ec::G2Jacobian p = randomize(random_subgroup_point<ec::G2Config>(g), g);
-    EXPECT_EQ(ec::psi(p), p.mul(from_mpz<4>(p_mod_r)));
+    EXPECT_EQ(ec::psi(p), p.mul(to_bigint<4>(p_mod_r)));
     ec::G2Jacobian q = randomize(random_curve_point<ec::G2Config>(g), g);
     EXPECT_TRUE(ec::psi(q).to_affine().is_on_curve());
     EXPECT_EQ(ec::psi2(q), ec::psi(ec::psi(q)));
@@ -207,20 +207,20 @@ void clears_cofactor(const char* label, const Mpz& h_eff, const Mpz& h) {
   using J = ec::Jacobian<C>;
   auto g = rng(label);
   Mpz hr;
-  mpz_mul(hr.v, h.v, params().r.v);
+  mpz_mul(hr, h, params().r);
   for (int t = 0; t < 3; ++t) {
     J q = randomize(random_curve_point<C>(g), g);
-    EXPECT_TRUE(q.mul(from_mpz<M>(hr)).is_infinity());  // #E = h·r
+    EXPECT_TRUE(q.mul(to_bigint<M>(hr)).is_infinity());  // #E = h·r
     J cleared = ec::clear_cofactor(q);
-    EXPECT_EQ(cleared, q.mul(from_mpz<M>(h_eff)));
+    EXPECT_EQ(cleared, q.mul(to_bigint<M>(h_eff)));
     EXPECT_TRUE(ec::is_in_subgroup_reference(cleared.to_affine()));
   }
   EXPECT_TRUE(ec::clear_cofactor(J::infinity()).is_infinity());
 }
 TEST(Cofactor, G1ClearingIsMultiplicationByHEff) {
   Mpz h_eff;  // 1 − x
-  mpz_ui_sub(h_eff.v, 1, params().x.v);
-  EXPECT_EQ(mpz_cmp(h_eff.v, Mpz("d201000000010001").v), 0);
+  mpz_ui_sub(h_eff, 1, params().x);
+  EXPECT_EQ(mpz_cmp(h_eff, Mpz::from_hex("d201000000010001")), 0);
   clears_cofactor<ec::G1Config, 6>("cofactor-g1", h_eff, params().h1);
 }
 TEST(Cofactor, G2ClearingIsMultiplicationByHEff) {

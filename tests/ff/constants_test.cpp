@@ -5,7 +5,7 @@
 #include <array>
 #include <cstdint>
 
-#include "ff/gmp_util.hpp"
+#include "common/gmp_util.hpp"
 #include "snarkd/ff/fp.hpp"
 #include "snarkd/ff/fr.hpp"
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/seed.hpp"
-#include "ff/gmp_util.hpp"
+#include "common/gmp_util.hpp"
 #include "snarkd/ff/fp.hpp"
 #include "snarkd/ff/fr.hpp"
 

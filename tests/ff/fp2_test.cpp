@@ -6,7 +6,7 @@
 #include <string>
 
 #include "common/seed.hpp"
-#include "ff/gmp_util.hpp"
+#include "common/gmp_util.hpp"
 #include "snarkd/ff/fp2.hpp"
 
 namespace snarkd::test {

@@ -8,30 +8,16 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/gmp_util.hpp"
 #include "common/json.hpp"
 #include "snarkd/ff/fp12.hpp"
 #include "snarkd/ff/fr.hpp"
 
 namespace snarkd::test {
 
-// Little-endian limbs of a non-negative mpz that fits in N limbs.
-template <size_t N>
-ff::BigInt<N> to_bigint(const mpz_t v) {
-  if (mpz_sizeinbase(v, 2) > 64 * N) throw std::runtime_error("to_bigint: value too wide");
-  ff::BigInt<N> r;
-  size_t count = 0;
-  mpz_export(r.limb, &count, -1, sizeof(uint64_t), 0, 0, v);
-  return r;
-}
-
-template <size_t N>
-void from_bigint(mpz_t out, const ff::BigInt<N>& v) {
-  mpz_import(out, N, -1, sizeof(uint64_t), 0, 0, v.limb);
-}
-
 // p as an mpz, from the library's modulus (the modulus itself is checked in tests/ff).
-inline void modulus_p(mpz_t out) { from_bigint(out, ff::Fp::kModulus); }
-inline void modulus_r(mpz_t out) { from_bigint(out, ff::Fr::kModulus); }
+inline void modulus_p(mpz_t out) { limbs_to_mpz(out, ff::Fp::kModulus.limb, 6); }
+inline void modulus_r(mpz_t out) { limbs_to_mpz(out, ff::Fr::kModulus.limb, 4); }
 
 // x^e by right-to-left binary powering with operator* only.
 template <class T, size_t M>

@@ -21,6 +21,11 @@ class Mpz {
  public:
   Mpz() { mpz_init(v_); }
   explicit Mpz(uint64_t x) { mpz_init_set_ui(v_, x); }
+  static Mpz from_hex(const char* hex) {  // digits only, no "0x"
+    Mpz m;
+    mpz_set_str(m.v_, hex, 16);
+    return m;
+  }
   Mpz(const Mpz& o) { mpz_init_set(v_, o.v_); }
   Mpz& operator=(const Mpz& o) {
     mpz_set(v_, o.v_);
