@@ -280,6 +280,19 @@ struct AsmConstants {
 #endif  // x86-64, optimised
 }  // namespace detail
 
+// x^e by left-to-right square-and-multiply, for any field type of the tower (T provides one(),
+// square() and *). Variable time in e, which is always public here: inversion, square roots,
+// roots of unity, Frobenius constants.
+template <class T, size_t M>
+constexpr T pow_vartime(const T& x, const BigInt<M>& e) {
+  T r = T::one();
+  for (size_t i = e.bit_length(); i-- > 0;) {
+    r = r.square();
+    if (e.bit(i)) r = r * x;
+  }
+  return r;
+}
+
 // P provides: kLimbs, kModulus (BigInt<kLimbs>), and a name.
 template <class P>
 class Field {
@@ -379,16 +392,10 @@ class Field {
   constexpr Field dbl() const { return *this + *this; }
   [[gnu::always_inline]] constexpr Field square() const { return mont_mul(*this, *this); }
 
-  // a^e for an exponent of any width (left-to-right square-and-multiply; variable time in e,
-  // which is always public here: inversion, square roots, roots of unity).
+  // a^e for an exponent of any width (see pow_vartime).
   template <size_t M>
   constexpr Field pow(const BigInt<M>& e) const {
-    Field r = one();
-    for (size_t i = e.bit_length(); i-- > 0;) {
-      r = r.square();
-      if (e.bit(i)) r = r * *this;
-    }
-    return r;
+    return pow_vartime(*this, e);
   }
   constexpr Field pow(uint64_t e) const { return pow(BigInt<1>::from_u64(e)); }
 

@@ -40,12 +40,7 @@ struct Fp12 {
   // Generic left-to-right square-and-multiply (variable time in the public exponent e).
   template <size_t M>
   Fp12 pow(const BigInt<M>& e) const {
-    Fp12 r = one();
-    for (size_t i = e.bit_length(); i-- > 0;) {
-      r = r.square();
-      if (e.bit(i)) r *= *this;
-    }
-    return r;
+    return ff::pow_vartime(*this, e);
   }
 
   template <class G>

@@ -42,12 +42,7 @@ struct Fp2 {
   }
   template <size_t M>
   constexpr Fp2 pow(const BigInt<M>& e) const {
-    Fp2 r = one();
-    for (size_t i = e.bit_length(); i-- > 0;) {
-      r = r.square();
-      if (e.bit(i)) r = r * *this;
-    }
-    return r;
+    return pow_vartime(*this, e);
   }
   // Non-zero squares have a norm that is a square in Fp.
   constexpr int legendre() const { return is_zero() ? 0 : norm().legendre(); }

@@ -35,10 +35,9 @@ Variable alloc_bit(CircuitBuilder& cb, bool value) {
   return b;
 }
 
+// For bits, AND is the product.
 Variable and_bits(CircuitBuilder& cb, const LinearCombination& x, const LinearCombination& y) {
-  Variable z = cb.allocate_aux(cb.value(x) * cb.value(y));
-  cb.enforce(x, y, z);
-  return z;
+  return mul(cb, x, y);
 }
 
 Variable xor_bits(CircuitBuilder& cb, const LinearCombination& x, const LinearCombination& y) {
