@@ -1,0 +1,132 @@
+#include "snarkd/groth16/prover.hpp"
+
+#include <chrono>
+#include <string>
+
+#include "snarkd/groth16/qap.hpp"
+#include "snarkd/groth16/verifier.hpp"
+#include "snarkd/util/random.hpp"
+
+namespace snarkd::groth16 {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+uint64_t query_vars(const r1cs::DensityBitmap& d, uint64_t num_vars) {
+  return d.num_bits == 0 ? num_vars : d.count(0, d.num_bits);
+}
+
+void expect_len(const char* what, uint64_t got, uint64_t want, const char* why) {
+  if (got != want)
+    throw DecodeError("key has " + std::to_string(got) + " " + what + " points, " + why + " " +
+                      std::to_string(want));
+}
+
+// The witness values of the variables a query holds points for (all of them when d is empty).
+std::vector<Fr> gather(std::span<const Fr> w, const r1cs::DensityBitmap& d) {
+  if (d.num_bits == 0) return {w.begin(), w.end()};
+  std::vector<Fr> out;
+  out.reserve(d.count(0, d.num_bits));
+  for (uint64_t j = 0; j < d.num_bits; ++j)
+    if (d.test(j)) out.push_back(w[j]);
+  return out;
+}
+
+}  // namespace
+
+ProofRandomness random_proof_randomness() {
+  OsRandom g;
+  return {Fr::random(g), Fr::random(g)};
+}
+
+void bind_circuit(ProvingKey& pk, const r1cs::Circuit& circuit) {
+  const uint64_t nvar = circuit.num_vars();
+  if (pk.flavour == KeyFlavour::kBellperson) {
+    pk.a_density = r1cs::density(circuit, r1cs::Matrix::A);
+    for (uint64_t j = 0; j < circuit.num_inputs; ++j) pk.a_density.words[j / 64] |= uint64_t{1} << (j % 64);
+    pk.b_density = r1cs::density(circuit, r1cs::Matrix::B);
+  }
+  const uint64_t na = query_vars(pk.a_density, nvar), nb = query_vars(pk.b_density, nvar);
+  const char* dens = pk.flavour == KeyFlavour::kBellperson ? "the circuit's density has" : "the circuit has variables:";
+  expect_len("IC", pk.vk.ic.size(), circuit.num_inputs, "the circuit's inputs (ONE included):");
+  expect_len("A", pk.a.size(), na, dens);
+  expect_len("B_G1", pk.b_g1.size(), nb, dens);
+  expect_len("B_G2", pk.b_g2.size(), nb, dens);
+  expect_len("L", pk.l.size(), circuit.num_aux, "the circuit's aux variables:");
+  const uint64_t n = pk.domain_size();
+  expect_len("H", pk.h.size(), pk.flavour == KeyFlavour::kBellperson ? n - 1 : n,
+             "the key's domain needs");
+  if (qap_rows(circuit, pk.flavour) > n)
+    throw DecodeError("the circuit's " + std::to_string(qap_rows(circuit, pk.flavour)) +
+                      " QAP rows do not fit the key's domain of " + std::to_string(n));
+}
+
+std::vector<Fr> public_inputs(const r1cs::Circuit& circuit, std::span<const Fr> witness) {
+  if (witness.size() < circuit.num_inputs)
+    throw InvalidArgument("witness shorter than the circuit's inputs");
+  return {witness.begin() + 1, witness.begin() + static_cast<ptrdiff_t>(circuit.num_inputs)};
+}
+
+Proof prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
+            const ProofRandomness& rs, const ProveOptions& opt, ProveTimings* timings) {
+  ProveTimings t;
+  const auto t_start = Clock::now();
+  auto t0 = t_start;
+  QapEvaluations e = evaluate_qap(circuit, pk.flavour, pk.log_domain, witness);
+  if (pk.flavour == KeyFlavour::kBellperson)
+    if (auto row = first_failing_row(e))
+      throw UnsatisfiedWitness("the witness does not satisfy " +
+                                   (*row < circuit.num_constraints()
+                                        ? "constraint " + std::to_string(*row)
+                                        : "input row " + std::to_string(*row - circuit.num_constraints())),
+                               *row);
+  t.qap = seconds_since(t0);
+  t0 = Clock::now();
+  const std::vector<Fr> h = h_scalars(pk.flavour, pk.log_domain, std::move(e));
+  t.h = seconds_since(t0);
+
+  msm::Options mo;
+  mo.threads = opt.threads;
+  t0 = Clock::now();
+  const ec::G1Jacobian a_sum = msm::msm_split<ec::G1Config>(pk.a, gather(witness, pk.a_density), &t.a_split, mo);
+  t.msm_a = seconds_since(t0);
+  t0 = Clock::now();
+  const msm::ScalarSplit b_split = msm::split_scalars(gather(witness, pk.b_density));
+  const ec::G1Jacobian b1_sum = msm::msm_split<ec::G1Config>(pk.b_g1, b_split, mo);
+  const ec::G2Jacobian b2_sum = msm::msm_split<ec::G2Config>(pk.b_g2, b_split, mo);
+  t.msm_b = seconds_since(t0);
+  t0 = Clock::now();
+  const ec::G1Jacobian l_sum =
+      msm::msm_split<ec::G1Config>(pk.l, witness.subspan(circuit.num_inputs), &t.l_split, mo);
+  t.msm_l = seconds_since(t0);
+  t0 = Clock::now();
+  const ec::G1Jacobian h_sum = msm::msm<ec::G1Config>(pk.h, h, mo);
+  t.msm_h = seconds_since(t0);
+
+  const VerifyingKey& vk = pk.vk;
+  using J1 = ec::G1Jacobian;
+  using J2 = ec::G2Jacobian;
+  const J1 delta1 = J1::from_affine(vk.delta_g1);
+  const J1 a = a_sum.add_mixed(vk.alpha_g1) + delta1.mul_scalar(rs.r);
+  const J1 b1 = b1_sum.add_mixed(vk.beta_g1) + delta1.mul_scalar(rs.s);
+  const J2 b2 = b2_sum.add_mixed(vk.beta_g2) + J2::from_affine(vk.delta_g2).mul_scalar(rs.s);
+  const J1 c = l_sum + h_sum + a.mul_scalar(rs.s) + b1.mul_scalar(rs.r) - delta1.mul_scalar(rs.r * rs.s);
+  Proof proof{a.to_affine(), b2.to_affine(), c.to_affine()};
+
+  t0 = Clock::now();
+  if (opt.self_check || pk.flavour == KeyFlavour::kSnarkjs) {
+    if (!verify(vk, proof, public_inputs(circuit, witness)))
+      throw UnsatisfiedWitness("the witness does not satisfy the circuit (the proof does not verify)",
+                               UINT64_MAX);
+  }
+  t.check = seconds_since(t0);
+  t.total = seconds_since(t_start);
+  if (timings) *timings = t;
+  return proof;
+}
+
+}  // namespace snarkd::groth16

@@ -1,0 +1,68 @@
+// The Groth16 prover on the CPU, one code path for both key flavours (see keys.hpp, qap.hpp).
+//
+//   A = α + Σ_j w_j·a_j + r·δ                    (G1; the A query's variables)
+//   B = β + Σ_j w_j·b_j + s·δ                    (G2, and again in G1 for C)
+//   C = Σ_aux w_j·l_j + Σ_i h_i·H_i + s·A + r·B₁ − r·s·δ   (G1)
+// Every witness MSM goes through msm::msm_split (zeros skipped, ones summed, the rest
+// Pippenger): Filecoin witnesses are mostly bits. The H MSM has random scalars: plain msm.
+//
+// A witness that does not satisfy the circuit is refused (UnsatisfiedWitness naming the first
+// failing row) and no proof is made; for snarkjs keys, which carry no C matrix, the finished
+// proof is verified instead and refused if it does not verify.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "snarkd/groth16/keys.hpp"
+#include "snarkd/msm/msm.hpp"
+#include "snarkd/r1cs/r1cs.hpp"
+#include "snarkd/util/error.hpp"
+
+namespace snarkd::groth16 {
+
+// The witness does not satisfy the circuit; row() is the first failing QAP row (a constraint
+// index below num_constraints, else an appended input row), or UINT64_MAX when unknown.
+class UnsatisfiedWitness : public InvalidArgument {
+ public:
+  UnsatisfiedWitness(const std::string& what, uint64_t row) : InvalidArgument(what), row_(row) {}
+  uint64_t row() const { return row_; }
+
+ private:
+  uint64_t row_;
+};
+
+// The zero-knowledge blinding scalars. Fresh ones from the OS CSPRNG for every real proof;
+// tests fix them to get deterministic proof bytes.
+struct ProofRandomness {
+  Fr r, s;
+};
+ProofRandomness random_proof_randomness();
+
+// Seconds per step, and the witness classification of the A query (the prover reports both).
+struct ProveTimings {
+  double qap = 0, h = 0, msm_a = 0, msm_b = 0, msm_l = 0, msm_h = 0, check = 0, total = 0;
+  msm::SplitStats a_split, l_split;
+};
+
+struct ProveOptions {
+  size_t threads = 0;       // for the MSMs; 0 = the global pool
+  bool self_check = false;  // verify the proof before returning it (always for snarkjs keys)
+};
+
+// Attaches the A/B densities a bellperson `.params` key leaves to the circuit (all inputs occur
+// in A), and checks that every query length agrees with the circuit: |a|, |b_g1|, |b_g2| =
+// density counts (or num_vars for snarkjs keys), |ic| = num_inputs, |l| = num_aux, |h| = n − 1
+// (bellperson) or n (snarkjs), and the QAP rows fit the domain. Throws DecodeError naming the
+// first disagreement ("key has 120 A points, the circuit's A density has 122 variables").
+void bind_circuit(ProvingKey& pk, const r1cs::Circuit& circuit);
+
+// witness = the full assignment (num_vars values, witness[0] = 1). pk must be bound to circuit.
+Proof prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
+            const ProofRandomness& rs, const ProveOptions& opt = {}, ProveTimings* timings = nullptr);
+
+// The public inputs of a witness: witness[1 .. num_inputs), what the verifier takes.
+std::vector<Fr> public_inputs(const r1cs::Circuit& circuit, std::span<const Fr> witness);
+
+}  // namespace snarkd::groth16

@@ -1,0 +1,196 @@
+// Setup, prover and verifier (bellperson flavour) against the slow reference path, plus the
+// properties a verifier must have: tampered inputs and proofs rejected, batches, bad witnesses.
+#include <gtest/gtest.h>
+
+#include "reference.hpp"
+#include "snarkd/ec/fixed_base.hpp"
+#include "snarkd/groth16/prover.hpp"
+#include "snarkd/groth16/qap.hpp"
+#include "snarkd/groth16/setup.hpp"
+#include "snarkd/groth16/verifier.hpp"
+#include "snarkd/r1cs/builder.hpp"
+#include "snarkd/r1cs/synthetic.hpp"
+#include "common/seed.hpp"
+
+namespace snarkd::groth16 {
+namespace {
+
+using r1cs::LinearCombination;
+using r1cs::Variable;
+
+r1cs::SyntheticCircuit small_synthetic(uint64_t constraints, uint64_t inputs, uint64_t seed) {
+  r1cs::SyntheticParams p;
+  p.num_constraints = constraints;
+  p.num_inputs = inputs;
+  p.seed = seed;
+  return r1cs::generate_synthetic(p);
+}
+
+// x³ + x + 5 = y with y public, plus an aux variable that occurs nowhere and an input that
+// occurs only in C: density gaps in A and B.
+r1cs::Synthesized cubic(uint64_t x_value) {
+  r1cs::CircuitBuilder cb;
+  const Fr x = Fr::from_u64(x_value);
+  const Fr y = x * x * x + x + Fr::from_u64(5);
+  const Variable out = cb.allocate_input(y);
+  const Variable only_c = cb.allocate_input(Fr::from_u64(9));
+  const Variable vx = cb.allocate_aux(x);
+  const Variable x2 = cb.allocate_aux(x * x);
+  const Variable x3 = cb.allocate_aux(x * x * x);
+  cb.allocate_aux(Fr::from_u64(1234));  // unused
+  cb.enforce(vx, vx, x2);
+  cb.enforce(x2, vx, x3);
+  cb.enforce(LinearCombination(x3) + LinearCombination(vx) + LinearCombination::constant(Fr::from_u64(5)),
+             Variable::one(), out);
+  cb.enforce(LinearCombination::constant(Fr::from_u64(3)), LinearCombination::constant(Fr::from_u64(3)), only_c);
+  return std::move(cb).finish();
+}
+
+ProofRandomness random_rs(std::mt19937_64& g) { return {Fr::random(g), Fr::random(g)}; }
+
+TEST(FixedBase, MatchesScalarMultiplication) {
+  auto g = snarkd::test::rng("fixed_base");
+  const ec::FixedBaseTable<ec::G1Config> t1(ec::generator<ec::G1Config>());
+  const ec::FixedBaseTable<ec::G2Config> t2(ec::generator<ec::G2Config>());
+  std::vector<Fr> s = {Fr::zero(), Fr::one(), -Fr::one(), Fr::from_u64(255), Fr::from_u64(256)};
+  for (int i = 0; i < 20; ++i) s.push_back(Fr::random(g));
+  const auto many = t1.mul_many(s);
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto want1 = ec::G1Jacobian::from_affine(ec::generator<ec::G1Config>()).mul_scalar(s[i]);
+    EXPECT_EQ(t1.mul(s[i]), want1) << i;
+    EXPECT_EQ(many[i], want1.to_affine()) << i;
+    EXPECT_EQ(t2.mul(s[i]), ec::G2Jacobian::from_affine(ec::generator<ec::G2Config>()).mul_scalar(s[i])) << i;
+  }
+}
+
+TEST(Qap, HScalarsMatchPolynomialArithmetic) {
+  for (KeyFlavour f : {KeyFlavour::kBellperson, KeyFlavour::kSnarkjs}) {
+    for (uint64_t m : {1, 5, 29, 60}) {
+      auto sc = small_synthetic(m, 3, 40 + m);
+      const uint32_t k = qap_log_domain(sc.circuit, f);
+      QapEvaluations e = evaluate_qap(sc.circuit, f, k, sc.witness);
+      const auto want = test::reference_h(f, k, e.a, e.b, e.c);
+      EXPECT_EQ(h_scalars(f, k, std::move(e)), want) << flavour_name(f) << " m=" << m;
+    }
+  }
+}
+
+TEST(Prover, BellpersonProofEqualsReferenceAndVerifies) {
+  auto g = snarkd::test::rng("prover_reference");
+  for (uint64_t m : {1, 3, 31, 100}) {
+    auto sc = small_synthetic(m, 1 + m % 4, 7 * m);
+    const ProvingKey pk = setup_insecure(sc.circuit, toxic_waste_from_seed(g()));
+    const auto [r, s] = random_rs(g);
+    const Proof got = prove(pk, sc.circuit, sc.witness, ProofRandomness{r, s});
+    EXPECT_EQ(got, test::reference_prove(pk, sc.circuit, sc.witness, r, s)) << "m=" << m;
+    const auto pub = public_inputs(sc.circuit, sc.witness);
+    EXPECT_TRUE(verify(pk.vk, got, pub)) << "m=" << m;
+  }
+}
+
+TEST(Prover, DensityGapsAndZeroBlinding) {
+  auto g = snarkd::test::rng("prover_density");
+  auto syn = cubic(3);
+  ASSERT_FALSE(r1cs::first_unsatisfied(syn.circuit, syn.witness));
+  const ProvingKey pk = setup_insecure(syn.circuit, toxic_waste_from_seed(g()));
+  EXPECT_LT(pk.a.size(), syn.circuit.num_vars());     // the unused aux and x3·… gaps
+  EXPECT_LT(pk.b_g1.size(), syn.circuit.num_vars());
+  for (auto [r, s] : {ProofRandomness{Fr::zero(), Fr::zero()}, random_rs(g)}) {
+    const Proof p = prove(pk, syn.circuit, syn.witness, ProofRandomness{r, s});
+    EXPECT_EQ(p, test::reference_prove(pk, syn.circuit, syn.witness, r, s));
+    EXPECT_TRUE(verify(pk.vk, p, public_inputs(syn.circuit, syn.witness)));
+  }
+}
+
+TEST(Verifier, RejectsTamperingAndCountsInputs) {
+  auto g = snarkd::test::rng("verifier_tamper");
+  auto sc = small_synthetic(40, 4, 11);
+  const ProvingKey pk = setup_insecure(sc.circuit, toxic_waste_from_seed(g()));
+  const Proof p = prove(pk, sc.circuit, sc.witness, random_proof_randomness());
+  auto pub = public_inputs(sc.circuit, sc.witness);
+  ASSERT_TRUE(verify(pk.vk, p, pub));
+  for (size_t j = 0; j < pub.size(); ++j) {
+    auto bad = pub;
+    bad[j] += Fr::one();
+    EXPECT_FALSE(verify(pk.vk, p, bad)) << "input " << j;
+  }
+  Proof q = p;
+  q.a = (ec::G1Jacobian::from_affine(q.a) + ec::G1Jacobian::from_affine(ec::generator<ec::G1Config>())).to_affine();
+  EXPECT_FALSE(verify(pk.vk, q, pub));
+  q = p;
+  std::swap(q.a, q.c);
+  EXPECT_FALSE(verify(pk.vk, q, pub));
+  q = p;
+  q.b = ec::G2Affine::infinity();
+  EXPECT_FALSE(verify(pk.vk, q, pub));
+  pub.pop_back();
+  EXPECT_THROW(verify(pk.vk, p, pub), InvalidArgument);
+}
+
+TEST(Verifier, BatchAcceptsValidAndRejectsOneBad) {
+  auto g = snarkd::test::rng("verifier_batch");
+  auto sc = small_synthetic(20, 3, 5);
+  const ProvingKey pk = setup_insecure(sc.circuit, toxic_waste_from_seed(g()));
+  std::vector<Proof> proofs;
+  std::vector<std::vector<Fr>> pubs;
+  for (int k = 0; k < 4; ++k) {
+    proofs.push_back(prove(pk, sc.circuit, sc.witness, random_proof_randomness()));
+    pubs.push_back(public_inputs(sc.circuit, sc.witness));
+  }
+  EXPECT_TRUE(verify_batch(pk.vk, proofs, pubs));
+  EXPECT_TRUE(verify_batch(pk.vk, {}, {}));
+  pubs[2][1] += Fr::one();
+  EXPECT_FALSE(verify_batch(pk.vk, proofs, pubs));
+  pubs[2][1] -= Fr::one();
+  std::swap(proofs[0].c, proofs[1].c);
+  EXPECT_FALSE(verify_batch(pk.vk, proofs, pubs));
+  pubs.pop_back();
+  EXPECT_THROW(verify_batch(pk.vk, proofs, pubs), InvalidArgument);
+}
+
+TEST(Prover, RefusesUnsatisfiedWitnessWithRow) {
+  auto g = snarkd::test::rng("prover_unsat");
+  auto sc = small_synthetic(50, 2, 3);
+  const ProvingKey pk = setup_insecure(sc.circuit, toxic_waste_from_seed(g()));
+  auto w = sc.witness;
+  const uint64_t target = sc.circuit.num_inputs + 17;  // row 17 defines aux 17 (synthetic.hpp)
+  w[target] += Fr::one();
+  const auto row = r1cs::first_unsatisfied(sc.circuit, w);
+  ASSERT_TRUE(row.has_value());
+  try {
+    prove(pk, sc.circuit, w, random_proof_randomness());
+    FAIL() << "proved an unsatisfied witness";
+  } catch (const UnsatisfiedWitness& e) {
+    EXPECT_EQ(e.row(), *row);
+    EXPECT_NE(std::string(e.what()).find("constraint " + std::to_string(*row)), std::string::npos) << e.what();
+  }
+  w = sc.witness;
+  w[0] = Fr::from_u64(2);
+  EXPECT_THROW(prove(pk, sc.circuit, w, random_proof_randomness()), InvalidArgument);
+  w.pop_back();
+  EXPECT_THROW(prove(pk, sc.circuit, w, random_proof_randomness()), InvalidArgument);
+}
+
+TEST(Prover, BindCircuitNamesTheDisagreement) {
+  auto g = snarkd::test::rng("prover_bind");
+  auto sc = small_synthetic(30, 3, 8);
+  ProvingKey pk = setup_insecure(sc.circuit, toxic_waste_from_seed(g()));
+  pk.a_density = {};
+  pk.b_density = {};
+  bind_circuit(pk, sc.circuit);  // recomputes the same densities
+  EXPECT_EQ(prove(pk, sc.circuit, sc.witness, ProofRandomness{Fr::one(), Fr::one()}),
+            test::reference_prove(pk, sc.circuit, sc.witness, Fr::one(), Fr::one()));
+  ProvingKey bad = pk;
+  bad.l.pop_back();
+  try {
+    bind_circuit(bad, sc.circuit);
+    FAIL();
+  } catch (const DecodeError& e) {
+    EXPECT_NE(std::string(e.what()).find("L points"), std::string::npos) << e.what();
+  }
+  auto bigger = small_synthetic(31, 3, 8);
+  EXPECT_THROW(bind_circuit(pk, bigger.circuit), DecodeError);
+}
+
+}  // namespace
+}  // namespace snarkd::groth16
