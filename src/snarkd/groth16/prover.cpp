@@ -73,8 +73,14 @@ std::vector<Fr> public_inputs(const r1cs::Circuit& circuit, std::span<const Fr> 
 
 Proof prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
             const ProofRandomness& rs, const ProveOptions& opt, ProveTimings* timings) {
+  if (pk.flavour == KeyFlavour::kBellperson && pk.a_density.num_bits == 0)
+    throw InvalidArgument("prove: the bellperson key is not bound to its circuit (bind_circuit)");
   ProveTimings t;
+  auto step = [&opt](std::string_view name) {
+    if (opt.on_step) opt.on_step(name);
+  };
   const auto t_start = Clock::now();
+  step("qap");
   auto t0 = t_start;
   QapEvaluations e = evaluate_qap(circuit, pk.flavour, pk.log_domain, witness);
   if (pk.flavour == KeyFlavour::kBellperson)
@@ -86,24 +92,29 @@ Proof prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const 
                                *row);
   t.qap = seconds_since(t0);
   t0 = Clock::now();
+  step("h");
   const std::vector<Fr> h = h_scalars(pk.flavour, pk.log_domain, std::move(e));
   t.h = seconds_since(t0);
 
   msm::Options mo;
   mo.threads = opt.threads;
   t0 = Clock::now();
+  step("msm_a");
   const ec::G1Jacobian a_sum = msm::msm_split<ec::G1Config>(pk.a, gather(witness, pk.a_density), &t.a_split, mo);
   t.msm_a = seconds_since(t0);
   t0 = Clock::now();
+  step("msm_b");
   const msm::ScalarSplit b_split = msm::split_scalars(gather(witness, pk.b_density));
   const ec::G1Jacobian b1_sum = msm::msm_split<ec::G1Config>(pk.b_g1, b_split, mo);
   const ec::G2Jacobian b2_sum = msm::msm_split<ec::G2Config>(pk.b_g2, b_split, mo);
   t.msm_b = seconds_since(t0);
   t0 = Clock::now();
+  step("msm_l");
   const ec::G1Jacobian l_sum =
       msm::msm_split<ec::G1Config>(pk.l, witness.subspan(circuit.num_inputs), &t.l_split, mo);
   t.msm_l = seconds_since(t0);
   t0 = Clock::now();
+  step("msm_h");
   const ec::G1Jacobian h_sum = msm::msm<ec::G1Config>(pk.h, h, mo);
   t.msm_h = seconds_since(t0);
 
@@ -117,6 +128,7 @@ Proof prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const 
   const J1 c = l_sum + h_sum + a.mul_scalar(rs.s) + b1.mul_scalar(rs.r) - delta1.mul_scalar(rs.r * rs.s);
   Proof proof{a.to_affine(), b2.to_affine(), c.to_affine()};
 
+  step("check");
   t0 = Clock::now();
   if (opt.self_check || pk.flavour == KeyFlavour::kSnarkjs) {
     if (!verify(vk, proof, public_inputs(circuit, witness)))

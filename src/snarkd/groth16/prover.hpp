@@ -12,7 +12,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "snarkd/groth16/keys.hpp"
@@ -49,7 +51,11 @@ struct ProveTimings {
 struct ProveOptions {
   size_t threads = 0;       // for the MSMs; 0 = the global pool
   bool self_check = false;  // verify the proof before returning it (always for snarkjs keys)
+  // Called on the calling thread as each step starts (progress display): "qap", "h", "msm_a",
+  // "msm_b", "msm_l", "msm_h", "check"; kProveSteps of them.
+  std::function<void(std::string_view step)> on_step;
 };
+inline constexpr size_t kProveSteps = 7;
 
 // Attaches the A/B densities a bellperson `.params` key leaves to the circuit (all inputs occur
 // in A), and checks that every query length agrees with the circuit: |a|, |b_g1|, |b_g2| =
