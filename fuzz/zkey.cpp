@@ -1,0 +1,42 @@
+// snarkjs .zkey reader (groth16/zkey.hpp). Byte 0: bit 0 picks PointCheck::kTrusted over kFull,
+// bit 1 reads only the vk sections (read_zkey_vk); the rest is the file. An accepted key must
+// have the shape the header documents, and its circuit must pass find_structure_error (the
+// prover indexes the witness with it unchecked).
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz_common.hpp"
+#include "snarkd/groth16/zkey.hpp"
+
+namespace {
+
+using namespace snarkd::groth16;
+
+void check_shape(const Zkey& z) {
+  const ProvingKey& pk = z.pk;
+  if (snarkd::r1cs::find_structure_error(z.circuit)) snarkd::fuzz::violated("accepted circuit is malformed");
+  if (pk.vk.ic.empty() || z.circuit.num_inputs != pk.vk.ic.size())
+    snarkd::fuzz::violated("num_inputs disagrees with |ic|");
+  if (pk.a.size() != pk.num_vars() || pk.b_g1.size() != pk.num_vars() || pk.b_g2.size() != pk.num_vars())
+    snarkd::fuzz::violated("A/B query lengths are not nVars");
+  if (z.circuit.num_vars() != pk.num_vars()) snarkd::fuzz::violated("circuit and key disagree on nVars");
+  if (pk.h.size() != pk.domain_size()) snarkd::fuzz::violated("|h| is not domainSize");
+  if (z.circuit.num_constraints() > pk.domain_size()) snarkd::fuzz::violated("more rows than the domain");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  const uint8_t mode = data[0];
+  const std::string path = snarkd::fuzz::write_input(data + 1, size - 1, "input.zkey");
+  if (mode & 2) {
+    const auto vk = snarkd::fuzz::try_read([&] { return read_zkey_vk(path); });
+    if (vk && vk->ic.empty()) snarkd::fuzz::violated("accepted a vk with an empty ic");
+    return 0;
+  }
+  const PointCheck check = mode & 1 ? PointCheck::kTrusted : PointCheck::kFull;
+  const auto z = snarkd::fuzz::try_read([&] { return read_zkey(path, check); });
+  if (z) check_shape(*z);
+  return 0;
+}

@@ -1,0 +1,205 @@
+#include "snarkd/groth16/snarkjs_json.hpp"
+
+#include "snarkd/ec/subgroup.hpp"
+#include "snarkd/pairing/pairing.hpp"
+#include "snarkd/util/error.hpp"
+
+namespace snarkd::groth16 {
+
+namespace {
+
+using ff::Fp;
+using ff::Fp2;
+
+constexpr const char* kProtocol = "groth16";
+constexpr const char* kCurve = "bls12381";
+
+// ---- writing ----
+
+Json dec(const Fp& x) { return Json::string(to_decimal(x)); }
+Json fp2_json(const Fp2& x) { return Json::array({dec(x.c0), dec(x.c1)}); }
+
+Json g1_json(const G1Affine& p) {
+  if (p.is_infinity()) return Json::array({dec(Fp::zero()), dec(Fp::one()), dec(Fp::zero())});
+  return Json::array({dec(p.x), dec(p.y), dec(Fp::one())});
+}
+Json g2_json(const G2Affine& p) {
+  const Fp2 zero = Fp2::zero(), one = Fp2::one();
+  if (p.is_infinity()) return Json::array({fp2_json(zero), fp2_json(one), fp2_json(zero)});
+  return Json::array({fp2_json(p.x), fp2_json(p.y), fp2_json(one)});
+}
+Json fp6_json(const ff::Fp6& x) { return Json::array({fp2_json(x.c0), fp2_json(x.c1), fp2_json(x.c2)}); }
+Json gt_json(const ff::Fp12& x) { return Json::array({fp6_json(x.c0), fp6_json(x.c1)}); }
+
+// ---- reading: a JSON value with its name for messages ("<path>: pi_b[1][0]") ----
+
+class Node {
+ public:
+  Node(const Json& j, std::string path, std::string field) : j_(j), path_(std::move(path)), field_(std::move(field)) {}
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw DecodeError(path_ + ": " + (field_.empty() ? "" : field_ + ": ") + what);
+  }
+  const Json& json() const { return j_; }
+  bool has(const char* key) const { return j_.find(key) != nullptr; }
+  Node member(const char* key) const {
+    if (!j_.is_object()) fail(std::string("expected an object, found ") + json_kind_name(j_.kind()));
+    const Json* v = j_.find(key);
+    if (!v) fail(std::string("missing field \"") + key + "\"");
+    return Node(*v, path_, field_.empty() ? key : field_ + "." + key);
+  }
+  Node element(size_t i) const { return Node(j_[i], path_, field_ + "[" + std::to_string(i) + "]"); }
+  // This value must be an array of exactly n elements.
+  const Node& array(size_t n) const {
+    if (!j_.is_array()) fail(std::string("expected an array, found ") + json_kind_name(j_.kind()));
+    if (j_.size() != n)
+      fail("expected an array of " + std::to_string(n) + " elements, found " + std::to_string(j_.size()));
+    return *this;
+  }
+  const std::string& string() const {
+    if (!j_.is_string()) fail(std::string("expected a decimal string, found ") + json_kind_name(j_.kind()));
+    return j_.str();
+  }
+  template <class F>
+  F field(const char* name) const {
+    try {
+      return field_from_decimal<F>(string(), name);
+    } catch (const DecodeError& e) {
+      if (j_.is_string()) fail(e.what());
+      throw;
+    }
+  }
+  void expect_string(const char* want) const {
+    if (string() != want) fail("is \"" + string() + "\", expected \"" + want + "\"");
+  }
+
+ private:
+  const Json& j_;
+  std::string path_, field_;
+};
+
+Fp2 fp2_node(const Node& n) {
+  n.array(2);
+  return {n.element(0).field<Fp>("Fp"), n.element(1).field<Fp>("Fp")};
+}
+
+// Shared by G1 and G2: z = 1 gives (x, y), z = 0 with (x, y) = (0, 1) gives infinity.
+template <class Point, class Coord>
+Point point_node(const Node& n, Coord (*coord)(const Node&)) {
+  n.array(3);
+  const Coord x = coord(n.element(0)), y = coord(n.element(1)), z = coord(n.element(2));
+  if (z == Coord::zero()) {
+    if (x != Coord::zero() || y != Coord::one()) n.fail("point at infinity must be written as (0, 1, 0)");
+    return Point::infinity();
+  }
+  if (z != Coord::one()) n.fail("z coordinate must be 1 (affine) or 0 (infinity)");
+  const Point p{x, y};
+  if (p.is_infinity() || !p.is_on_curve()) n.fail("point is not on the curve");
+  if (!ec::is_in_subgroup(p)) n.fail("point is not in the prime-order subgroup");
+  return p;
+}
+Fp fp_node(const Node& n) { return n.field<Fp>("Fp"); }
+G1Affine g1_node(const Node& n) { return point_node<G1Affine, Fp>(n, &fp_node); }
+G2Affine g2_node(const Node& n) { return point_node<G2Affine, Fp2>(n, &fp2_node); }
+
+ff::Fp6 fp6_node(const Node& n) {
+  n.array(3);
+  return {fp2_node(n.element(0)), fp2_node(n.element(1)), fp2_node(n.element(2))};
+}
+ff::Fp12 gt_node(const Node& n) {
+  n.array(2);
+  return {fp6_node(n.element(0)), fp6_node(n.element(1))};
+}
+
+void check_tags(const Node& root, bool required) {
+  if (required || root.has("protocol")) root.member("protocol").expect_string(kProtocol);
+  if (required || root.has("curve")) root.member("curve").expect_string(kCurve);
+}
+
+}  // namespace
+
+Json proof_to_snarkjs_json(const Proof& proof) {
+  return Json::object({{"pi_a", g1_json(proof.a)},
+                       {"pi_b", g2_json(proof.b)},
+                       {"pi_c", g1_json(proof.c)},
+                       {"protocol", Json::string(kProtocol)},
+                       {"curve", Json::string(kCurve)}});
+}
+
+Json public_to_snarkjs_json(std::span<const Fr> inputs) {
+  Json a = Json::array();
+  for (const Fr& x : inputs) a.push_back(Json::string(to_decimal(x)));
+  return a;
+}
+
+Json vk_to_snarkjs_json(const VerifyingKey& vk) {
+  if (vk.ic.empty()) throw InvalidArgument("vk_to_snarkjs_json: ic is empty (it needs the ONE point)");
+  Json ic = Json::array();
+  for (const G1Affine& p : vk.ic) ic.push_back(g1_json(p));
+  return Json::object({{"protocol", Json::string(kProtocol)},
+                       {"curve", Json::string(kCurve)},
+                       {"nPublic", Json::number(vk.num_public())},
+                       {"vk_alpha_1", g1_json(vk.alpha_g1)},
+                       {"vk_beta_2", g2_json(vk.beta_g2)},
+                       {"vk_gamma_2", g2_json(vk.gamma_g2)},
+                       {"vk_delta_2", g2_json(vk.delta_g2)},
+                       {"vk_alphabeta_12", gt_json(pairing::pairing(vk.alpha_g1, vk.beta_g2))},
+                       {"IC", std::move(ic)}});
+}
+
+Proof proof_from_snarkjs_json(const Json& j, const std::string& where) {
+  const Node root(j, where, "");
+  check_tags(root, false);
+  return {g1_node(root.member("pi_a")), g2_node(root.member("pi_b")), g1_node(root.member("pi_c"))};
+}
+
+std::vector<Fr> public_from_snarkjs_json(const Json& j, const std::string& where) {
+  const Node root(j, where, "public inputs");
+  if (!j.is_array()) root.fail(std::string("expected an array, found ") + json_kind_name(j.kind()));
+  std::vector<Fr> out;
+  out.reserve(j.size());
+  for (size_t i = 0; i < j.size(); ++i) out.push_back(Node(j[i], where, "[" + std::to_string(i) + "]").field<Fr>("Fr"));
+  return out;
+}
+
+VerifyingKey vk_from_snarkjs_json(const Json& j, const std::string& where) {
+  const Node root(j, where, "");
+  check_tags(root, true);
+  VerifyingKey vk;
+  vk.alpha_g1 = g1_node(root.member("vk_alpha_1"));
+  vk.beta_g2 = g2_node(root.member("vk_beta_2"));
+  vk.gamma_g2 = g2_node(root.member("vk_gamma_2"));
+  vk.delta_g2 = g2_node(root.member("vk_delta_2"));
+  const Node ic = root.member("IC");
+  if (!ic.json().is_array() || ic.json().size() == 0) ic.fail("expected a non-empty array of G1 points");
+  const Node n_public = root.member("nPublic");
+  uint64_t np = 0;
+  try {
+    np = n_public.json().as_u64();
+  } catch (const DecodeError& e) {
+    n_public.fail(e.what());
+  }
+  if (np + 1 != ic.json().size())
+    n_public.fail(std::to_string(np) + " does not match IC, which has " + std::to_string(ic.json().size()) +
+                  " points (nPublic + 1 expected)");
+  for (size_t i = 0; i < ic.json().size(); ++i) vk.ic.push_back(g1_node(ic.element(i)));
+  if (root.has("vk_alphabeta_12")) {
+    const Node ab = root.member("vk_alphabeta_12");
+    if (gt_node(ab) != pairing::pairing(vk.alpha_g1, vk.beta_g2)) ab.fail("is not e(vk_alpha_1, vk_beta_2)");
+  }
+  return vk;
+}
+
+void write_snarkjs_proof(const std::string& path, const Proof& proof) { proof_to_snarkjs_json(proof).save(path); }
+void write_snarkjs_public(const std::string& path, std::span<const Fr> inputs) {
+  public_to_snarkjs_json(inputs).save(path);
+}
+void write_snarkjs_vk(const std::string& path, const VerifyingKey& vk) { vk_to_snarkjs_json(vk).save(path); }
+
+Proof read_snarkjs_proof(const std::string& path) { return proof_from_snarkjs_json(Json::load(path), path); }
+std::vector<Fr> read_snarkjs_public(const std::string& path) {
+  return public_from_snarkjs_json(Json::load(path), path);
+}
+VerifyingKey read_snarkjs_vk(const std::string& path) { return vk_from_snarkjs_json(Json::load(path), path); }
+
+}  // namespace snarkd::groth16
