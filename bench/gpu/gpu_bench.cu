@@ -1,12 +1,13 @@
 // snarkd_gpu_bench: GPU timings without Google Benchmark. Every figure is the median of ≥ 5
 // timed runs (CUDA events around each run, on one non-blocking stream) after warm-up runs.
 //
-//   snarkd_gpu_bench [--min-log=20] [--max-log=28] [--reps=7] [--generator=7]
+//   snarkd_gpu_bench [--min-log=20] [--max-log=28] [--reps=7] [--generator=7] [--only=ntt|msm]
 //
 // Prints: the device; a device-to-device copy (bytes read + written per second: the memory
 // ceiling); field multiplication throughput for Fr and Fp (4 independent chains per thread, so
 // the multiplier pipe, not latency, is the limit); NTT medians per size and variant with the two
-// floors (multiplications at the measured Fr rate, bytes at the measured copy rate).
+// floors (multiplications at the measured Fr rate, bytes at the measured copy rate); MSM medians
+// for G1 and G2 (msm_bench.cu).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +28,7 @@ namespace {
 struct Options {
   uint32_t min_log = 20, max_log = 28, reps = 7;
   uint64_t generator = 7;
+  std::string only = "all";  // ntt | msm | all
 };
 
 Options parse(int argc, char** argv) {
@@ -38,13 +40,17 @@ Options parse(int argc, char** argv) {
     else if (a.rfind("--max-log=", 0) == 0) o.max_log = uint32_t(value("--max-log="));
     else if (a.rfind("--reps=", 0) == 0) o.reps = std::max<uint32_t>(5, uint32_t(value("--reps=")));
     else if (a.rfind("--generator=", 0) == 0) o.generator = value("--generator=");
+    else if (a.rfind("--only=", 0) == 0) o.only = a.substr(7);
     else {
-      std::fprintf(stderr, "usage: %s [--min-log=N] [--max-log=N] [--reps=N>=5] [--generator=5|7]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--min-log=N] [--max-log=N] [--reps=N>=5] [--generator=5|7] [--only=ntt|msm]\n",
+                   argv[0]);
       std::exit(2);
     }
   }
   return o;
 }
+
+}  // namespace
 
 // Median milliseconds of `reps` runs of fn (each bracketed by events), after 2 warm-up runs.
 double median_ms(const Stream& s, uint32_t reps, const std::function<void()>& fn) {
@@ -62,6 +68,8 @@ double median_ms(const Stream& s, uint32_t reps, const std::function<void()>& fn
   return ms[ms.size() / 2];
 }
 
+namespace {
+
 // Valid, irregular elements without a host round trip: a 64-bit mix of the index per word, the
 // top word masked below 2^(bits−1) so the value is < p (Montgomery form of some element).
 template <class F>
@@ -78,6 +86,16 @@ __global__ void fill_random(F* data, size_t n, uint64_t seed) {
     data[i] = v;
   }
 }
+
+}  // namespace
+
+void fill_random_fr(Fr* d, size_t n, uint64_t seed, cudaStream_t s) {
+  fill_random<Fr><<<4096, 256, 0, s>>>(d, n, seed);
+  SNARKD_CUDA_CHECK(cudaGetLastError());
+}
+void bench_msm(uint32_t min_log, uint32_t max_log, uint32_t reps, const Stream& s);  // msm_bench.cu
+
+namespace {
 
 template <class F>
 __global__ void mul_chains(F* data, uint32_t iters) {
@@ -214,7 +232,8 @@ int main(int argc, char** argv) {
     const double bytes_per_s = copy_rate(s, o.reps);
     const double fr_rate = mul_rate<Fr>(s, prop.multiProcessorCount, o.reps, "Fr");
     mul_rate<Fp>(s, prop.multiProcessorCount, o.reps, "Fp");
-    bench_ntt(o, s, fr_rate, bytes_per_s);
+    if (o.only != "msm") bench_ntt(o, s, fr_rate, bytes_per_s);
+    if (o.only != "ntt") bench_msm(o.min_log, o.max_log, o.reps, s);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

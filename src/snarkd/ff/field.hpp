@@ -43,7 +43,9 @@ constexpr BigInt<N> pow2_mod(size_t k, const BigInt<N>& m) {
   for (size_t i = 0; i < k; ++i) r = dbl_mod(r, m);
   return r;
 }
-#if defined(__x86_64__) && defined(__OPTIMIZE__)
+#if defined(__x86_64__) && defined(__OPTIMIZE__) && !defined(__CUDACC__)
+// (Not under nvcc: its front end rejects the 6-limb paths' pack-expansion constructor, and host
+// code in .cu files does no hot field arithmetic — that lives in .cpp files.)
 // x86-64 inline assembly for the two limb counts in use (Fr: 4 limbs, Fp: 6). GCC compiles the
 // portable constexpr loops into spills and data-dependent branches, several times slower;
 // tests/ff checks both paths against GMP. Unoptimised builds keep the portable code (at -O0

@@ -1,0 +1,98 @@
+// G1 and G2 points for host and device, over cuda::Fp (G1) or cuda::Fp2 (G2), with the bytes of
+// the host types: Affine<F> = ec::Affine (x, y; infinity = (0, 0)), Xyzz<F> = ec::Xyzz (X, Y,
+// ZZ, ZZZ; infinity ZZ = 0), so bases upload and results download as bit copies.
+//
+// XYZZ coordinates (x = X/ZZ, y = Y/ZZZ, ZZ³ = ZZZ²) are the cheapest for accumulating affine
+// points: a mixed addition is 8M + 2S (madd-2008-s) against 7M + 4S plus more additions for
+// Jacobian, and it needs no doubling branch in the common case. Formulas: the Explicit-Formulas
+// Database, "xyzz" for short Weierstrass curves with a = 0 — the same as ec/curve.hpp, which is
+// the reference these are tested against.
+#pragma once
+#include "snarkd/cuda/field.hpp"
+#include "snarkd/cuda/fp2.hpp"
+#include "snarkd/ec/curve.hpp"
+#include "snarkd/ec/g1.hpp"
+#include "snarkd/ec/g2.hpp"
+
+namespace snarkd::cuda {
+
+template <class F>
+struct Affine {
+  F x, y;
+  SNARKD_HD static Affine infinity() { return {F::zero(), F::zero()}; }
+  SNARKD_HD bool is_infinity() const { return x.is_zero() && y.is_zero(); }
+  SNARKD_HD Affine operator-() const { return is_infinity() ? *this : Affine{x, -y}; }
+};
+
+template <class F>
+struct Xyzz {
+  F X, Y, ZZ, ZZZ;
+
+  SNARKD_HD static Xyzz infinity() { return {F::one(), F::one(), F::zero(), F::zero()}; }
+  SNARKD_HD bool is_infinity() const { return ZZ.is_zero(); }
+  SNARKD_HD static Xyzz from_affine(const Affine<F>& p) {
+    return p.is_infinity() ? infinity() : Xyzz{p.x, p.y, F::one(), F::one()};
+  }
+  SNARKD_HD Xyzz operator-() const { return {X, -Y, ZZ, ZZZ}; }
+
+  // dbl-2008-s-1: 6M + 3S.
+  SNARKD_HD Xyzz dbl() const {
+    if (is_infinity()) return *this;
+    const F U = Y.dbl(), V = U.sqr(), W = U * V, S = X * V;
+    const F X2 = X.sqr(), M = X2.dbl() + X2;
+    const F X3 = M.sqr() - S.dbl();
+    return {X3, M * (S - X3) - W * Y, V * ZZ, W * ZZZ};
+  }
+  // mdbl-2008-s-1: the doubling of an affine point.
+  SNARKD_HD static Xyzz dbl_affine(const Affine<F>& q) {
+    const F U = q.y.dbl(), V = U.sqr(), W = U * V, S = q.x * V;
+    const F X2 = q.x.sqr(), M = X2.dbl() + X2;
+    const F X3 = M.sqr() - S.dbl();
+    return {X3, M * (S - X3) - W * q.y, V, W};
+  }
+  // add-2008-s: 12M + 2S.
+  SNARKD_HD Xyzz operator+(const Xyzz& q) const {
+    if (is_infinity()) return q;
+    if (q.is_infinity()) return *this;
+    const F U1 = X * q.ZZ, U2 = q.X * ZZ, S1 = Y * q.ZZZ, S2 = q.Y * ZZZ;
+    const F P = U2 - U1, R = S2 - S1;
+    if (P.is_zero()) return R.is_zero() ? dbl() : infinity();
+    const F PP = P.sqr(), PPP = P * PP, Q = U1 * PP;
+    const F X3 = R.sqr() - PPP - Q.dbl();
+    return {X3, R * (Q - X3) - S1 * PPP, ZZ * q.ZZ * PP, ZZZ * q.ZZZ * PPP};
+  }
+  // madd-2008-s: 8M + 2S.
+  SNARKD_HD Xyzz add_mixed(const Affine<F>& q) const {
+    if (q.is_infinity()) return *this;
+    if (is_infinity()) return from_affine(q);
+    const F U2 = q.x * ZZ, S2 = q.y * ZZZ;
+    const F P = U2 - X, R = S2 - Y;
+    if (P.is_zero()) return R.is_zero() ? dbl_affine(q) : infinity();
+    const F PP = P.sqr(), PPP = P * PP, Q = X * PP;
+    const F X3 = R.sqr() - PPP - Q.dbl();
+    return {X3, R * (Q - X3) - Y * PPP, ZZ * PP, ZZZ * PPP};
+  }
+  SNARKD_HD Xyzz& operator+=(const Xyzz& q) { return *this = *this + q; }
+};
+
+using G1Affine = Affine<Fp>;
+using G2Affine = Affine<Fp2>;
+using G1Xyzz = Xyzz<Fp>;
+using G2Xyzz = Xyzz<Fp2>;
+
+// The host curve config whose points share a device point's bytes.
+template <class F>
+struct HostCurve;
+template <>
+struct HostCurve<Fp> {
+  using type = ec::G1Config;
+};
+template <>
+struct HostCurve<Fp2> {
+  using type = ec::G2Config;
+};
+
+static_assert(sizeof(G1Affine) == sizeof(ec::G1Affine) && sizeof(G2Affine) == sizeof(ec::G2Affine));
+static_assert(sizeof(G1Xyzz) == sizeof(ec::G1Xyzz) && sizeof(G2Xyzz) == sizeof(ec::Xyzz<ec::G2Config>));
+
+}  // namespace snarkd::cuda

@@ -1,0 +1,66 @@
+// Multi-scalar multiplication Σ kᵢ·Pᵢ on the GPU for G1 (F = Fp) and G2 (F = Fp2): the CPU
+// twin is snarkd::msm::msm (msm/msm.hpp), which the tests compare against.
+//
+// Algorithm (Pippenger with signed digits and sort-based bucket accumulation):
+//   1. digits: each scalar (Montgomery Fr, converted in registers) is cut into W windows of c
+//      bits with signed digits d ∈ [−2^(c−1), 2^(c−1)] (a digit above 2^(c−1) borrows 2^c from
+//      the next window), so a window needs 2^(c−1) buckets, not 2^c − 1. Entry (window w, point
+//      i) becomes key = w·2^c + |d| and value = i | sign << 31.
+//   2. sort: one CUB radix sort of the keys (c + log₂W bits) groups the points of each bucket.
+//   3. accumulate: one thread per bucket finds its run by binary search in the sorted keys and
+//      adds its points (negated when the sign bit is set) with XYZZ mixed additions.
+//   4. reduce: per window, Σ j·B_j by running sums over T segments in parallel, then the
+//      segments and (Horner, c doublings per window) the windows: one XYZZ point on the device.
+// Windows are processed in passes of at most kMaxEntriesPerPass / n windows, so the sort
+// buffers stay ≤ 2^28 entries (4 GiB) for any n.
+//
+// Stream-ordered contract: msm() only enqueues work on `stream`, never allocates, frees or
+// synchronises; the scratch is the caller's (msm_scratch_bytes). Inputs: affine bases with the
+// host layout (infinity = (0, 0)) and Fr scalars in Montgomery form (the host layout); any n ≥ 0,
+// zero scalars, infinities and repeated bases are fine. The result is written to d_result.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "snarkd/cuda/curve.hpp"
+#include "snarkd/cuda/field.hpp"
+#include "snarkd/ec/curve.hpp"
+#include "snarkd/ff/fr.hpp"
+
+namespace snarkd::cuda {
+
+inline constexpr size_t kMaxEntriesPerPass = size_t{1} << 28;
+
+// The window size msm() uses for n points when window_bits = 0 (4..16).
+uint32_t msm_default_window(size_t n);
+
+// Device scratch msm() needs for n points and window c (0 = default).
+template <class F>
+size_t msm_scratch_bytes(size_t n, uint32_t window_bits = 0);
+
+// *d_result = Σ d_scalars[i]·d_bases[i]. Throws InvalidArgument when the scratch is too small
+// or window_bits is outside [4, 16] (0 = msm_default_window(n)).
+template <class F>
+void msm(const Affine<F>* d_bases, const Fr* d_scalars, size_t n, Xyzz<F>* d_result, void* d_scratch,
+         size_t scratch_bytes, cudaStream_t stream, uint32_t window_bits = 0);
+
+// Synchronous convenience over host memory (tests, tools): allocates, copies, runs on a private
+// stream of the current device, waits, returns the host point.
+template <class C>
+ec::Jacobian<C> msm_sync(std::span<const ec::Affine<C>> bases, std::span<const ff::Fr> scalars,
+                         uint32_t window_bits = 0);
+
+#define SNARKD_CUDA_MSM_DECLARE(F, C)                                                               \
+  extern template size_t msm_scratch_bytes<F>(size_t, uint32_t);                                   \
+  extern template void msm<F>(const Affine<F>*, const Fr*, size_t, Xyzz<F>*, void*, size_t,       \
+                              cudaStream_t, uint32_t);                                            \
+  extern template ec::Jacobian<C> msm_sync<C>(std::span<const ec::Affine<C>>,                      \
+                                              std::span<const ff::Fr>, uint32_t);
+SNARKD_CUDA_MSM_DECLARE(Fp, ec::G1Config)
+SNARKD_CUDA_MSM_DECLARE(Fp2, ec::G2Config)
+#undef SNARKD_CUDA_MSM_DECLARE
+
+}  // namespace snarkd::cuda
