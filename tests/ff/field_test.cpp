@@ -107,6 +107,23 @@ TYPED_TEST(FieldDiff, MulSquare) {
   }
 }
 
+// Every pair of edge values, both operand orders, and every edge squared: the 6-limb kernel takes
+// a in registers and b from memory, and squares through a separate entry point (mont_sqr6).
+TYPED_TEST(FieldDiff, MulSquareEdgePairs) {
+  auto& gf = this->gf;
+  Mpz want;
+  for (size_t i = 0; i < this->edges.size(); ++i) {
+    const TypeParam x = gf.element(this->edges[i]);
+    mpz_mul(want, this->edges[i], this->edges[i]);
+    ASSERT_TRUE(gf.has_value(x.square(), want)) << "square, edge " << i;
+    for (size_t j = 0; j < this->edges.size(); ++j) {
+      const TypeParam y = gf.element(this->edges[j]);
+      mpz_mul(want, this->edges[i], this->edges[j]);
+      ASSERT_TRUE(gf.has_value(x * y, want)) << "mul, edges " << i << ", " << j;
+    }
+  }
+}
+
 #ifdef SNARKD_FF_ADX
 // The lazy-reduction kernels of Fp (Fp2 multiplication): mul_wide is the exact 768-bit product of
 // any two 384-bit integers, redc(w) = w·R⁻¹ mod p for every w < p·R, fully reduced, including
