@@ -2,6 +2,7 @@
 // a fixed share of them drawn from edge values where carries and reductions go wrong.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -105,6 +106,65 @@ TYPED_TEST(FieldDiff, MulSquare) {
     ASSERT_TRUE(gf.has_value(x, want)) << "*= self, i=" << i;
   }
 }
+
+// Every pair of edge values, both operand orders, and every edge squared: the 6-limb kernel takes
+// a in registers and b from memory, and squares through a separate entry point (mont_sqr6).
+TYPED_TEST(FieldDiff, MulSquareEdgePairs) {
+  auto& gf = this->gf;
+  Mpz want;
+  for (size_t i = 0; i < this->edges.size(); ++i) {
+    const TypeParam x = gf.element(this->edges[i]);
+    mpz_mul(want, this->edges[i], this->edges[i]);
+    ASSERT_TRUE(gf.has_value(x.square(), want)) << "square, edge " << i;
+    for (size_t j = 0; j < this->edges.size(); ++j) {
+      const TypeParam y = gf.element(this->edges[j]);
+      mpz_mul(want, this->edges[i], this->edges[j]);
+      ASSERT_TRUE(gf.has_value(x * y, want)) << "mul, edges " << i << ", " << j;
+    }
+  }
+}
+
+#ifdef SNARKD_FF_ADX
+// The lazy-reduction kernels of Fp (Fp2 multiplication): mul_wide is the exact 768-bit product of
+// any two 384-bit integers, redc(w) = w·R⁻¹ mod p for every w < p·R, fully reduced, including
+// w = 0 and w = p·R − 1, the ends of its input range.
+TEST(FpLazyReduction, WideProductAndRedcMatchGmp) {
+  GmpField<ff::Fp> gf;
+  auto g = rng("FpLazyReduction");
+  Mpz a, b, w, bound, want, got;
+  mpz_mul_2exp(bound, gf.p, 384);  // p·R
+  uint64_t al[6], bl[6], wl[12];
+  for (size_t i = 0; i < kIters; ++i) {
+    for (size_t k = 0; k < 6; ++k) al[k] = g(), bl[k] = g();
+    if (i % 4 == 1) std::fill(al, al + 6, ~uint64_t(0));  // 2^384 − 1
+    ff::Fp::mul_wide(wl, al, bl);
+    limbs_to_mpz(a, al, 6);
+    limbs_to_mpz(b, bl, 6);
+    mpz_mul(want, a, b);
+    limbs_to_mpz(got, wl, 12);
+    ASSERT_EQ(mpz_cmp(got, want), 0) << "mul_wide, i=" << i;
+
+    switch (i % 8) {
+      case 0: mpz_set_ui(w, 0); break;
+      case 1: mpz_sub_ui(w, bound, 1); break;  // p·R − 1
+      case 2:  // (p − 1)², the largest product of two elements
+        mpz_sub_ui(w, gf.p, 1);
+        mpz_mul(w, w, w);
+        break;
+      default:
+        for (size_t k = 0; k < 12; ++k) wl[k] = g();
+        limbs_to_mpz(w, wl, 12);
+        mpz_mod(w, w, bound);
+    }
+    mpz_to_limbs(wl, 12, w);
+    const ff::Fp r = ff::Fp::redc(wl);
+    mpz_mul(want, w, gf.r_inv);  // the Montgomery limbs of the result are w·R⁻¹ mod p
+    mpz_mod(want, want, gf.p);
+    limbs_to_mpz(got, r.l, 6);
+    ASSERT_EQ(mpz_cmp(got, want), 0) << "redc, i=" << i << " w=" << w.hex();
+  }
+}
+#endif
 
 TYPED_TEST(FieldDiff, Inverse) {
   auto& gf = this->gf;

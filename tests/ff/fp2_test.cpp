@@ -4,6 +4,7 @@
 
 #include <random>
 #include <string>
+#include <vector>
 
 #include "common/seed.hpp"
 #include "common/gmp_util.hpp"
@@ -97,6 +98,37 @@ TEST_F(Fp2Test, MulAndSquareMatchSchoolbook) {
     mpz_mul(t1, a1, b0);
     ASSERT_TRUE(has_value(x * y.c0, t0, t1)) << "mul by Fp, i=" << i;
   }
+}
+
+// Every pair of operands built from edge components, including those whose Montgomery limbs are
+// 0, 1, p − 1, p − 2: the lazily reduced multiplication (ADX builds) is at its bounds there
+// (a0 + a1 close to 2p unreduced, a0b0 − a1b1 borrowing or not, products close to p²).
+TEST_F(Fp2Test, MulAtEdgeComponents) {
+  std::vector<Mpz> edges(10);
+  mpz_set_ui(edges[0], 0);
+  mpz_set_ui(edges[1], 1);
+  mpz_sub_ui(edges[2], gf.p, 1);
+  mpz_sub_ui(edges[3], gf.p, 2);
+  mpz_set(edges[4], gf.half);
+  mpz_add_ui(edges[5], gf.half, 1);
+  mpz_set(edges[6], gf.r_inv);            // Montgomery limbs 1
+  mpz_sub(edges[7], gf.p, gf.r_inv);      // Montgomery limbs p − 1
+  mpz_mul_ui(edges[8], gf.r_inv, 2);      // Montgomery limbs p − 2 (as the negation of 2)
+  mpz_sub(edges[8], gf.p, edges[8]);
+  mpz_set(edges[9], gf.r);                // R mod p
+  size_t n = 0;
+  for (auto& x0 : edges)
+    for (auto& x1 : edges)
+      for (auto& y0 : edges)
+        for (auto& y1 : edges) {
+          const Fp2 x{gf.element(x0), gf.element(x1)}, y{gf.element(y0), gf.element(y1)};
+          mpz_mul(t0, x0, y0);
+          mpz_submul(t0, x1, y1);
+          mpz_mul(t1, x0, y1);
+          mpz_addmul(t1, x1, y0);
+          ASSERT_TRUE(has_value(x * y, t0, t1)) << "operand set " << n;
+          ++n;
+        }
 }
 
 // x⁻¹ = (a0 − a1u)/(a0² + a1²); norm and conjugate from the same formulas.

@@ -1,6 +1,8 @@
 // Fp2 = Fp[u]/(u² + 1), the field of G2 coordinates. Element c0 + c1·u; memory layout c0‖c1
 // (snarkjs LEM order; ZCash encodings write c1 first, handled by the encoders).
 #pragma once
+#include <type_traits>
+
 #include "snarkd/ff/fp.hpp"
 
 namespace snarkd::ff {
@@ -18,8 +20,12 @@ struct Fp2 {
   constexpr Fp2 operator+(const Fp2& b) const { return {c0 + b.c0, c1 + b.c1}; }
   constexpr Fp2 operator-(const Fp2& b) const { return {c0 - b.c0, c1 - b.c1}; }
   constexpr Fp2 operator-() const { return {-c0, -c1}; }
-  // Karatsuba: 3 Fp multiplications.
+  // Karatsuba: 3 Fp multiplications. ADX builds reduce lazily (mul_lazy): 3 double-width
+  // products, 2 reductions instead of 3.
   constexpr Fp2 operator*(const Fp2& b) const {
+#ifdef SNARKD_FF_ADX
+    if (!std::is_constant_evaluated()) return mul_lazy(b);
+#endif
     Fp v0 = c0 * b.c0, v1 = c1 * b.c1;
     return {v0 - v1, (c0 + c1) * (b.c0 + b.c1) - v0 - v1};
   }
@@ -50,6 +56,9 @@ struct Fp2 {
   bool sqrt(Fp2& out) const;
   // Lexicographic "largest" as in the ZCash encoding's sign bit: compares c1 first, then c0.
   bool lexicographically_largest() const;
+#ifdef SNARKD_FF_ADX
+  Fp2 mul_lazy(const Fp2& b) const;
+#endif
 
   template <class G>
   static Fp2 random(G& g) {
