@@ -50,11 +50,11 @@ void sizes_and_windows(const char* label, std::vector<size_t> sizes) {
   }
   const auto b = random_points<C>(g, 100);
   const auto s = random_scalars(g, 100);
-  for (uint32_t c : {4u, 5u, 7u, 8u, 11u, 13u, 16u}) expect_matches_cpu<C>(b, s, c, "c=" + std::to_string(c));
+  for (uint32_t c : {4u, 5u, 7u, 8u, 11u, 12u, 13u, 14u, 15u, 16u}) expect_matches_cpu<C>(b, s, c, "c=" + std::to_string(c));
 }
 
 TEST(CudaMsm, G1SizesAndWindows) {
-  sizes_and_windows<ec::G1Config>("cuda_msm_g1", {0, 1, 2, 31, 255, 1023, 1025, 4097, (1u << 16) + 1});
+  sizes_and_windows<ec::G1Config>("cuda_msm_g1", {0, 1, 2, 31, 255, 1023, 1025, 4097, (1u << 16) + 1, (1u << 18) - 1});
 }
 TEST(CudaMsm, G2SizesAndWindows) { sizes_and_windows<ec::G2Config>("cuda_msm_g2", {0, 1, 31, 1025, 4097}); }
 

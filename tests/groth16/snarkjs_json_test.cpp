@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/decode_error.hpp"
+
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -26,16 +28,7 @@ std::string slurp(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
 }
 
-template <class F>
-std::string decode_error(F f) {
-  try {
-    f();
-  } catch (const DecodeError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no DecodeError";
-  return "";
-}
+using snarkd::test::decode_error;
 
 template <class C, class R>
 ec::Affine<C> random_point(R& rng) {

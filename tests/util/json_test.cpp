@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/decode_error.hpp"
+
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -19,17 +21,7 @@ namespace {
 using snarkd::DecodeError;
 using snarkd::Json;
 
-// Runs f and returns the DecodeError message (fails the test if nothing is thrown).
-template <class F>
-std::string decode_error(F f) {
-  try {
-    f();
-  } catch (const DecodeError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no DecodeError";
-  return "";
-}
+using snarkd::test::decode_error;
 
 TEST(Json, ParsesEveryKind) {
   Json j = Json::parse(R"( {"a": [1, -2.5e+3, "x", true, false, null, {}, []], "b": {"c": "d"}} )");

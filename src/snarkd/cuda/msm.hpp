@@ -34,7 +34,8 @@ namespace snarkd::cuda {
 
 inline constexpr size_t kMaxEntriesPerPass = size_t{1} << 28;
 
-// The window size msm() uses for n points when window_bits = 0 (4..16).
+// The window size msm() uses for n points when window_bits = 0: ≈ log₂n − 4 within 4..16, from
+// the widths whose top window is not nearly empty (see msm.cu).
 uint32_t msm_default_window(size_t n);
 
 // Device scratch msm() needs for n points and window c (0 = default).

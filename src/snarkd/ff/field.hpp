@@ -44,8 +44,8 @@ constexpr BigInt<N> pow2_mod(size_t k, const BigInt<N>& m) {
   return r;
 }
 #if defined(__x86_64__) && defined(__OPTIMIZE__) && !defined(__CUDACC__)
-// (Not under nvcc: its front end rejects the 6-limb paths' pack-expansion constructor, and host
-// code in .cu files does no hot field arithmetic — that lives in .cpp files.)
+// (Not under nvcc: host code in .cu files does no hot field arithmetic — that lives in .cpp
+// files — and nvcc's host pass gets no -march/-madx flags.)
 // x86-64 inline assembly for the two limb counts in use (Fr: 4 limbs, Fp: 6). GCC compiles the
 // portable constexpr loops into spills and data-dependent branches, several times slower;
 // tests/ff checks both paths against GMP. Unoptimised builds keep the portable code (at -O0
@@ -653,6 +653,11 @@ class Field {
       detail::mod_sub6(r, a.l, b.l, &kAsmConstants);
     return Field(r, std::make_index_sequence<N>());
   }
+  // Builds a Field from limbs without first zeroing it: the zeroing stores would keep the
+  // result in memory, and its later vector copy would stall on store forwarding.
+  template <size_t... I>
+  [[gnu::always_inline]] constexpr Field(const uint64_t (&v)[N], std::index_sequence<I...>)
+      : l{v[I]...} {}
 #endif
 #ifdef SNARKD_FF_ADX
   [[gnu::always_inline]] static Field mul_asm(const Field& a, const Field& b) {
@@ -668,11 +673,6 @@ class Field {
     detail::mont_sqr6(r, a.l, &kAsmConstants);
     return Field(r, std::make_index_sequence<N>());
   }
-  // Builds a Field from limbs without first zeroing it: the zeroing stores would keep the
-  // result in memory, and its later vector copy would stall on store forwarding.
-  template <size_t... I>
-  [[gnu::always_inline]] constexpr Field(const uint64_t (&v)[N], std::index_sequence<I...>)
-      : l{v[I]...} {}
 #endif
   // z^Q for the smallest quadratic non-residue z (Tonelli–Shanks' c); the run-time variant
   // computes it on first use.

@@ -26,16 +26,6 @@ void expect_len(const char* what, uint64_t got, uint64_t want, const char* why) 
                       std::to_string(want));
 }
 
-// The witness values of the variables a query holds points for (all of them when d is empty).
-std::vector<Fr> gather(std::span<const Fr> w, const r1cs::DensityBitmap& d) {
-  if (d.num_bits == 0) return {w.begin(), w.end()};
-  std::vector<Fr> out;
-  out.reserve(d.count(0, d.num_bits));
-  for (uint64_t j = 0; j < d.num_bits; ++j)
-    if (d.test(j)) out.push_back(w[j]);
-  return out;
-}
-
 }  // namespace
 
 ProofRandomness random_proof_randomness() {
@@ -46,8 +36,7 @@ ProofRandomness random_proof_randomness() {
 void bind_circuit(ProvingKey& pk, const r1cs::Circuit& circuit) {
   const uint64_t nvar = circuit.num_vars();
   if (pk.flavour == KeyFlavour::kBellperson) {
-    pk.a_density = r1cs::density(circuit, r1cs::Matrix::A);
-    for (uint64_t j = 0; j < circuit.num_inputs; ++j) pk.a_density.words[j / 64] |= uint64_t{1} << (j % 64);
+    pk.a_density = bellperson_a_density(circuit);
     pk.b_density = r1cs::density(circuit, r1cs::Matrix::B);
   }
   const uint64_t na = query_vars(pk.a_density, nvar), nb = query_vars(pk.b_density, nvar);
@@ -100,11 +89,11 @@ Proof prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const 
   mo.threads = opt.threads;
   t0 = Clock::now();
   step("msm_a");
-  const ec::G1Jacobian a_sum = msm::msm_split<ec::G1Config>(pk.a, gather(witness, pk.a_density), &t.a_split, mo);
+  const ec::G1Jacobian a_sum = msm::msm_split<ec::G1Config>(pk.a, gather_by_density(witness, pk.a_density), &t.a_split, mo);
   t.msm_a = seconds_since(t0);
   t0 = Clock::now();
   step("msm_b");
-  const msm::ScalarSplit b_split = msm::split_scalars(gather(witness, pk.b_density));
+  const msm::ScalarSplit b_split = msm::split_scalars(gather_by_density(witness, pk.b_density));
   const ec::G1Jacobian b1_sum = msm::msm_split<ec::G1Config>(pk.b_g1, b_split, mo);
   const ec::G2Jacobian b2_sum = msm::msm_split<ec::G2Config>(pk.b_g2, b_split, mo);
   t.msm_b = seconds_since(t0);

@@ -88,4 +88,19 @@ std::vector<Fr> h_scalars(KeyFlavour flavour, uint32_t log_domain, QapEvaluation
   return h;
 }
 
+r1cs::DensityBitmap bellperson_a_density(const r1cs::Circuit& circuit) {
+  r1cs::DensityBitmap d = r1cs::density(circuit, r1cs::Matrix::A);
+  for (uint64_t j = 0; j < circuit.num_inputs; ++j) d.words[j / 64] |= uint64_t{1} << (j % 64);
+  return d;
+}
+
+std::vector<Fr> gather_by_density(std::span<const Fr> v, const r1cs::DensityBitmap& d) {
+  if (d.num_bits == 0) return {v.begin(), v.end()};
+  std::vector<Fr> out;
+  out.reserve(d.count(0, d.num_bits));
+  for (uint64_t j = 0; j < d.num_bits; ++j)
+    if (d.test(j)) out.push_back(v[j]);
+  return out;
+}
+
 }  // namespace snarkd::groth16

@@ -48,4 +48,11 @@ std::vector<Fr> h_scalars(KeyFlavour flavour, uint32_t log_domain, QapEvaluation
 // The coset shift s above: 7 for bellperson, ω₂ₙ (generator 5) for snarkjs.
 Fr h_coset_shift(KeyFlavour flavour, uint32_t log_domain);
 
+// The variables a bellperson A query holds points for: those occurring in A plus every input
+// (the appended input rows put each input in A).
+r1cs::DensityBitmap bellperson_a_density(const r1cs::Circuit& circuit);
+
+// v[j] for the variables j set in d, in order (all of v when d is empty: a full query).
+std::vector<Fr> gather_by_density(std::span<const Fr> v, const r1cs::DensityBitmap& d);
+
 }  // namespace snarkd::groth16

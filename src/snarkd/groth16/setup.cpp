@@ -49,14 +49,6 @@ void accumulate_columns(const r1cs::Circuit& c, r1cs::Matrix which, const std::v
       out[m.col[k]] += c.coeffs[m.coeff[k]] * lag[i];
 }
 
-std::vector<Fr> gather(const std::vector<Fr>& v, const r1cs::DensityBitmap& d) {
-  std::vector<Fr> out;
-  out.reserve(d.count(0, d.num_bits));
-  for (uint64_t j = 0; j < d.num_bits; ++j)
-    if (d.test(j)) out.push_back(v[j]);
-  return out;
-}
-
 }  // namespace
 
 ToxicWaste toxic_waste_from_seed(uint64_t seed) {
@@ -84,8 +76,7 @@ ProvingKey setup_insecure(const r1cs::Circuit& circuit, const ToxicWaste& t) {
   accumulate_columns(circuit, r1cs::Matrix::C, lag, w);
   for (uint64_t j = 0; j < nin; ++j) u[j] += lag[m + j];  // the input rows w_j · 0 = 0
 
-  pk.a_density = r1cs::density(circuit, r1cs::Matrix::A);
-  for (uint64_t j = 0; j < nin; ++j) pk.a_density.words[j / 64] |= uint64_t{1} << (j % 64);
+  pk.a_density = bellperson_a_density(circuit);
   pk.b_density = r1cs::density(circuit, r1cs::Matrix::B);
 
   const Fr gamma_inv = t.gamma.inverse(), delta_inv = t.delta.inverse();
@@ -104,8 +95,8 @@ ProvingKey setup_insecure(const r1cs::Circuit& circuit, const ToxicWaste& t) {
   auto one_g2 = [&g2](const Fr& s) { return g2.mul(s).to_affine(); };
   pk.vk = {one_g1(t.alpha), one_g1(t.beta), one_g1(t.delta),
            one_g2(t.beta),  one_g2(t.gamma), one_g2(t.delta), g1.mul_many(ic)};
-  pk.a = g1.mul_many(gather(u, pk.a_density));
-  const std::vector<Fr> vb = gather(v, pk.b_density);
+  pk.a = g1.mul_many(gather_by_density(u, pk.a_density));
+  const std::vector<Fr> vb = gather_by_density(v, pk.b_density);
   pk.b_g1 = g1.mul_many(vb);
   pk.b_g2 = g2.mul_many(vb);
   pk.l = g1.mul_many(l);
