@@ -34,6 +34,9 @@ patch_byte() {
 [ -f "$ROOT/tools/vectors/node_modules/@noble/curves/package.json" ] || {
   echo "FAIL: tools/vectors/node_modules missing: run (cd tools/vectors && npm install)"; exit 1; }
 
+echo "== the independent verifier's own self-test (constructed valid/tampered proofs)"
+expect 0 "" node "$NOBLE" --self-test
+
 echo "== bellperson flavour: setup, prove, verify (snarkd and @noble/curves)"
 expect 0 "INSECURE" "$S" setup --r1cs "$F/fixture.r1cs" --params "$T/k.params" --vk "$T/k.vk" --seed 7
 expect 0 "" "$S" prove --params "$T/k.params" --r1cs "$F/fixture.r1cs" --witness "$F/fixture.wtns" \

@@ -13,16 +13,14 @@ namespace {
 
 constexpr uint32_t kThreads = 256;
 // Segments per window in the bucket reduction: each thread sums ~2^(c−1)/kSegments buckets
-// with two additions apiece, then the final kernel adds kSegments partials per window; 256
-// balances the two (~256 additions on each side at c = 16).
+// with two additions apiece (128 at c = 16), then the block adds the segments by a tree.
 constexpr uint32_t kSegments = 256;
-constexpr uint32_t kMaxWindows = 64;  // c = 4
 
 struct Plan {
   uint32_t c = 0, windows = 0, per_pass = 0, buckets = 0;  // buckets per window: 2^(c−1) + 1
   size_t entries = 0;                                      // per_pass · n
   size_t sort_temp = 0;
-  size_t keys_in = 0, vals_in = 0, keys_out = 0, vals_out = 0, temp = 0, bucket = 0, partial = 0, total = 0;
+  size_t keys_in = 0, vals_in = 0, keys_out = 0, vals_out = 0, temp = 0, bucket = 0, sums = 0, total = 0;
 };
 
 size_t align_up(size_t x) { return (x + 255) & ~size_t{255}; }
@@ -54,7 +52,7 @@ Plan make_plan(size_t n, uint32_t c) {
   p.vals_out = take(p.entries * 4);
   p.temp = take(p.sort_temp);
   p.bucket = take(size_t{p.windows} * p.buckets * sizeof(Xyzz<F>));
-  p.partial = take(size_t{p.windows} * kSegments * sizeof(Xyzz<F>));
+  p.sums = take(size_t{p.windows} * sizeof(Xyzz<F>));
   p.total = off;
   return p;
 }
@@ -130,9 +128,13 @@ __device__ Xyzz<F> mul_small(const Xyzz<F>& p, uint32_t k) {
   return k == 0 ? Xyzz<F>::infinity() : r;
 }
 
-// Segment t of window w: Σ_{j ∈ [lo, hi)} j·B_j = Σ (j − lo + 1)·B_j (running sums) + (lo − 1)·Σ B_j.
+// Block w = window w, thread t = segment t: Σ_{j ∈ [lo, hi)} j·B_j = Σ (j − lo + 1)·B_j (running
+// sums) + (lo − 1)·Σ B_j; then the block adds its segments by a tree in shared memory (8 levels
+// instead of 255 serial additions: a single thread's addition chain is what costs at small n).
+// Shared memory: kSegments/2 points, 48 KiB for G2.
 template <class F>
-__global__ void reduce_segments_kernel(const Xyzz<F>* buckets, uint32_t nb, Xyzz<F>* partials) {
+__global__ void reduce_window_kernel(const Xyzz<F>* buckets, uint32_t nb, Xyzz<F>* window_sums) {
+  __shared__ Xyzz<F> sh[kSegments / 2];
   const uint32_t w = blockIdx.x, t = threadIdx.x;
   const uint32_t len = (nb - 1 + kSegments - 1) / kSegments;
   const uint32_t lo = 1 + t * len, hi = min(nb, lo + len);
@@ -142,20 +144,20 @@ __global__ void reduce_segments_kernel(const Xyzz<F>* buckets, uint32_t nb, Xyzz
     acc += running;
   }
   if (lo < hi) acc += mul_small(running, lo - 1);
-  partials[size_t(w) * kSegments + t] = acc;
+  if (t >= kSegments / 2) sh[t - kSegments / 2] = acc;
+  __syncthreads();
+  if (t < kSegments / 2) sh[t] = acc + sh[t];
+  __syncthreads();
+  for (uint32_t stride = kSegments / 4; stride > 0; stride /= 2) {
+    if (t < stride) sh[t] = sh[t] + sh[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) window_sums[w] = sh[0];
 }
 
-// Sums each window's partials (one thread per window), then Horner over the windows.
+// Σ_w 2^(c·w)·S_w by Horner: c doublings per window, one thread.
 template <class F>
-__global__ void final_kernel(const Xyzz<F>* partials, uint32_t windows, uint32_t c, Xyzz<F>* result) {
-  __shared__ Xyzz<F> sums[kMaxWindows];
-  for (uint32_t w = threadIdx.x; w < windows; w += blockDim.x) {
-    Xyzz<F> s = Xyzz<F>::infinity();
-    for (uint32_t t = 0; t < kSegments; ++t) s += partials[size_t(w) * kSegments + t];
-    sums[w] = s;
-  }
-  __syncthreads();
-  if (threadIdx.x != 0) return;
+__global__ void horner_kernel(const Xyzz<F>* sums, uint32_t windows, uint32_t c, Xyzz<F>* result) {
   Xyzz<F> r = sums[windows - 1];
   for (uint32_t w = windows - 1; w-- > 0;) {
     for (uint32_t k = 0; k < c; ++k) r = r.dbl();
@@ -208,7 +210,7 @@ void msm(const Affine<F>* d_bases, const Fr* d_scalars, size_t n, Xyzz<F>* d_res
   auto* keys_out = reinterpret_cast<uint32_t*>(base + p.keys_out);
   auto* vals_out = reinterpret_cast<uint32_t*>(base + p.vals_out);
   auto* buckets = reinterpret_cast<Xyzz<F>*>(base + p.bucket);
-  auto* partials = reinterpret_cast<Xyzz<F>*>(base + p.partial);
+  auto* sums = reinterpret_cast<Xyzz<F>*>(base + p.sums);
   for (uint32_t w0 = 0; w0 < p.windows; w0 += p.per_pass) {
     const uint32_t wc = std::min(p.per_pass, p.windows - w0);
     const size_t entries = size_t(wc) * n;
@@ -222,9 +224,9 @@ void msm(const Affine<F>* d_bases, const Fr* d_scalars, size_t n, Xyzz<F>* d_res
                                                                        p.buckets, w0, wc, buckets);
     SNARKD_CUDA_CHECK(cudaGetLastError());
   }
-  reduce_segments_kernel<F><<<p.windows, kSegments, 0, stream>>>(buckets, p.buckets, partials);
+  reduce_window_kernel<F><<<p.windows, kSegments, 0, stream>>>(buckets, p.buckets, sums);
   SNARKD_CUDA_CHECK(cudaGetLastError());
-  final_kernel<F><<<1, 32, 0, stream>>>(partials, p.windows, p.c, d_result);
+  horner_kernel<F><<<1, 1, 0, stream>>>(sums, p.windows, p.c, d_result);
   SNARKD_CUDA_CHECK(cudaGetLastError());
 }
 

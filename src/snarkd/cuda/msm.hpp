@@ -9,8 +9,9 @@
 //   2. sort: one CUB radix sort of the keys (c + log₂W bits) groups the points of each bucket.
 //   3. accumulate: one thread per bucket finds its run by binary search in the sorted keys and
 //      adds its points (negated when the sign bit is set) with XYZZ mixed additions.
-//   4. reduce: per window, Σ j·B_j by running sums over T segments in parallel, then the
-//      segments and (Horner, c doublings per window) the windows: one XYZZ point on the device.
+//   4. reduce: per window (one block), Σ j·B_j by running sums over 256 segments in parallel,
+//      the segments added by a tree in shared memory; then Horner over the windows (c doublings
+//      each, one thread): one XYZZ point on the device.
 // Windows are processed in passes of at most kMaxEntriesPerPass / n windows, so the sort
 // buffers stay ≤ 2^28 entries (4 GiB) for any n.
 //

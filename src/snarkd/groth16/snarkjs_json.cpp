@@ -158,7 +158,12 @@ std::vector<Fr> public_from_snarkjs_json(const Json& j, const std::string& where
   if (!j.is_array()) root.fail(std::string("expected an array, found ") + json_kind_name(j.kind()));
   std::vector<Fr> out;
   out.reserve(j.size());
-  for (size_t i = 0; i < j.size(); ++i) out.push_back(Node(j[i], where, "[" + std::to_string(i) + "]").field<Fr>("Fr"));
+  for (size_t i = 0; i < j.size(); ++i) {
+    std::string name = "[";  // built by appends: "[" + to_string(i) trips a GCC 12 -Wrestrict false positive
+    name += std::to_string(i);
+    name += ']';
+    out.push_back(Node(j[i], where, name).field<Fr>("Fr"));
+  }
   return out;
 }
 
