@@ -98,6 +98,7 @@ groth16::ProveTimings run_prover(const groth16::ProvingKey& pk, const r1cs::Circ
   return t;
 }
 
+// For zkey keys, which carry no C matrix: the circuit file names the failing constraint.
 void check_satisfied(const r1cs::Circuit& circuit, const std::vector<Fr>& w, const std::string& path) {
   if (auto row = r1cs::first_unsatisfied(circuit, w))
     throw groth16::UnsatisfiedWitness(
@@ -122,11 +123,15 @@ int prove_params(const Args& a) {
   const std::string r1cs_path = a.require("r1cs");
   const r1cs::Circuit circuit = load_circuit(r1cs_path);
   const std::vector<Fr> w = load_witness(a.require("witness"), circuit, r1cs_path);
-  check_satisfied(circuit, w, r1cs_path);
   groth16::ProvingKey pk = groth16::read_params(a.require("params"), key_check(a));
   groth16::bind_circuit(pk, circuit);
   Proof proof;
-  const auto t = run_prover(pk, circuit, w, proof);
+  groth16::ProveTimings t;
+  try {  // the prover checks every row while it evaluates the QAP: no second pass here
+    t = run_prover(pk, circuit, w, proof);
+  } catch (const groth16::UnsatisfiedWitness& e) {
+    throw groth16::UnsatisfiedWitness(std::string(e.what()) + " of " + r1cs_path, e.row());
+  }
   groth16::write_proofs(a.require("proof"), std::span<const Proof>(&proof, 1));
   if (auto pub = a.get("public")) groth16::write_snarkjs_public(*pub, groth16::public_inputs(circuit, w));
   if (a.has("json")) std::printf("%s\n", timings_json("prove", t).dump().c_str());

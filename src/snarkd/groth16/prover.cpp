@@ -26,6 +26,14 @@ void expect_len(const char* what, uint64_t got, uint64_t want, const char* why) 
                       std::to_string(want));
 }
 
+// A query's scalars: the witness itself for a full (snarkjs) query, no copy; else the values of
+// the density's variables, gathered into `store`.
+std::span<const Fr> query_scalars(std::span<const Fr> w, const r1cs::DensityBitmap& d, std::vector<Fr>& store) {
+  if (d.num_bits == 0) return w;
+  store = gather_by_density(w, d);
+  return store;
+}
+
 }  // namespace
 
 ProofRandomness random_proof_randomness() {
@@ -89,11 +97,13 @@ Proof prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const 
   mo.threads = opt.threads;
   t0 = Clock::now();
   step("msm_a");
-  const ec::G1Jacobian a_sum = msm::msm_split<ec::G1Config>(pk.a, gather_by_density(witness, pk.a_density), &t.a_split, mo);
+  std::vector<Fr> gathered;
+  const ec::G1Jacobian a_sum =
+      msm::msm_split<ec::G1Config>(pk.a, query_scalars(witness, pk.a_density, gathered), &t.a_split, mo);
   t.msm_a = seconds_since(t0);
   t0 = Clock::now();
   step("msm_b");
-  const msm::ScalarSplit b_split = msm::split_scalars(gather_by_density(witness, pk.b_density));
+  const msm::ScalarSplit b_split = msm::split_scalars(query_scalars(witness, pk.b_density, gathered));
   const ec::G1Jacobian b1_sum = msm::msm_split<ec::G1Config>(pk.b_g1, b_split, mo);
   const ec::G2Jacobian b2_sum = msm::msm_split<ec::G2Config>(pk.b_g2, b_split, mo);
   t.msm_b = seconds_since(t0);

@@ -50,7 +50,8 @@ bool verify_batch(const VerifyingKey& vk, std::span<const Proof> proofs,
   std::vector<pairing::G1G2Pair> pairs;
   Fr rho_sum = Fr::zero();
   for (size_t k = 0; k < proofs.size(); ++k) {
-    rho[k] = Fr::from_u64(g() | 1) * Fr::from_u64(uint64_t{1} << 32).square() + Fr::from_u64(g());
+    do rho[k] = Fr::random(g);
+    while (rho[k].is_zero());
     rho_sum += rho[k];
     ic_w[0] += rho[k];
     for (size_t j = 0; j < public_inputs[k].size(); ++j) ic_w[j + 1] += rho[k] * public_inputs[k][j];

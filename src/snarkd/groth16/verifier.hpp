@@ -15,10 +15,10 @@ namespace snarkd::groth16 {
 
 bool verify(const VerifyingKey& vk, const Proof& proof, std::span<const Fr> public_inputs);
 
-// Many proofs under one key with a random linear combination (weights ρₖ of 128 bits from the OS
-// CSPRNG): Π e(ρₖAₖ, Bₖ) · e(−Σρₖ·α, β) · e(−Σρₖ·Xₖ, γ) · e(−ΣρₖCₖ, δ) = 1, i.e. k + 3 Miller
-// loops and one final exponentiation instead of 4k and k. True iff all proofs are valid, except
-// with probability ≤ 2⁻¹²⁸ per batch. An empty batch is valid.
+// Many proofs under one key with a random linear combination (uniform non-zero weights ρₖ in Fr
+// from the OS CSPRNG): Π e(ρₖAₖ, Bₖ) · e(−Σρₖ·α, β) · e(−Σρₖ·Xₖ, γ) · e(−ΣρₖCₖ, δ) = 1, i.e.
+// k + 3 Miller loops and one final exponentiation instead of 4k and k. True iff all proofs are
+// valid, except with probability ≤ 1/(r − 1) ≈ 2⁻²⁵⁴ per batch. An empty batch is valid.
 bool verify_batch(const VerifyingKey& vk, std::span<const Proof> proofs,
                   std::span<const std::vector<Fr>> public_inputs);
 
