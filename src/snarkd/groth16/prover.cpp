@@ -68,17 +68,26 @@ std::vector<Fr> public_inputs(const r1cs::Circuit& circuit, std::span<const Fr> 
   return {witness.begin() + 1, witness.begin() + static_cast<ptrdiff_t>(circuit.num_inputs)};
 }
 
-Proof prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
-            const ProofRandomness& rs, const ProveOptions& opt, ProveTimings* timings) {
+Proof assemble(const VerifyingKey& vk, const QuerySums& sums, const ProofRandomness& rs) {
+  using J1 = ec::G1Jacobian;
+  using J2 = ec::G2Jacobian;
+  const J1 delta1 = J1::from_affine(vk.delta_g1);
+  const J1 a = sums.a.add_mixed(vk.alpha_g1) + delta1.mul_scalar(rs.r);
+  const J1 b1 = sums.b1.add_mixed(vk.beta_g1) + delta1.mul_scalar(rs.s);
+  const J2 b2 = sums.b2.add_mixed(vk.beta_g2) + J2::from_affine(vk.delta_g2).mul_scalar(rs.s);
+  const J1 c = sums.l + sums.h + a.mul_scalar(rs.s) + b1.mul_scalar(rs.r) - delta1.mul_scalar(rs.r * rs.s);
+  return Proof{a.to_affine(), b2.to_affine(), c.to_affine()};
+}
+
+QuerySums compute_sums(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
+                       const ProveOptions& opt, ProveTimings& t) {
   if (pk.flavour == KeyFlavour::kBellperson && pk.a_density.num_bits == 0)
     throw InvalidArgument("prove: the bellperson key is not bound to its circuit (bind_circuit)");
-  ProveTimings t;
   auto step = [&opt](std::string_view name) {
     if (opt.on_step) opt.on_step(name);
   };
-  const auto t_start = Clock::now();
   step("qap");
-  auto t0 = t_start;
+  auto t0 = Clock::now();
   QapEvaluations e = evaluate_qap(circuit, pk.flavour, pk.log_domain, witness);
   if (pk.flavour == KeyFlavour::kBellperson)
     if (auto row = first_failing_row(e))
@@ -117,20 +126,18 @@ Proof prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const 
   const ec::G1Jacobian h_sum = msm::msm<ec::G1Config>(pk.h, h, mo);
   t.msm_h = seconds_since(t0);
 
-  const VerifyingKey& vk = pk.vk;
-  using J1 = ec::G1Jacobian;
-  using J2 = ec::G2Jacobian;
-  const J1 delta1 = J1::from_affine(vk.delta_g1);
-  const J1 a = a_sum.add_mixed(vk.alpha_g1) + delta1.mul_scalar(rs.r);
-  const J1 b1 = b1_sum.add_mixed(vk.beta_g1) + delta1.mul_scalar(rs.s);
-  const J2 b2 = b2_sum.add_mixed(vk.beta_g2) + J2::from_affine(vk.delta_g2).mul_scalar(rs.s);
-  const J1 c = l_sum + h_sum + a.mul_scalar(rs.s) + b1.mul_scalar(rs.r) - delta1.mul_scalar(rs.r * rs.s);
-  Proof proof{a.to_affine(), b2.to_affine(), c.to_affine()};
+  return QuerySums{a_sum, b1_sum, l_sum, h_sum, b2_sum};
+}
 
-  step("check");
-  t0 = Clock::now();
+Proof prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
+            const ProofRandomness& rs, const ProveOptions& opt, ProveTimings* timings) {
+  ProveTimings t;
+  const auto t_start = Clock::now();
+  const Proof proof = assemble(pk.vk, compute_sums(pk, circuit, witness, opt, t), rs);
+  if (opt.on_step) opt.on_step("check");
+  const auto t0 = Clock::now();
   if (opt.self_check || pk.flavour == KeyFlavour::kSnarkjs) {
-    if (!verify(vk, proof, public_inputs(circuit, witness)))
+    if (!verify(pk.vk, proof, public_inputs(circuit, witness)))
       throw UnsatisfiedWitness("the witness does not satisfy the circuit (the proof does not verify)",
                                UINT64_MAX);
   }

@@ -64,6 +64,22 @@ inline constexpr size_t kProveSteps = 7;
 // first disagreement ("key has 120 A points, the circuit's A density has 122 variables").
 void bind_circuit(ProvingKey& pk, const r1cs::Circuit& circuit);
 
+// The five witness MSMs of a proof, before the blinding: Σ w_j·a_j, Σ w_j·b_j (G1 and G2) over
+// the A/B queries' variables, Σ w_j·l_j over aux, Σ h_i·H_i. Any backend that computes them
+// (CPU, GPU, simulated device) finishes the proof with assemble().
+struct QuerySums {
+  ec::G1Jacobian a, b1, l, h;
+  ec::G2Jacobian b2;
+};
+
+// The proof from the sums and r, s (the formulas at the top). Same sums and r, s → same bytes.
+Proof assemble(const VerifyingKey& vk, const QuerySums& sums, const ProofRandomness& rs);
+
+// The "start" half of prove(): everything but the blinding (refuses an unsatisfied bellperson
+// witness the same way). Fills the step timings of t (not check/total).
+QuerySums compute_sums(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
+                       const ProveOptions& opt, ProveTimings& t);
+
 // witness = the full assignment (num_vars values, witness[0] = 1). pk must be bound to circuit.
 Proof prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
             const ProofRandomness& rs, const ProveOptions& opt = {}, ProveTimings* timings = nullptr);

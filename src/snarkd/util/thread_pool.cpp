@@ -103,6 +103,9 @@ void ThreadPool::run(size_t tasks, const std::function<void(size_t)>& fn) {
   if (s->error) std::rethrow_exception(s->error);
 }
 
+InlinePoolScope::InlinePoolScope() : previous_(t_inside_pool) { t_inside_pool = true; }
+InlinePoolScope::~InlinePoolScope() { t_inside_pool = previous_; }
+
 ThreadPool& ThreadPool::global() {
   static ThreadPool pool(g_default_threads ? g_default_threads
                                            : std::max(1u, std::thread::hardware_concurrency()));

@@ -30,6 +30,21 @@ class ThreadPool {
   size_t threads_;
 };
 
+// While alive, every pool call made by the constructing thread runs inline on it (as nested
+// calls do). For callers that run many tiny jobs concurrently (the simulated device's workers):
+// waking pool threads for 100-row work costs more than the work, and under CPU contention a
+// wake-up can take a scheduler quantum.
+class InlinePoolScope {
+ public:
+  InlinePoolScope();
+  ~InlinePoolScope();
+  InlinePoolScope(const InlinePoolScope&) = delete;
+  InlinePoolScope& operator=(const InlinePoolScope&) = delete;
+
+ private:
+  bool previous_;
+};
+
 // Splits [0, n) into at most `parts` contiguous ranges (parts = 0: pool size) and calls
 // fn(begin, end) for each, in parallel on the global pool.
 void parallel_for(size_t n, const std::function<void(size_t, size_t)>& fn, size_t parts = 0);

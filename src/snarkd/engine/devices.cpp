@@ -1,0 +1,81 @@
+#include "snarkd/engine/devices.hpp"
+
+#include <charconv>
+
+#include "snarkd/util/error.hpp"
+
+#ifdef SNARKD_ENGINE_CUDA
+#include "snarkd/engine/cuda_device.hpp"
+#endif
+
+namespace snarkd::engine {
+
+namespace {
+
+uint32_t parse_index(const std::string& spec, std::string_view s) {
+  uint32_t v = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty())
+    throw InvalidArgument("device spec '" + spec + "': '" + std::string(s) + "' is not a device number");
+  return v;
+}
+
+std::vector<uint32_t> parse_list(const std::string& spec, std::string_view list) {
+  std::vector<uint32_t> v;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = list.find(',', start);
+    v.push_back(parse_index(spec, list.substr(start, comma - start)));
+    if (comma == std::string_view::npos) return v;
+    start = comma + 1;
+  }
+}
+
+}  // namespace
+
+int cuda_device_count() {
+#ifdef SNARKD_ENGINE_CUDA
+  return CudaDevice::count();
+#else
+  return 0;
+#endif
+}
+
+std::vector<std::unique_ptr<Device>> make_devices(const std::string& spec, const DeviceOptions& opt) {
+  std::vector<std::unique_ptr<Device>> out;
+  if (spec == "sim" || spec.rfind("sim:", 0) == 0) {
+    const uint32_t n = spec == "sim" ? 1 : parse_index(spec, std::string_view(spec).substr(4));
+    if (n == 0 || n > 64) throw InvalidArgument("device spec '" + spec + "': 1 to 64 simulated devices");
+    for (uint32_t d = 0; d < n; ++d) {
+      SimDeviceConfig c = opt.sim;
+      c.index = d;
+      c.vram_bytes = opt.vram_bytes ? opt.vram_bytes : uint64_t{1} << 30;
+      out.push_back(std::make_unique<SimDevice>(c));
+    }
+    return out;
+  }
+  if (spec.rfind("cuda:", 0) != 0)
+    throw InvalidArgument("device spec '" + spec + "': expected sim, sim:K, cuda:N, cuda:N,M… or cuda:all");
+#ifdef SNARKD_ENGINE_CUDA
+  const int count = CudaDevice::count();
+  std::vector<uint32_t> ids;
+  if (spec == "cuda:all") {
+    for (int d = 0; d < count; ++d) ids.push_back(uint32_t(d));
+  } else {
+    ids = parse_list(spec, std::string_view(spec).substr(5));
+  }
+  if (ids.empty()) throw InvalidArgument("device spec '" + spec + "': no GPU is visible");
+  for (uint32_t id : ids) {
+    if (int(id) >= count)
+      throw InvalidArgument("device spec '" + spec + "': GPU " + std::to_string(id) + " does not exist (" +
+                            std::to_string(count) + " visible)");
+    out.push_back(std::make_unique<CudaDevice>(id, opt.vram_bytes));
+  }
+  return out;
+#else
+  (void)parse_list;
+  throw InvalidArgument("device spec '" + spec + "': this build has no CUDA backend");
+#endif
+}
+
+}  // namespace snarkd::engine

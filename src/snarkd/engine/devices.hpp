@@ -1,0 +1,29 @@
+// Devices from a command-line / config spec, for `snarkd bench` and the daemon:
+//   "sim"        one simulated device        "sim:K"      K simulated devices
+//   "cuda:N"     GPU N                       "cuda:0,2"   GPUs 0 and 2      "cuda:all"  every GPU
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "snarkd/engine/device.hpp"
+#include "snarkd/engine/sim_device.hpp"
+
+namespace snarkd::engine {
+
+struct DeviceOptions {
+  // The ledger's size per device; 0 = the default: the simulated device's 1 GiB arena, or for
+  // a GPU its free memory at start-up less what resident keys will need (CudaDevice).
+  uint64_t vram_bytes = 0;
+  SimDeviceConfig sim;  // stage times of simulated devices (index and vram_bytes are set here)
+};
+
+// Throws InvalidArgument for a malformed spec, or "cuda:…" in a build without the CUDA backend
+// or naming a device that does not exist.
+std::vector<std::unique_ptr<Device>> make_devices(const std::string& spec, const DeviceOptions& opt);
+
+// Whether this build has the CUDA backend and how many GPUs the process sees (0 without).
+int cuda_device_count();
+
+}  // namespace snarkd::engine

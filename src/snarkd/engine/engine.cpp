@@ -1,0 +1,569 @@
+#include "snarkd/engine/engine.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "snarkd/groth16/verifier.hpp"
+#include "snarkd/util/error.hpp"
+
+namespace snarkd::engine {
+
+const char* priority_name(Priority p) {
+  switch (p) {
+    case Priority::kLow: return "low";
+    case Priority::kNormal: return "normal";
+    case Priority::kHigh: return "high";
+    case Priority::kCritical: return "critical";
+  }
+  return "?";
+}
+
+const char* job_state_name(JobState s) {
+  switch (s) {
+    case JobState::kQueued: return "queued";
+    case JobState::kRunning: return "running";
+    case JobState::kDone: return "done";
+    case JobState::kFailed: return "failed";
+    case JobState::kCancelled: return "cancelled";
+  }
+  return "?";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Registered {
+  std::shared_ptr<const CircuitEntry> entry;
+  std::vector<uint64_t> working_set;  // per device
+  uint64_t users = 0;                 // partitions queued or in flight (mu held)
+};
+
+struct Job {
+  JobId id = 0;
+  Priority priority = Priority::kNormal;
+  uint64_t seq = 0;
+  std::shared_ptr<Registered> circuit;
+  std::vector<std::vector<ff::Fr>> witnesses;
+  std::vector<bool> charged;  // partition still holds its witness bytes in the host budget
+  std::vector<groth16::ProofRandomness> randomness;
+  std::vector<groth16::Proof> proofs;
+  std::vector<std::vector<ff::Fr>> publics;
+  std::vector<PartitionTiming> timings;
+  uint32_t proven = 0, in_flight = 0;
+  JobState state = JobState::kQueued;
+  std::string error;
+  bool verified = false;
+  std::atomic<bool> stop{false};  // cancelled or failed: in-flight partitions stop at a boundary
+
+  uint32_t partitions() const { return uint32_t(timings.size()); }
+};
+
+// Queue order: priority descending, then submit order, then partition.
+struct QueueKey {
+  uint8_t inverse_priority;
+  uint64_t seq;
+  uint32_t partition;
+  auto operator<=>(const QueueKey&) const = default;
+};
+
+struct Popped {
+  std::shared_ptr<Job> job;
+  uint32_t partition = 0;
+  std::vector<ff::Fr> witness;
+};
+
+}  // namespace
+
+struct Engine::Impl {
+  EngineConfig cfg;
+  std::vector<std::unique_ptr<Device>> devices;
+  std::vector<std::unique_ptr<VramLedger>> ledgers;
+  HostBudget host;
+  const Clock::time_point t0 = Clock::now();
+
+  mutable std::mutex mu;
+  std::condition_variable work_cv, done_cv;
+  std::map<QueueKey, std::shared_ptr<Job>> queue;
+  std::unordered_map<JobId, std::shared_ptr<Job>> jobs;
+  std::map<std::string, std::shared_ptr<Registered>> circuits;
+  uint64_t next_job = 1, next_seq = 0, events = 0, in_flight = 0;
+  EngineStats counters;  // submitted/completed/failed/cancelled/invalid_proofs/deadlocks
+  std::atomic<bool> stopping{false};
+  std::atomic<uint64_t> progress{0};
+
+  mutable std::mutex tl_mu;
+  std::vector<StageSpan> spans;
+
+  std::vector<std::thread> threads;
+  std::mutex wd_mu;
+  std::condition_variable wd_cv;
+  std::thread watchdog;
+
+  Impl(std::vector<std::unique_ptr<Device>> devs, const EngineConfig& c)
+      : cfg(c), devices(std::move(devs)), host(c.host_budget_bytes) {}
+
+  double now() const { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+  void record(uint32_t d, uint32_t w, const Job& j, uint32_t p, Stage s, double b, double e) {
+    progress.fetch_add(1, std::memory_order_relaxed);
+    if (!cfg.record_timeline) return;
+    std::lock_guard l(tl_mu);
+    spans.push_back(StageSpan{d, w, j.id, p, s, b, e});
+  }
+
+  void start_threads();
+  void stop_threads();
+  std::optional<Popped> pop(uint32_t device, uint32_t worker);
+  void worker_loop(uint32_t device, uint32_t worker);
+  void run_partition(uint32_t device, uint32_t worker, DeviceWorker& dw, Popped& p);
+  void leave(Job& j, uint32_t partition);  // mu held; an in-flight partition leaves its device
+  void finish_partition(const std::shared_ptr<Job>& j, uint32_t partition, const groth16::Proof& proof);
+  void fail(Job& j, const std::string& why, JobState state);  // mu held
+  void check_job(const std::shared_ptr<Job>& j);
+  void watchdog_loop();
+  JobResult snapshot(const Job& j) const;  // mu held
+};
+
+// ---- threads -------------------------------------------------------------------------------
+
+void Engine::Impl::start_threads() {
+  if (devices.empty()) throw InvalidArgument("engine: no devices");
+  if (cfg.workers_per_device == 0) throw InvalidArgument("engine: workers_per_device must be ≥ 1");
+  for (auto& d : devices) ledgers.push_back(std::make_unique<VramLedger>(d->pool_bytes()));
+  for (uint32_t d = 0; d < devices.size(); ++d)
+    for (uint32_t w = 0; w < cfg.workers_per_device; ++w) threads.emplace_back([this, d, w] { worker_loop(d, w); });
+  watchdog = std::thread([this] { watchdog_loop(); });
+}
+
+void Engine::Impl::stop_threads() {
+  {
+    std::lock_guard l(mu);
+    stopping = true;
+    for (auto& [id, j] : jobs)
+      if (!is_terminal(j->state)) fail(*j, "the engine shut down", JobState::kCancelled);
+  }
+  work_cv.notify_all();
+  for (auto& l : ledgers) l->poke();
+  for (auto& t : threads) t.join();
+  {
+    std::lock_guard l(wd_mu);
+    wd_cv.notify_all();
+  }
+  watchdog.join();
+}
+
+void Engine::Impl::worker_loop(uint32_t device, uint32_t worker) {
+  std::unique_ptr<DeviceWorker> dw;
+  try {
+    dw = devices[device]->make_worker(worker);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "snarkd engine: %s worker %u could not start: %s\n", devices[device]->name().c_str(), worker,
+                 e.what());
+    return;
+  }
+  while (auto p = pop(device, worker)) run_partition(device, worker, *dw, *p);
+}
+
+std::optional<Popped> Engine::Impl::pop(uint32_t device, uint32_t worker) {
+  std::unique_lock l(mu);
+  work_cv.wait(l, [&] { return stopping || !queue.empty(); });
+  if (stopping) return std::nullopt;
+  auto it = queue.begin();
+  Popped p{it->second, it->first.partition, {}};
+  queue.erase(it);
+  Job& j = *p.job;
+  p.witness = std::move(j.witnesses[p.partition]);
+  ++j.in_flight;
+  ++in_flight;
+  if (j.state == JobState::kQueued) j.state = JobState::kRunning;
+  PartitionTiming& t = j.timings[p.partition];
+  t.device = device;
+  t.worker = worker;
+  t.dequeued_s = now();
+  t.dequeue_order = events++;
+  progress.fetch_add(1, std::memory_order_relaxed);
+  return p;
+}
+
+// ---- one partition -------------------------------------------------------------------------
+
+namespace {
+
+// The worker's view of the engine clock; remembers where the compute engine's wait ended.
+class WorkerClock final : public StageClock {
+ public:
+  WorkerClock(std::function<double()> now, std::function<void(Stage, double, double)> rec)
+      : now_(std::move(now)), rec_(std::move(rec)) {}
+  double now() const override { return now_(); }
+  void span(Stage s, double b, double e) override {
+    rec_(s, b, e);
+    if (s == Stage::kWaitCompute) wait_end_ = e;
+  }
+  double wait_end_ = 0;
+
+ private:
+  std::function<double()> now_;
+  std::function<void(Stage, double, double)> rec_;
+};
+
+}  // namespace
+
+void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker& dw, Popped& p) {
+  Job& j = *p.job;
+  const uint32_t part = p.partition;
+  const CircuitEntry& c = *j.circuit->entry;
+  auto rec = [&](Stage s, double b, double e) { record(device, worker, j, part, s, b, e); };
+  auto give_up = [&] { return j.stop.load() || stopping.load(); };
+  auto stamp = [&](double PartitionTiming::*field, double t) {
+    std::lock_guard l(mu);
+    j.timings[part].*field = t;
+  };
+  auto abandon = [&] {
+    std::lock_guard l(mu);
+    if (j.charged[part]) host.release(c.witness_bytes());
+    j.charged[part] = false;
+    leave(j, part);
+  };
+  try {
+    const double t_wait = now();
+    std::optional<Reservation> res = ledgers[device]->reserve(j.circuit->working_set[device], give_up);
+    const double t_res = now();
+    if (t_res > t_wait) rec(Stage::kWaitVram, t_wait, t_res);
+    if (!res) return abandon();
+    stamp(&PartitionTiming::reserved_s, t_res);
+    dw.upload(c, p.witness, *res);
+    std::vector<ff::Fr>().swap(p.witness);  // the host copy is no longer needed
+    {
+      std::lock_guard l(mu);
+      if (j.charged[part]) host.release(c.witness_bytes());
+      j.charged[part] = false;
+    }
+    const double t_up = now();
+    rec(Stage::kUpload, t_res, t_up);
+    stamp(&PartitionTiming::uploaded_s, t_up);
+    if (give_up()) return abandon();
+    WorkerClock clock([this] { return now(); }, rec);
+    const groth16::QuerySums sums = dw.compute(c, *res, clock);
+    res->release();
+    const double t_comp = now();
+    rec(Stage::kCompute, std::max(t_up, clock.wait_end_), t_comp);
+    stamp(&PartitionTiming::computed_s, t_comp);
+    if (give_up()) return abandon();
+    const groth16::ProofRandomness rs = j.randomness.empty() ? groth16::random_proof_randomness() : j.randomness[part];
+    groth16::Proof proof = groth16::assemble(c.pk->vk, sums, rs);
+    rec(Stage::kFinalize, t_comp, now());
+    finish_partition(p.job, part, proof);
+  } catch (const std::exception& e) {
+    {
+      std::lock_guard l(mu);
+      fail(j, "partition " + std::to_string(part) + " on " + devices[device]->name() + ": " + e.what(),
+           JobState::kFailed);
+    }
+    abandon();
+  }
+}
+
+void Engine::Impl::leave(Job& j, uint32_t) {
+  --j.in_flight;
+  --in_flight;
+  --j.circuit->users;
+  progress.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Engine::Impl::finish_partition(const std::shared_ptr<Job>& jp, uint32_t part, const groth16::Proof& proof) {
+  Job& j = *jp;
+  {
+    std::lock_guard l(mu);
+    leave(j, part);
+    if (j.stop) return;  // cancelled or failed meanwhile: the proof is dropped
+    j.proofs[part] = proof;
+    j.timings[part].finalized_s = now();
+    if (++j.proven < j.partitions()) return;
+  }
+  check_job(jp);
+}
+
+// The job's self-check: one batch verification of all its partitions (k + 3 Miller loops); on
+// failure each proof alone, to name the bad partition.
+void Engine::Impl::check_job(const std::shared_ptr<Job>& jp) {
+  Job& j = *jp;
+  const groth16::VerifyingKey& vk = j.circuit->entry->pk->vk;
+  uint64_t invalid = 0;
+  std::string first_bad;
+  if (cfg.self_check && !groth16::verify_batch(vk, j.proofs, j.publics)) {
+    for (uint32_t k = 0; k < j.partitions(); ++k)
+      if (!groth16::verify(vk, j.proofs[k], j.publics[k])) {
+        if (invalid++ == 0) first_bad = std::to_string(k);
+      }
+    if (invalid == 0) invalid = 1, first_bad = "?";  // the batch failed but no single proof did
+  }
+  std::lock_guard l(mu);
+  if (is_terminal(j.state)) return;
+  if (invalid == 0) {
+    j.state = JobState::kDone;
+    j.verified = cfg.self_check;
+    ++counters.completed;
+    done_cv.notify_all();
+  } else {
+    counters.invalid_proofs += invalid;
+    fail(j, std::to_string(invalid) + " of " + std::to_string(j.partitions()) + " proofs do not verify (first: partition " +
+                first_bad + ")",
+         JobState::kFailed);
+  }
+}
+
+void Engine::Impl::fail(Job& j, const std::string& why, JobState state) {
+  if (is_terminal(j.state)) return;
+  j.state = state;
+  j.error = why;
+  j.stop = true;
+  ++(state == JobState::kCancelled ? counters.cancelled : counters.failed);
+  const QueueKey base{uint8_t(3 - uint8_t(j.priority)), j.seq, 0};
+  for (uint32_t k = 0; k < j.partitions(); ++k) {
+    QueueKey key = base;
+    key.partition = k;
+    if (queue.erase(key) == 0) continue;
+    if (j.charged[k]) host.release(j.circuit->entry->witness_bytes());
+    j.charged[k] = false;
+    std::vector<ff::Fr>().swap(j.witnesses[k]);
+    --j.circuit->users;
+  }
+  done_cv.notify_all();
+  for (auto& l : ledgers) l->poke();  // partitions waiting for VRAM re-check their give_up
+}
+
+void Engine::Impl::watchdog_loop() {
+  const auto limit = std::chrono::duration<double>(cfg.watchdog_s);
+  const auto period = std::min<Clock::duration>(std::chrono::seconds(1),
+                                                std::chrono::duration_cast<Clock::duration>(limit / 4));
+  uint64_t last = progress.load();
+  auto last_change = Clock::now();
+  bool fired = false;
+  std::unique_lock wl(wd_mu);
+  while (!stopping) {
+    wd_cv.wait_for(wl, period);
+    const uint64_t p = progress.load();
+    bool busy;
+    {
+      std::lock_guard l(mu);
+      busy = !queue.empty() || in_flight > 0;
+    }
+    if (p != last || !busy) {
+      last = p;
+      last_change = Clock::now();
+      fired = false;
+    } else if (!fired && Clock::now() - last_change > limit) {
+      fired = true;
+      std::lock_guard l(mu);
+      ++counters.deadlocks;
+      std::fprintf(stderr, "snarkd engine: watchdog: no progress for %.0f s with %zu partitions queued and %llu in flight\n",
+                   cfg.watchdog_s, queue.size(), (unsigned long long)in_flight);
+    }
+  }
+}
+
+JobResult Engine::Impl::snapshot(const Job& j) const {
+  JobResult r;
+  r.id = j.id;
+  r.state = j.state;
+  r.circuit_id = j.circuit->entry->id;
+  r.priority = j.priority;
+  r.error = j.error;
+  if (j.state == JobState::kDone) r.proofs = j.proofs;
+  r.public_inputs = j.publics;
+  r.timings = j.timings;
+  r.verified = j.verified;
+  return r;
+}
+
+// ---- public API ----------------------------------------------------------------------------
+
+Engine::Engine(std::vector<std::unique_ptr<Device>> devices, const EngineConfig& cfg)
+    : impl_(std::make_unique<Impl>(std::move(devices), cfg)) {
+  impl_->start_threads();
+}
+
+Engine::~Engine() { impl_->stop_threads(); }
+
+double Engine::now() const { return impl_->now(); }
+const std::vector<std::unique_ptr<Device>>& Engine::devices() const { return impl_->devices; }
+
+void Engine::register_circuit(const std::string& id, std::shared_ptr<const groth16::ProvingKey> pk,
+                              std::shared_ptr<const r1cs::Circuit> circuit) {
+  if (id.empty()) throw InvalidArgument("register_circuit: empty circuit id");
+  if (!pk || !circuit) throw InvalidArgument("register_circuit '" + id + "': no key or no circuit");
+  if (pk->flavour == groth16::KeyFlavour::kBellperson && pk->a_density.num_bits == 0)
+    throw InvalidArgument("register_circuit '" + id + "': the key is not bound to its circuit (groth16::bind_circuit)");
+  auto reg = std::make_shared<Registered>();
+  reg->entry = std::make_shared<CircuitEntry>(CircuitEntry{id, std::move(pk), std::move(circuit)});
+  {
+    std::lock_guard l(impl_->mu);
+    if (impl_->circuits.count(id)) throw InvalidArgument("register_circuit: circuit id '" + id + "' is taken");
+  }
+  for (size_t d = 0; d < impl_->devices.size(); ++d) {
+    Device& dev = *impl_->devices[d];
+    const uint64_t ws = VramLedger::round_up(dev.working_set_bytes(*reg->entry));
+    if (ws > impl_->ledgers[d]->capacity())
+      throw InvalidArgument("register_circuit '" + id + "': one partition needs " + std::to_string(ws) +
+                            " bytes of device memory, " + dev.name() + "'s ledger holds " +
+                            std::to_string(impl_->ledgers[d]->capacity()));
+    reg->working_set.push_back(ws);
+  }
+  for (auto& dev : impl_->devices) dev->load(*reg->entry);
+  std::lock_guard l(impl_->mu);
+  if (!impl_->circuits.emplace(id, reg).second) throw InvalidArgument("register_circuit: circuit id '" + id + "' is taken");
+}
+
+void Engine::unregister_circuit(const std::string& id) {
+  {
+    std::lock_guard l(impl_->mu);
+    auto it = impl_->circuits.find(id);
+    if (it == impl_->circuits.end()) throw InvalidArgument("unregister_circuit: unknown circuit '" + id + "'");
+    if (it->second->users > 0)
+      throw InvalidArgument("unregister_circuit '" + id + "': " + std::to_string(it->second->users) +
+                            " partitions are queued or in flight");
+    impl_->circuits.erase(it);
+  }
+  for (auto& dev : impl_->devices) dev->unload(id);
+}
+
+std::vector<std::string> Engine::circuits() const {
+  std::lock_guard l(impl_->mu);
+  std::vector<std::string> ids;
+  for (const auto& [id, r] : impl_->circuits) ids.push_back(id);
+  return ids;
+}
+
+namespace {
+
+void validate_request(const JobRequest& req, const CircuitEntry& c) {
+  const std::string where = "job for circuit '" + c.id + "': ";
+  if (req.witnesses.empty()) throw InvalidArgument(where + "no partitions (no witnesses)");
+  if (!req.randomness.empty() && req.randomness.size() != req.witnesses.size())
+    throw InvalidArgument(where + "randomness for " + std::to_string(req.randomness.size()) + " partitions, " +
+                          std::to_string(req.witnesses.size()) + " witnesses");
+  if (uint8_t(req.priority) > uint8_t(Priority::kCritical)) throw InvalidArgument(where + "unknown priority");
+  for (size_t k = 0; k < req.witnesses.size(); ++k) {
+    const auto& w = req.witnesses[k];
+    if (w.size() != c.num_vars())
+      throw InvalidArgument(where + "partition " + std::to_string(k) + "'s witness has " + std::to_string(w.size()) +
+                            " values, the circuit has " + std::to_string(c.num_vars()) + " variables");
+    if (w[0] != ff::Fr::one())
+      throw InvalidArgument(where + "partition " + std::to_string(k) + "'s witness[0] (the constant ONE) is not 1");
+  }
+}
+
+}  // namespace
+
+JobId Engine::submit(JobRequest req, std::chrono::milliseconds wait) {
+  Impl& m = *impl_;
+  std::shared_ptr<Registered> reg;
+  {
+    std::lock_guard l(m.mu);
+    auto it = m.circuits.find(req.circuit_id);
+    if (it == m.circuits.end()) throw InvalidArgument("unknown circuit '" + req.circuit_id + "'");
+    reg = it->second;
+  }
+  const CircuitEntry& c = *reg->entry;
+  validate_request(req, c);
+  const uint32_t parts = uint32_t(req.witnesses.size());
+  const uint64_t bytes = uint64_t(parts) * c.witness_bytes();
+  m.host.acquire(bytes, wait);  // blocks FIFO or throws Busy; never under mu
+  auto j = std::make_shared<Job>();
+  j->priority = req.priority;
+  j->circuit = reg;
+  j->charged.assign(parts, true);
+  j->randomness = std::move(req.randomness);
+  j->proofs.resize(parts);
+  j->timings.resize(parts);
+  for (auto& w : req.witnesses)
+    j->publics.emplace_back(w.begin() + 1, w.begin() + std::min<uint64_t>(c.circuit->num_inputs, w.size()));
+  j->witnesses = std::move(req.witnesses);
+  std::lock_guard l(m.mu);
+  if (m.stopping) {
+    m.host.release(bytes);
+    throw Busy("busy: the engine is shutting down");
+  }
+  j->id = m.next_job++;
+  j->seq = m.next_seq++;
+  const double t = m.now();
+  for (uint32_t k = 0; k < parts; ++k) {
+    j->timings[k].submitted_s = t;
+    j->timings[k].submit_order = m.events++;
+    m.queue.emplace(QueueKey{uint8_t(3 - uint8_t(j->priority)), j->seq, k}, j);
+  }
+  reg->users += parts;
+  ++m.counters.submitted;
+  m.jobs.emplace(j->id, j);
+  m.work_cv.notify_all();
+  return j->id;
+}
+
+std::optional<JobResult> Engine::await(JobId id, std::optional<std::chrono::milliseconds> timeout) {
+  Impl& m = *impl_;
+  std::unique_lock l(m.mu);
+  auto it = m.jobs.find(id);
+  if (it == m.jobs.end()) throw InvalidArgument("unknown job " + std::to_string(id));
+  std::shared_ptr<Job> j = it->second;
+  auto terminal = [&] { return is_terminal(j->state); };
+  if (timeout) {
+    if (!m.done_cv.wait_for(l, *timeout, terminal)) return std::nullopt;
+  } else {
+    m.done_cv.wait(l, terminal);
+  }
+  return m.snapshot(*j);
+}
+
+JobResult Engine::peek(JobId id) const {
+  std::lock_guard l(impl_->mu);
+  auto it = impl_->jobs.find(id);
+  if (it == impl_->jobs.end()) throw InvalidArgument("unknown job " + std::to_string(id));
+  return impl_->snapshot(*it->second);
+}
+
+bool Engine::cancel(JobId id) {
+  std::lock_guard l(impl_->mu);
+  auto it = impl_->jobs.find(id);
+  if (it == impl_->jobs.end()) throw InvalidArgument("unknown job " + std::to_string(id));
+  if (is_terminal(it->second->state)) return false;
+  impl_->fail(*it->second, "cancelled", JobState::kCancelled);
+  return true;
+}
+
+EngineStats Engine::stats() const {
+  const Impl& m = *impl_;
+  EngineStats s;
+  {
+    std::lock_guard l(m.mu);
+    s = m.counters;
+    s.queued_partitions = m.queue.size();
+    s.in_flight_partitions = m.in_flight;
+  }
+  for (const auto& led : m.ledgers) {
+    const LedgerStats ls = led->stats();
+    s.vram_overcommits += ls.overcommits;
+    s.peak_vram_bytes = std::max(s.peak_vram_bytes, ls.peak_in_use);
+  }
+  s.host_in_use_bytes = m.host.in_use();
+  s.host_peak_bytes = m.host.peak();
+  for (const auto& d : m.devices) s.compute_busy_s.push_back(d->compute_busy_s());
+  return s;
+}
+
+Timeline Engine::timeline() const {
+  Timeline t;
+  t.devices = uint32_t(impl_->devices.size());
+  t.workers_per_device = impl_->cfg.workers_per_device;
+  t.wall_s = impl_->now();
+  std::lock_guard l(impl_->tl_mu);
+  t.spans = impl_->spans;
+  return t;
+}
+
+}  // namespace snarkd::engine

@@ -1,0 +1,128 @@
+// The proving engine: jobs of one or many partitions, proven on one or more devices by N
+// workers per device, each partition passing a memory stage and a compute stage.
+//
+//   submit ──► host budget (witness bytes; wait FIFO or Busy) ──► queue ordered by
+//   (priority desc, submit order, partition) ──► a worker of any device pops the head:
+//     memory stage   reserve the whole working set on the device's VRAM ledger (all-or-nothing,
+//                    FIFO), move the witness in, give the witness's host bytes back;
+//     compute stage  SpMV, H, MSMs on the device (the worker's own stream), sums to the host;
+//     finalize       release the reservation, blind the sums into the proof (CPU, ~ms);
+//   the last partition of a job batch-verifies all of the job's proofs (self-check) before the
+//   job is reported done. Partitions of many jobs are in flight at once.
+//
+// Deadlock freedom (docs/ARCHITECTURE.md): a partition holds at most one reservation, taken in
+// one piece before anything else on the device, and the only thing it waits for while holding
+// it is the device's compute engine, whose holder waits for nothing. One acquisition order
+// (host budget → ledger → compute), no hold-and-wait on VRAM, so no cycle can form. A watchdog
+// counts "no progress while work is in flight" as a deadlock (tests assert 0).
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "snarkd/engine/device.hpp"
+#include "snarkd/engine/host_budget.hpp"
+#include "snarkd/engine/trace.hpp"
+#include "snarkd/groth16/keys.hpp"
+#include "snarkd/groth16/prover.hpp"
+
+namespace snarkd::engine {
+
+using JobId = uint64_t;
+
+enum class Priority : uint8_t { kLow = 0, kNormal = 1, kHigh = 2, kCritical = 3 };
+const char* priority_name(Priority p);  // "low", "normal", "high", "critical"
+
+enum class JobState : uint8_t { kQueued, kRunning, kDone, kFailed, kCancelled };
+const char* job_state_name(JobState s);
+inline bool is_terminal(JobState s) { return s >= JobState::kDone; }
+
+struct JobRequest {
+  std::string circuit_id;
+  Priority priority = Priority::kNormal;
+  std::vector<std::vector<ff::Fr>> witnesses;  // one full assignment per partition (moved in)
+  // Tests only: fixed r, s per partition (deterministic bytes). Empty: fresh from the OS CSPRNG.
+  std::vector<groth16::ProofRandomness> randomness;
+};
+
+// One partition's passage, seconds on the engine's clock (0 where it never got there).
+struct PartitionTiming {
+  uint32_t device = 0, worker = 0;
+  double submitted_s = 0, dequeued_s = 0, reserved_s = 0, uploaded_s = 0, computed_s = 0, finalized_s = 0;
+  // Positions in one engine-wide sequence of submits and pops (exact priority checks: a
+  // partition submitted before another was popped has the smaller submit_order).
+  uint64_t submit_order = 0, dequeue_order = 0;
+};
+
+struct JobResult {
+  JobId id = 0;
+  JobState state = JobState::kQueued;
+  std::string circuit_id;
+  Priority priority = Priority::kNormal;
+  std::string error;                            // kFailed: what went wrong, naming the partition
+  std::vector<groth16::Proof> proofs;           // kDone: one per partition
+  std::vector<std::vector<ff::Fr>> public_inputs;  // per partition
+  std::vector<PartitionTiming> timings;
+  bool verified = false;                        // the self-check ran and accepted every proof
+};
+
+struct EngineConfig {
+  uint32_t workers_per_device = 2;
+  uint64_t host_budget_bytes = 0;  // 0 = unlimited
+  bool self_check = true;          // batch-verify every job's proofs before reporting it done
+  bool record_timeline = true;
+  double watchdog_s = 30;          // no progress for this long with work in flight = a deadlock
+};
+
+struct EngineStats {
+  uint64_t submitted = 0, completed = 0, failed = 0, cancelled = 0;
+  uint64_t queued_partitions = 0, in_flight_partitions = 0;
+  uint64_t invalid_proofs = 0;      // self-check rejections
+  uint64_t deadlocks = 0;           // watchdog firings
+  uint64_t vram_overcommits = 0;    // ledger audit failures, all devices
+  uint64_t peak_vram_bytes = 0;     // max over devices of the ledger's peak use
+  uint64_t host_in_use_bytes = 0, host_peak_bytes = 0;
+  std::vector<double> compute_busy_s;  // per device (simulated devices: the SMs' busy time)
+};
+
+class Engine {
+ public:
+  Engine(std::vector<std::unique_ptr<Device>> devices, const EngineConfig& cfg);
+  ~Engine();  // cancels what is queued, lets in-flight partitions finish their stage, joins
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Makes a circuit resident on every device. Throws InvalidArgument if the id is taken, the key
+  // is not bound to the circuit, or one partition's working set exceeds a device's ledger.
+  void register_circuit(const std::string& id, std::shared_ptr<const groth16::ProvingKey> pk,
+                        std::shared_ptr<const r1cs::Circuit> circuit);
+  // Throws InvalidArgument while jobs of the circuit are unfinished, or for an unknown id.
+  void unregister_circuit(const std::string& id);
+  std::vector<std::string> circuits() const;
+
+  // Accepts a job or throws: InvalidArgument (unknown circuit, no partitions, a witness of the
+  // wrong length or with w[0] ≠ 1, randomness of the wrong count), Busy (host budget full for
+  // longer than `wait`). The job id is ours, never the caller's.
+  JobId submit(JobRequest req, std::chrono::milliseconds wait = std::chrono::milliseconds::max());
+  // The job's result once terminal; nullopt if `timeout` passed first. InvalidArgument for an
+  // unknown id.
+  std::optional<JobResult> await(JobId id, std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+  JobResult peek(JobId id) const;  // current state without waiting
+  // Cancels a queued or running job (in-flight partitions stop at their next stage boundary).
+  // False if the job had already finished.
+  bool cancel(JobId id);
+
+  EngineStats stats() const;
+  Timeline timeline() const;  // spans so far (record_timeline)
+  double now() const;         // seconds since the engine started
+  const std::vector<std::unique_ptr<Device>>& devices() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace snarkd::engine
