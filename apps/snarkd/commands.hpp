@@ -9,6 +9,7 @@ int cmd_prove(int argc, char** argv);
 int cmd_verify(int argc, char** argv);
 int cmd_export_vk(int argc, char** argv);
 int cmd_info(int argc, char** argv);
-int cmd_synth(int argc, char** argv);  // PoRep-shaped synthetic circuit + witness (benchmarks)
+int cmd_synth(int argc, char** argv);
+int cmd_bench(int argc, char** argv);  // the engine end to end (bench_cmd.cpp)  // PoRep-shaped synthetic circuit + witness (benchmarks)
 
 }  // namespace snarkd::cli

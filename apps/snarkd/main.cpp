@@ -21,6 +21,10 @@ constexpr const char* kUsage =
     "  snarkd info FILE\n"
     "  snarkd synth --constraints N [--inputs K] [--seed S] --circuit OUT.csr --witness OUT.wtns\n"
     "        (a random satisfiable circuit shaped like a Filecoin PoRep partition, for benchmarks)\n"
+    "  snarkd bench --device sim|sim:K|cuda:N|cuda:N,M|cuda:all --circuit porep-shaped|C.csr [--witness W.wtns]\n"
+    "        [--constraints N] [--params P.params] --jobs J --partitions-per-job P --workers W [--vram-gib G]\n"
+    "        [--host-gib H] [--json OUT.json] [--timeline OUT.svg] [--sim-upload-ms U] [--sim-compute-ms C]\n"
+    "        (the proving engine end to end; exit 1 if any proof is invalid or a job failed)\n"
     "options: --threads N, --json (machine-readable output), --check-key (prove: full subgroup checks of\n"
     "every key point; by default only canonical encodings are checked and the proof is verified before\n"
     "it is written)\n"
@@ -34,6 +38,7 @@ int dispatch(const std::string& verb, int argc, char** argv) {
   if (verb == "export-vk") return cmd_export_vk(argc, argv);
   if (verb == "info") return cmd_info(argc, argv);
   if (verb == "synth") return cmd_synth(argc, argv);
+  if (verb == "bench") return cmd_bench(argc, argv);
   throw UsageError("unknown command '" + verb + "'");
 }
 

@@ -43,6 +43,7 @@ struct Registered {
   std::shared_ptr<const CircuitEntry> entry;
   std::vector<uint64_t> working_set;  // per device
   uint64_t users = 0;                 // partitions queued or in flight (mu held)
+  bool ready = false;                 // loaded on every device (mu held)
 };
 
 struct Job {
@@ -403,28 +404,39 @@ void Engine::register_circuit(const std::string& id, std::shared_ptr<const groth
   auto reg = std::make_shared<Registered>();
   reg->entry = std::make_shared<CircuitEntry>(CircuitEntry{id, std::move(pk), std::move(circuit)});
   {
+    std::lock_guard l(impl_->mu);  // the id is taken from here on, while the devices load
+    if (!impl_->circuits.emplace(id, reg).second)
+      throw InvalidArgument("register_circuit: circuit id '" + id + "' is taken");
+  }
+  // Load first (the device knows its working set once the key is resident), check it fits, and
+  // undo every load if one device cannot take the circuit.
+  try {
+    for (size_t d = 0; d < impl_->devices.size(); ++d) {
+      Device& dev = *impl_->devices[d];
+      dev.load(*reg->entry);
+      const uint64_t ws = VramLedger::round_up(dev.working_set_bytes(*reg->entry));
+      if (ws > impl_->ledgers[d]->capacity())
+        throw InvalidArgument("register_circuit '" + id + "': one partition needs " + std::to_string(ws) +
+                              " bytes of device memory, " + dev.name() + "'s ledger holds " +
+                              std::to_string(impl_->ledgers[d]->capacity()));
+      reg->working_set.push_back(ws);
+    }
+  } catch (...) {
+    for (auto& dev : impl_->devices) dev->unload(id);
     std::lock_guard l(impl_->mu);
-    if (impl_->circuits.count(id)) throw InvalidArgument("register_circuit: circuit id '" + id + "' is taken");
+    impl_->circuits.erase(id);
+    throw;
   }
-  for (size_t d = 0; d < impl_->devices.size(); ++d) {
-    Device& dev = *impl_->devices[d];
-    const uint64_t ws = VramLedger::round_up(dev.working_set_bytes(*reg->entry));
-    if (ws > impl_->ledgers[d]->capacity())
-      throw InvalidArgument("register_circuit '" + id + "': one partition needs " + std::to_string(ws) +
-                            " bytes of device memory, " + dev.name() + "'s ledger holds " +
-                            std::to_string(impl_->ledgers[d]->capacity()));
-    reg->working_set.push_back(ws);
-  }
-  for (auto& dev : impl_->devices) dev->load(*reg->entry);
   std::lock_guard l(impl_->mu);
-  if (!impl_->circuits.emplace(id, reg).second) throw InvalidArgument("register_circuit: circuit id '" + id + "' is taken");
+  reg->ready = true;
 }
 
 void Engine::unregister_circuit(const std::string& id) {
   {
     std::lock_guard l(impl_->mu);
     auto it = impl_->circuits.find(id);
-    if (it == impl_->circuits.end()) throw InvalidArgument("unregister_circuit: unknown circuit '" + id + "'");
+    if (it == impl_->circuits.end() || !it->second->ready)
+      throw InvalidArgument("unregister_circuit: unknown (or still loading) circuit '" + id + "'");
     if (it->second->users > 0)
       throw InvalidArgument("unregister_circuit '" + id + "': " + std::to_string(it->second->users) +
                             " partitions are queued or in flight");
@@ -436,7 +448,8 @@ void Engine::unregister_circuit(const std::string& id) {
 std::vector<std::string> Engine::circuits() const {
   std::lock_guard l(impl_->mu);
   std::vector<std::string> ids;
-  for (const auto& [id, r] : impl_->circuits) ids.push_back(id);
+  for (const auto& [id, r] : impl_->circuits)
+    if (r->ready) ids.push_back(id);
   return ids;
 }
 
@@ -468,6 +481,7 @@ JobId Engine::submit(JobRequest req, std::chrono::milliseconds wait) {
     std::lock_guard l(m.mu);
     auto it = m.circuits.find(req.circuit_id);
     if (it == m.circuits.end()) throw InvalidArgument("unknown circuit '" + req.circuit_id + "'");
+    if (!it->second->ready) throw Busy("busy: circuit '" + req.circuit_id + "' is still loading");
     reg = it->second;
   }
   const CircuitEntry& c = *reg->entry;

@@ -1,0 +1,237 @@
+// `snarkd bench`: the engine end to end on simulated or CUDA devices — J jobs of P partitions
+// of one circuit, W workers per device — with a human table, a JSON report and a timeline SVG.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "snarkd/engine/devices.hpp"
+#include "snarkd/engine/engine.hpp"
+#include "snarkd/engine/timeline.hpp"
+#include "snarkd/groth16/bellperson_io.hpp"
+#include "snarkd/groth16/prover.hpp"
+#include "snarkd/groth16/setup.hpp"
+#include "snarkd/r1cs/circom.hpp"
+#include "snarkd/r1cs/csr_file.hpp"
+#include "snarkd/r1cs/synthetic.hpp"
+#include "snarkd/util/proc_stats.hpp"
+#include "snarkd/util/thread_pool.hpp"
+
+namespace snarkd::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct BenchCircuit {
+  std::shared_ptr<const r1cs::Circuit> circuit;
+  std::shared_ptr<const groth16::ProvingKey> pk;
+  std::vector<ff::Fr> witness;
+  double setup_s = 0;
+};
+
+BenchCircuit load_bench_circuit(const Args& a) {
+  BenchCircuit b;
+  const std::string which = a.require("circuit");
+  r1cs::Circuit circuit;
+  if (which == "porep-shaped") {
+    r1cs::SyntheticParams p;
+    p.num_constraints = a.get_u64("constraints", uint64_t{1} << 14);
+    p.seed = a.get_u64("seed", 1);
+    r1cs::SyntheticCircuit sc = r1cs::generate_synthetic(p);
+    circuit = std::move(sc.circuit);
+    b.witness = std::move(sc.witness);
+  } else {
+    circuit = r1cs::read_csr_file(which);
+    b.witness = r1cs::read_wtns(a.require("witness"));
+  }
+  const auto t0 = Clock::now();
+  groth16::ProvingKey pk;
+  if (auto params = a.get("params")) {
+    pk = groth16::read_params(*params, groth16::PointCheck::kTrusted);
+    groth16::bind_circuit(pk, circuit);
+  } else {
+    std::fprintf(stderr, "snarkd bench: INSECURE development setup for %llu constraints (use --params to load a key)\n",
+                 (unsigned long long)circuit.num_constraints());
+    pk = groth16::setup_insecure(circuit, groth16::toxic_waste_from_seed(a.get_u64("seed", 1)));
+  }
+  b.setup_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  b.circuit = std::make_shared<const r1cs::Circuit>(std::move(circuit));
+  b.pk = std::make_shared<const groth16::ProvingKey>(std::move(pk));
+  return b;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+struct Report {
+  uint64_t proofs = 0, partitions = 0, invalid = 0, failed = 0;
+  double wall_s = 0, busy = 0, busy_wall = 0;
+  std::vector<double> busy_per_device;
+  std::array<double, engine::kNumStages> stage_median{};
+  double queue_wait_median = 0;
+  engine::EngineStats stats;
+};
+
+Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& results, double wall_s) {
+  Report r;
+  r.wall_s = wall_s;
+  r.stats = e.stats();
+  std::vector<double> queue_wait;
+  for (const auto& res : results) {
+    if (res.state == engine::JobState::kDone) r.proofs += res.proofs.size();
+    else ++r.failed;
+    r.partitions += res.timings.size();
+    for (const auto& t : res.timings) queue_wait.push_back(t.dequeued_s - t.submitted_s);
+  }
+  r.invalid = r.stats.invalid_proofs;
+  r.queue_wait_median = median(queue_wait);
+  const engine::Timeline tl = e.timeline();
+  r.stage_median = engine::stage_medians(tl);
+  for (uint32_t d = 0; d < tl.devices; ++d) {
+    double first = INFINITY, last = 0;  // the device's steady state: first to last compute
+    for (const auto& s : tl.spans)
+      if (s.device == d && s.stage == engine::Stage::kCompute) first = std::min(first, s.begin_s), last = std::max(last, s.end_s);
+    r.busy_per_device.push_back(last > first ? engine::busy_fraction(tl, d, first, last) : 0);
+    r.busy_wall += engine::busy_fraction(tl, d, 0, tl.wall_s) / tl.devices;
+  }
+  for (double b : r.busy_per_device) r.busy += b / double(r.busy_per_device.size());
+  return r;
+}
+
+void write_json(const std::string& path, const Args& a, const BenchCircuit& bc, const Report& r, uint32_t workers) {
+  std::ofstream f(path);
+  if (!f) throw InvalidArgument(path + ": cannot open for writing");
+  char buf[256];
+  auto num = [&](const char* key, double v, bool comma = true) {
+    std::snprintf(buf, sizeof buf, "  \"%s\": %.9g%s\n", key, v, comma ? "," : "");
+    f << buf;
+  };
+  f << "{\n";
+  f << "  \"device\": \"" << a.require("device") << "\",\n";
+  f << "  \"circuit\": \"" << (a.get("circuit").value_or("") == "porep-shaped" ? "porep-shaped" : "file") << "\",\n";
+  num("constraints", double(bc.circuit->num_constraints()));
+  num("domain_log2", bc.pk->log_domain);
+  num("workers_per_device", workers);
+  num("proofs", double(r.proofs));
+  num("partitions", double(r.partitions));
+  num("failed_jobs", double(r.failed));
+  num("wall_s", r.wall_s);
+  num("s_per_partition", r.partitions ? r.wall_s / double(r.partitions) : 0);
+  num("gpu_busy_fraction", r.busy);
+  num("gpu_busy_fraction_of_wall", r.busy_wall);
+  f << "  \"gpu_busy_fraction_per_device\": [";
+  for (size_t d = 0; d < r.busy_per_device.size(); ++d) f << (d ? ", " : "") << r.busy_per_device[d];
+  f << "],\n";
+  num("invalid_proofs", double(r.invalid));
+  num("deadlocks", double(r.stats.deadlocks));
+  num("vram_overcommits", double(r.stats.vram_overcommits));
+  num("peak_vram_bytes", double(r.stats.peak_vram_bytes));
+  num("peak_host_rss_bytes", double(peak_rss_bytes()));
+  num("host_budget_peak_bytes", double(r.stats.host_peak_bytes));
+  num("setup_s", bc.setup_s);
+  num("queue_wait_median_s", r.queue_wait_median);
+  f << "  \"stage_median_s\": {";
+  for (size_t s = 0; s < engine::kNumStages; ++s) {
+    std::snprintf(buf, sizeof buf, "%s\"%s\": %.9g", s ? ", " : "", engine::stage_name(engine::Stage(s)),
+                  std::isnan(r.stage_median[s]) ? 0.0 : r.stage_median[s]);
+    f << buf;
+  }
+  f << "}\n}\n";
+  if (!f.flush()) throw InvalidArgument(path + ": write failed");
+}
+
+void print_table(const Report& r, uint32_t devices, uint32_t workers) {
+  std::printf("devices %u × workers %u: %llu proofs (%llu partitions) in %.3f s → %.3f s/partition\n", devices, workers,
+              (unsigned long long)r.proofs, (unsigned long long)r.partitions, r.wall_s,
+              r.partitions ? r.wall_s / double(r.partitions) : 0.0);
+  std::printf("  device busy %.1f %% (steady state), %.1f %% of wall; invalid proofs %llu, failed jobs %llu, deadlocks %llu, "
+              "VRAM over-commits %llu\n",
+              100 * r.busy, 100 * r.busy_wall, (unsigned long long)r.invalid, (unsigned long long)r.failed,
+              (unsigned long long)r.stats.deadlocks, (unsigned long long)r.stats.vram_overcommits);
+  std::printf("  peak VRAM (ledger) %.3f GiB, peak host RSS %.3f GiB\n", double(r.stats.peak_vram_bytes) / (1 << 30),
+              double(peak_rss_bytes()) / (1 << 30));
+  std::printf("  stage medians:");
+  for (size_t s = 0; s < engine::kNumStages; ++s)
+    if (!std::isnan(r.stage_median[s])) std::printf(" %s %.4f s", engine::stage_name(engine::Stage(s)), r.stage_median[s]);
+  std::printf("; queue wait %.4f s\n", r.queue_wait_median);
+}
+
+std::vector<engine::JobResult> run_jobs(engine::Engine& e, const BenchCircuit& bc, uint64_t jobs, uint64_t parts) {
+  std::vector<engine::JobId> ids(jobs);
+  std::exception_ptr submit_error;
+  std::thread submitter([&] {  // blocks on the host budget while the engine works
+    try {
+      for (uint64_t j = 0; j < jobs; ++j) {
+        engine::JobRequest req;
+        req.circuit_id = "bench";
+        req.witnesses.assign(parts, bc.witness);
+        ids[j] = e.submit(std::move(req));
+      }
+    } catch (...) {
+      submit_error = std::current_exception();
+    }
+  });
+  submitter.join();
+  if (submit_error) std::rethrow_exception(submit_error);
+  std::vector<engine::JobResult> results;
+  for (engine::JobId id : ids) results.push_back(*e.await(id));
+  return results;
+}
+
+}  // namespace
+
+int cmd_bench(int argc, char** argv) {
+  const Args a(argc, argv, 2,
+               {{"device", true}, {"circuit", true}, {"constraints", true}, {"witness", true}, {"params", true},
+                {"seed", true}, {"jobs", true}, {"partitions-per-job", true}, {"workers", true}, {"vram-gib", true},
+                {"host-gib", true}, {"json", true}, {"timeline", true}, {"sim-upload-ms", true},
+                {"sim-compute-ms", true}, {"watchdog-s", true}, {"threads", true}});
+  if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
+  if (a.has("threads")) ThreadPool::set_default_threads(a.get_u64("threads", 1));
+  const uint64_t jobs = a.get_u64("jobs", 4), parts = a.get_u64("partitions-per-job", 1);
+  const uint32_t workers = uint32_t(a.get_u64("workers", 2));
+  if (jobs == 0 || parts == 0 || workers == 0) throw UsageError("--jobs, --partitions-per-job and --workers must be ≥ 1");
+  engine::DeviceOptions dopt;
+  if (auto g = a.get("vram-gib")) dopt.vram_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
+  dopt.sim.upload_s = double(a.get_u64("sim-upload-ms", 0)) / 1e3;
+  dopt.sim.compute_s = double(a.get_u64("sim-compute-ms", 0)) / 1e3;
+  auto devices = engine::make_devices(a.require("device"), dopt);
+  const uint32_t num_devices = uint32_t(devices.size());
+  const BenchCircuit bc = load_bench_circuit(a);
+  engine::EngineConfig ec;
+  ec.workers_per_device = workers;
+  if (auto g = a.get("host-gib")) ec.host_budget_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
+  ec.watchdog_s = double(a.get_u64("watchdog-s", 120));
+  engine::Engine e(std::move(devices), ec);
+  e.register_circuit("bench", bc.pk, bc.circuit);
+  const double t0 = e.now();
+  const std::vector<engine::JobResult> results = run_jobs(e, bc, jobs, parts);
+  const Report r = summarise(e, results, e.now() - t0);
+  print_table(r, num_devices, workers);
+  for (const auto& res : results)
+    if (res.state != engine::JobState::kDone) std::fprintf(stderr, "job %llu: %s: %s\n", (unsigned long long)res.id,
+                                                          engine::job_state_name(res.state), res.error.c_str());
+  if (auto path = a.get("json")) write_json(*path, a, bc, r, workers);
+  if (auto path = a.get("timeline")) {
+    const std::string title = a.require("device") + ", " + std::to_string(workers) + " workers/device, " +
+                              std::to_string(bc.circuit->num_constraints()) + " constraints";
+    std::ofstream(*path) << engine::timeline_svg(e.timeline(), title);
+    std::string png = *path;
+    if (png.size() > 4 && png.substr(png.size() - 4) == ".svg") png.replace(png.size() - 4, 4, ".png");
+    else png += ".png";
+    if (engine::write_png_if_possible(*path, png)) std::printf("  timeline: %s, %s\n", path->c_str(), png.c_str());
+    else std::printf("  timeline: %s\n", path->c_str());
+  }
+  return r.invalid == 0 && r.failed == 0 && r.stats.deadlocks == 0 && r.stats.vram_overcommits == 0 ? 0 : 1;
+}
+
+}  // namespace snarkd::cli
