@@ -11,6 +11,8 @@
 
 #include "common/seed.hpp"
 #include "engine/fixture.hpp"
+#include "snarkd/engine/cpu_device.hpp"
+#include "snarkd/engine/devices.hpp"
 #include "snarkd/engine/engine.hpp"
 #include "snarkd/engine/sim_device.hpp"
 #include "snarkd/groth16/prover.hpp"
@@ -221,6 +223,70 @@ TEST(Engine, TwoWorkersKeepTheComputeEngineBusy) {
   std::printf("compute busy fraction: 1 worker %.3f, 2 workers %.3f\n", one, two);
   EXPECT_GE(two, 0.90);
   EXPECT_GT(two, one);
+}
+
+// A device whose workers upload the previous partition's witness — the kind of mix-up the
+// reference engine shipped — must produce proofs the self-check rejects, naming the job failed.
+class MixUpDevice final : public Device {
+ public:
+  explicit MixUpDevice(SimDeviceConfig c) : inner_(c) {}
+  uint32_t index() const override { return inner_.index(); }
+  std::string name() const override { return "mixup:" + std::to_string(index()); }
+  uint64_t pool_bytes() const override { return inner_.pool_bytes(); }
+  uint64_t resident_bytes() const override { return inner_.resident_bytes(); }
+  void load(const CircuitEntry& c) override { inner_.load(c); }
+  void unload(const std::string& id) override { inner_.unload(id); }
+  uint64_t working_set_bytes(const CircuitEntry& c) const override { return inner_.working_set_bytes(c); }
+  std::unique_ptr<DeviceWorker> make_worker(uint32_t i) override {
+    struct W final : DeviceWorker {
+      std::unique_ptr<DeviceWorker> inner;
+      std::vector<ff::Fr> previous;
+      void upload(const CircuitEntry& c, std::span<const ff::Fr> w, const Reservation& r) override {
+        std::vector<ff::Fr> now(w.begin(), w.end());
+        inner->upload(c, previous.empty() ? std::span<const ff::Fr>(now) : previous, r);
+        previous = std::move(now);
+      }
+      groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& k) override {
+        return inner->compute(c, r, k);
+      }
+    };
+    auto w = std::make_unique<W>();
+    w->inner = inner_.make_worker(i);
+    return w;
+  }
+
+ private:
+  SimDevice inner_;
+};
+
+TEST(Engine, SelfCheckCatchesPartitionsProvenWithAnotherWitness) {
+  const Family& f = small_family();
+  std::vector<std::unique_ptr<Device>> devs;
+  devs.push_back(std::make_unique<MixUpDevice>(SimDeviceConfig{}));
+  EngineConfig ec;
+  ec.workers_per_device = 1;
+  Engine e(std::move(devs), ec);
+  e.register_circuit("fam", f.pk, f.circuit);
+  const JobResult r = *e.await(e.submit(request(f, "fam", {11, 22, 33})));
+  EXPECT_EQ(r.state, JobState::kFailed);
+  EXPECT_NE(r.error.find("do not verify"), std::string::npos) << r.error;
+  EXPECT_EQ(e.stats().invalid_proofs, 2u);  // partitions 1 and 2 got their predecessor's witness
+}
+
+TEST(Engine, CpuDeviceAndDeviceSpecs) {
+  const Family& f = small_family();
+  EngineConfig ec;
+  ec.workers_per_device = 1;
+  Engine e(make_devices("cpu", DeviceOptions{}), ec);
+  e.register_circuit("fam", f.pk, f.circuit);
+  JobRequest r = request(f, "fam", {8, 9});
+  r.randomness = {{ff::Fr::from_u64(3), ff::Fr::from_u64(4)}, {ff::Fr::from_u64(5), ff::Fr::from_u64(6)}};
+  const auto w = r.witnesses;
+  const JobResult res = *e.await(e.submit(std::move(r)));
+  ASSERT_EQ(res.state, JobState::kDone) << res.error;
+  EXPECT_EQ(res.proofs[1], groth16::prove(*f.pk, *f.circuit, w[1], {ff::Fr::from_u64(5), ff::Fr::from_u64(6)}));
+  EXPECT_EQ(make_devices("sim:3", DeviceOptions{}).size(), 3u);
+  for (const char* bad : {"gpu", "sim:0", "sim:x", "cuda:", "cuda:a"}) EXPECT_THROW(make_devices(bad, {}), InvalidArgument) << bad;
 }
 
 // ---- randomized stress -------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "snarkd/engine/cpu_device.hpp"
 #include "snarkd/util/error.hpp"
 
 #ifdef SNARKD_ENGINE_CUDA
@@ -54,8 +55,12 @@ std::vector<std::unique_ptr<Device>> make_devices(const std::string& spec, const
     }
     return out;
   }
+  if (spec == "cpu") {
+    out.push_back(std::make_unique<CpuDevice>(0, opt.vram_bytes ? opt.vram_bytes : uint64_t{16} << 30));
+    return out;
+  }
   if (spec.rfind("cuda:", 0) != 0)
-    throw InvalidArgument("device spec '" + spec + "': expected sim, sim:K, cuda:N, cuda:N,M… or cuda:all");
+    throw InvalidArgument("device spec '" + spec + "': expected cpu, sim, sim:K, cuda:N, cuda:N,M… or cuda:all");
 #ifdef SNARKD_ENGINE_CUDA
   const int count = CudaDevice::count();
   std::vector<uint32_t> ids;

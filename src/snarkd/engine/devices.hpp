@@ -1,4 +1,5 @@
 // Devices from a command-line / config spec, for `snarkd bench` and the daemon:
+//   "cpu"        the CPU prover (fallback; the ledger budgets host RAM for working sets)
 //   "sim"        one simulated device        "sim:K"      K simulated devices
 //   "cuda:N"     GPU N                       "cuda:0,2"   GPUs 0 and 2      "cuda:all"  every GPU
 #pragma once
@@ -13,7 +14,8 @@
 namespace snarkd::engine {
 
 struct DeviceOptions {
-  // The ledger's size per device; 0 = the default: the simulated device's 1 GiB arena, or for
+  // The ledger's size per device; 0 = the default: the simulated device's 1 GiB arena, 16 GiB
+  // of host RAM for the CPU device, or for
   // a GPU its free memory at start-up less what resident keys will need (CudaDevice).
   uint64_t vram_bytes = 0;
   SimDeviceConfig sim;  // stage times of simulated devices (index and vram_bytes are set here)
