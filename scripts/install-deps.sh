@@ -1,9 +1,14 @@
 #!/bin/sh
 # Installs what snarkd needs on Debian 12 / Ubuntu and is missing: toolchain, CMake, GTest,
-# GMP (tests), Google Benchmark, Node.js + npm (known-answer vector scripts). Idempotent.
+# GMP (tests), Google Benchmark, Node.js + npm (known-answer vector scripts), the daemon's
+# packages. Idempotent.
 set -eu
 need=""
-for pkg in g++ cmake make libgtest-dev libgmp-dev libbenchmark-dev nodejs npm; do
+# The daemon (snarkd serve, snarkctl; optional in CMake) and its tests: gRPC + protobuf, SQLite,
+# toml++, spdlog (OpenSSL comes with gRPC); sqlite3, curl and python3-jsonschema for daemon_test.sh.
+daemon="libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libsqlite3-dev libtomlplusplus-dev"
+daemon="$daemon libspdlog-dev sqlite3 curl python3-jsonschema"
+for pkg in g++ cmake make libgtest-dev libgmp-dev libbenchmark-dev nodejs npm $daemon; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need="$need $pkg"
 done
 # Node may come from outside Debian's packages (as on the dev image): accept any node/npm on PATH.

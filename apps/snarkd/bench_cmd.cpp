@@ -2,6 +2,7 @@
 // of one circuit, W workers per device — with a human table, a JSON report and a timeline SVG.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -187,6 +188,66 @@ std::vector<engine::JobResult> run_jobs(engine::Engine& e, const BenchCircuit& b
   return results;
 }
 
+// "1,2,3" → {1, 2, 3}: one engine per count over the same circuit and key (the setup dominates
+// at large sizes, so a worker sweep should not repeat it).
+std::vector<uint32_t> parse_workers(const std::string& s) {
+  std::vector<uint32_t> v;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = s.find(',', start);
+    const std::string item = s.substr(start, comma - start);
+    char* end = nullptr;
+    const unsigned long w = std::strtoul(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || w == 0 || w > 64) throw UsageError("--workers: '" + item + "' is not 1..64");
+    v.push_back(uint32_t(w));
+    if (comma == std::string::npos) return v;
+    start = comma + 1;
+  }
+}
+
+// OUT.json → OUT-w2.json when sweeping several worker counts.
+std::string with_suffix(const std::string& path, const std::string& suffix) {
+  const size_t dot = path.rfind('.');
+  const size_t slash = path.rfind('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return path + suffix;
+  return path.substr(0, dot) + suffix + path.substr(dot);
+}
+
+struct BenchRun {
+  std::string device;
+  uint64_t jobs, parts;
+  engine::DeviceOptions dopt;
+  engine::EngineConfig ec;
+};
+
+int run_once(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers, const std::string& suffix) {
+  auto devices = engine::make_devices(run.device, run.dopt);
+  const uint32_t num_devices = uint32_t(devices.size());
+  engine::EngineConfig ec = run.ec;
+  ec.workers_per_device = workers;
+  engine::Engine e(std::move(devices), ec);
+  e.register_circuit("bench", bc.pk, bc.circuit);
+  const double t0 = e.now();
+  const std::vector<engine::JobResult> results = run_jobs(e, bc, run.jobs, run.parts);
+  const Report r = summarise(e, results, e.now() - t0);
+  print_table(r, num_devices, workers);
+  for (const auto& res : results)
+    if (res.state != engine::JobState::kDone)
+      std::fprintf(stderr, "job %llu: %s: %s\n", (unsigned long long)res.id, engine::job_state_name(res.state),
+                   res.error.c_str());
+  if (auto path = a.get("json")) write_json(with_suffix(*path, suffix), a, bc, r, workers);
+  if (auto path0 = a.get("timeline")) {
+    const std::string path = with_suffix(*path0, suffix);
+    const std::string title = run.device + ", " + std::to_string(workers) + " workers/device, " +
+                              std::to_string(bc.circuit->num_constraints()) + " constraints";
+    std::ofstream(path) << engine::timeline_svg(e.timeline(), title);
+    const std::string png = with_suffix(path.substr(0, path.rfind('.')), "") + ".png";
+    if (engine::write_png_if_possible(path, png)) std::printf("  timeline: %s, %s\n", path.c_str(), png.c_str());
+    else std::printf("  timeline: %s\n", path.c_str());
+  }
+  return r.invalid == 0 && r.failed == 0 && r.stats.deadlocks == 0 && r.stats.vram_overcommits == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int cmd_bench(int argc, char** argv) {
@@ -197,41 +258,30 @@ int cmd_bench(int argc, char** argv) {
                 {"sim-compute-ms", true}, {"watchdog-s", true}, {"threads", true}});
   if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
   if (a.has("threads")) ThreadPool::set_default_threads(a.get_u64("threads", 1));
-  const uint64_t jobs = a.get_u64("jobs", 4), parts = a.get_u64("partitions-per-job", 1);
-  const uint32_t workers = uint32_t(a.get_u64("workers", 2));
-  if (jobs == 0 || parts == 0 || workers == 0) throw UsageError("--jobs, --partitions-per-job and --workers must be ≥ 1");
-  engine::DeviceOptions dopt;
-  if (auto g = a.get("vram-gib")) dopt.vram_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
-  dopt.sim.upload_s = double(a.get_u64("sim-upload-ms", 0)) / 1e3;
-  dopt.sim.compute_s = double(a.get_u64("sim-compute-ms", 0)) / 1e3;
-  auto devices = engine::make_devices(a.require("device"), dopt);
-  const uint32_t num_devices = uint32_t(devices.size());
+  BenchRun run;
+  run.device = a.require("device");
+  run.jobs = a.get_u64("jobs", 4);
+  run.parts = a.get_u64("partitions-per-job", 1);
+  const std::vector<uint32_t> workers = parse_workers(a.get("workers").value_or("2"));
+  if (run.jobs == 0 || run.parts == 0) throw UsageError("--jobs and --partitions-per-job must be ≥ 1");
+  if (auto g = a.get("vram-gib")) run.dopt.vram_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
+  run.dopt.sim.upload_s = double(a.get_u64("sim-upload-ms", 0)) / 1e3;
+  run.dopt.sim.compute_s = double(a.get_u64("sim-compute-ms", 0)) / 1e3;
+  if (auto g = a.get("host-gib")) run.ec.host_budget_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
+  run.ec.watchdog_s = double(a.get_u64("watchdog-s", 120));
+  engine::make_devices(run.device, run.dopt);  // a bad spec fails before the (long) setup
   const BenchCircuit bc = load_bench_circuit(a);
-  engine::EngineConfig ec;
-  ec.workers_per_device = workers;
-  if (auto g = a.get("host-gib")) ec.host_budget_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
-  ec.watchdog_s = double(a.get_u64("watchdog-s", 120));
-  engine::Engine e(std::move(devices), ec);
-  e.register_circuit("bench", bc.pk, bc.circuit);
-  const double t0 = e.now();
-  const std::vector<engine::JobResult> results = run_jobs(e, bc, jobs, parts);
-  const Report r = summarise(e, results, e.now() - t0);
-  print_table(r, num_devices, workers);
-  for (const auto& res : results)
-    if (res.state != engine::JobState::kDone) std::fprintf(stderr, "job %llu: %s: %s\n", (unsigned long long)res.id,
-                                                          engine::job_state_name(res.state), res.error.c_str());
-  if (auto path = a.get("json")) write_json(*path, a, bc, r, workers);
-  if (auto path = a.get("timeline")) {
-    const std::string title = a.require("device") + ", " + std::to_string(workers) + " workers/device, " +
-                              std::to_string(bc.circuit->num_constraints()) + " constraints";
-    std::ofstream(*path) << engine::timeline_svg(e.timeline(), title);
-    std::string png = *path;
-    if (png.size() > 4 && png.substr(png.size() - 4) == ".svg") png.replace(png.size() - 4, 4, ".png");
-    else png += ".png";
-    if (engine::write_png_if_possible(*path, png)) std::printf("  timeline: %s, %s\n", path->c_str(), png.c_str());
-    else std::printf("  timeline: %s\n", path->c_str());
+  if (run.device.rfind("cuda:", 0) == 0 && run.dopt.vram_bytes == 0) {
+    // The pool takes the free memory at start-up; leave room for the resident key (+5 %).
+    const engine::CircuitEntry probe{"probe", bc.pk, bc.circuit};
+    run.dopt.key_reserve_bytes = engine::cuda_resident_bytes(0, probe) * 21 / 20;
   }
-  return r.invalid == 0 && r.failed == 0 && r.stats.deadlocks == 0 && r.stats.vram_overcommits == 0 ? 0 : 1;
+  std::printf("circuit: %llu constraints, domain 2^%u, setup %.1f s\n", (unsigned long long)bc.circuit->num_constraints(),
+              bc.pk->log_domain, bc.setup_s);
+  int rc = 0;
+  for (uint32_t w : workers)
+    rc = std::max(rc, run_once(a, run, bc, w, workers.size() > 1 ? "-w" + std::to_string(w) : ""));
+  return rc;
 }
 
 }  // namespace snarkd::cli

@@ -11,5 +11,6 @@ int cmd_export_vk(int argc, char** argv);
 int cmd_info(int argc, char** argv);
 int cmd_synth(int argc, char** argv);
 int cmd_bench(int argc, char** argv);  // the engine end to end (bench_cmd.cpp)  // PoRep-shaped synthetic circuit + witness (benchmarks)
+int cmd_serve(int argc, char** argv);  // the daemon (serve_cmd.cpp; only with SNARKD_BUILD_SERVER)
 
 }  // namespace snarkd::cli

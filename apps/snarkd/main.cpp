@@ -25,6 +25,7 @@ constexpr const char* kUsage =
     "        [--constraints N] [--params P.params] --jobs J --partitions-per-job P --workers W [--vram-gib G]\n"
     "        [--host-gib H] [--json OUT.json] [--timeline OUT.svg] [--sim-upload-ms U] [--sim-compute-ms C]\n"
     "        (the proving engine end to end; exit 1 if any proof is invalid or a job failed)\n"
+    "  snarkd serve --config snarkd.toml [--check]   (the daemon: gRPC, journal, /metrics; snarkctl talks to it)\n"
     "options: --threads N, --json (machine-readable output), --check-key (prove: full subgroup checks of\n"
     "every key point; by default only canonical encodings are checked and the proof is verified before\n"
     "it is written)\n"
@@ -39,6 +40,13 @@ int dispatch(const std::string& verb, int argc, char** argv) {
   if (verb == "info") return cmd_info(argc, argv);
   if (verb == "synth") return cmd_synth(argc, argv);
   if (verb == "bench") return cmd_bench(argc, argv);
+#ifdef SNARKD_WITH_SERVER
+  if (verb == "serve") return cmd_serve(argc, argv);
+#else
+  if (verb == "serve")
+    throw UsageError("this snarkd was built without the daemon (SNARKD_BUILD_SERVER: gRPC, protobuf, SQLite, toml++ and "
+                     "spdlog were not found at build time; scripts/install-deps.sh installs them)");
+#endif
   throw UsageError("unknown command '" + verb + "'");
 }
 

@@ -18,4 +18,14 @@ std::vector<ff::Fr> random_fr(size_t n, uint64_t seed);
 ec::G1Affine cpu_msm_g1(const std::vector<ec::G1Affine>& b, const std::vector<ff::Fr>& s);
 ec::G2Affine cpu_msm_g2(const std::vector<ec::G2Affine>& b, const std::vector<ff::Fr>& s);
 
+// PoRep-like scalars (split benchmark): 50% zero, 45% one, 5% uniformly random.
+std::vector<ff::Fr> porep_fr(size_t n, uint64_t seed);
+// Whether two XYZZ points are the same group element (the split and plain GPU MSM results).
+bool same_point(const ec::G1Xyzz& a, const ec::G1Xyzz& b);
+// The GPU split MSM (msm_split_sync) equals the CPU MSM on `b` with PoRep-like scalars.
+bool split_self_check_g1(const std::vector<ec::G1Affine>& b, uint64_t seed);
+// Whether `got` = Σ s[i]·tile[i mod tile.size()]: the CPU MSM over the tile with the scalars
+// folded per tile index (checks benchmark results over cyclically tiled bases at any n).
+bool equals_tiled_msm(const std::vector<ec::G1Affine>& tile, const std::vector<ff::Fr>& s, const ec::G1Xyzz& got);
+
 }  // namespace snarkd::bench

@@ -1,13 +1,15 @@
 // snarkd_gpu_bench: GPU timings without Google Benchmark. Every figure is the median of ≥ 5
 // timed runs (CUDA events around each run, on one non-blocking stream) after warm-up runs.
 //
-//   snarkd_gpu_bench [--min-log=20] [--max-log=28] [--reps=7] [--generator=7] [--only=ntt|msm]
+//   snarkd_gpu_bench [--min-log=20] [--max-log=28] [--reps=7] [--generator=7] [--only=ntt|msm|split|all]
 //
 // Prints: the device; a device-to-device copy (bytes read + written per second: the memory
 // ceiling); field multiplication throughput for Fr and Fp (4 independent chains per thread, so
 // the multiplier pipe, not latency, is the limit); NTT medians per size and variant with the two
 // floors (multiplications at the measured Fr rate, bytes at the measured copy rate); MSM medians
-// for G1 and G2 (msm_bench.cu).
+// for G1 and G2 (msm_bench.cu). --only=split runs the split MSM instead (split_bench.cu: G1 at 2^20,
+// 2^24, 2^26, 2^27 within [min-log, max-log], PoRep-like scalars, against cuda::msm); "all" (the
+// default) is NTT + MSM.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -28,7 +30,7 @@ namespace {
 struct Options {
   uint32_t min_log = 20, max_log = 28, reps = 7;
   uint64_t generator = 7;
-  std::string only = "all";  // ntt | msm | all
+  std::string only = "all";  // ntt | msm | split | all (= ntt + msm)
 };
 
 Options parse(int argc, char** argv) {
@@ -40,9 +42,12 @@ Options parse(int argc, char** argv) {
     else if (a.rfind("--max-log=", 0) == 0) o.max_log = uint32_t(value("--max-log="));
     else if (a.rfind("--reps=", 0) == 0) o.reps = std::max<uint32_t>(5, uint32_t(value("--reps=")));
     else if (a.rfind("--generator=", 0) == 0) o.generator = value("--generator=");
-    else if (a.rfind("--only=", 0) == 0) o.only = a.substr(7);
+    else if (a.rfind("--only=", 0) == 0 &&
+             (a == "--only=ntt" || a == "--only=msm" || a == "--only=split" || a == "--only=all"))
+      o.only = a.substr(7);
     else {
-      std::fprintf(stderr, "usage: %s [--min-log=N] [--max-log=N] [--reps=N>=5] [--generator=5|7] [--only=ntt|msm]\n",
+      std::fprintf(stderr,
+                   "usage: %s [--min-log=N] [--max-log=N] [--reps=N>=5] [--generator=5|7] [--only=ntt|msm|split|all]\n",
                    argv[0]);
       std::exit(2);
     }
@@ -93,7 +98,8 @@ void fill_random_fr(Fr* d, size_t n, uint64_t seed, cudaStream_t s) {
   fill_random<Fr><<<4096, 256, 0, s>>>(d, n, seed);
   SNARKD_CUDA_CHECK(cudaGetLastError());
 }
-void bench_msm(uint32_t min_log, uint32_t max_log, uint32_t reps, const Stream& s);  // msm_bench.cu
+void bench_msm(uint32_t min_log, uint32_t max_log, uint32_t reps, const Stream& s);    // msm_bench.cu
+void bench_split(uint32_t min_log, uint32_t max_log, uint32_t reps, const Stream& s);  // split_bench.cu
 
 namespace {
 
@@ -232,8 +238,9 @@ int main(int argc, char** argv) {
     const double bytes_per_s = copy_rate(s, o.reps);
     const double fr_rate = mul_rate<Fr>(s, prop.multiProcessorCount, o.reps, "Fr");
     mul_rate<Fp>(s, prop.multiProcessorCount, o.reps, "Fp");
-    if (o.only != "msm") bench_ntt(o, s, fr_rate, bytes_per_s);
-    if (o.only != "ntt") bench_msm(o.min_log, o.max_log, o.reps, s);
+    if (o.only == "all" || o.only == "ntt") bench_ntt(o, s, fr_rate, bytes_per_s);
+    if (o.only == "all" || o.only == "msm") bench_msm(o.min_log, o.max_log, o.reps, s);
+    if (o.only == "split") bench_split(o.min_log, o.max_log, o.reps, s);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

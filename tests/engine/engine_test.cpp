@@ -370,9 +370,10 @@ StressOutcome stress_one(uint32_t devices, uint32_t workers, double vram_sets, s
       ++out.done;
       EXPECT_TRUE(r.verified);
       // The engine's self-check verified every job; re-verify a sample here, independently.
-      if (r.id % 16 == 0)
+      if (r.id % 16 == 0) {
         EXPECT_TRUE(groth16::verify_batch(r.circuit_id == "big" ? big.pk->vk : f.pk->vk, r.proofs, r.public_inputs))
-          << "job " << r.id;
+            << "job " << r.id;
+      }
     } else if (r.state == JobState::kCancelled) {
       ++out.cancelled;
     } else {

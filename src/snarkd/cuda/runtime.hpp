@@ -86,6 +86,13 @@ class Event {
   explicit Event(bool timing = false) {
     SNARKD_CUDA_CHECK(cudaEventCreateWithFlags(&e_, timing ? cudaEventDefault : cudaEventDisableTiming));
   }
+  // An event whose synchronize() sleeps instead of spinning: for host threads that wait
+  // seconds for a partition's kernels (several workers spinning would each burn a core).
+  static Event blocking() {
+    Event e(0u);
+    SNARKD_CUDA_CHECK(cudaEventCreateWithFlags(&e.e_, cudaEventDisableTiming | cudaEventBlockingSync));
+    return e;
+  }
   ~Event() {
     if (e_) cudaEventDestroy(e_);
   }
@@ -110,6 +117,7 @@ class Event {
   }
 
  private:
+  explicit Event(unsigned) {}  // empty, for the factories
   cudaEvent_t e_ = nullptr;
 };
 

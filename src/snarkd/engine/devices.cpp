@@ -42,6 +42,15 @@ int cuda_device_count() {
 #endif
 }
 
+uint64_t cuda_resident_bytes(uint32_t ordinal, const CircuitEntry& c) {
+#ifdef SNARKD_ENGINE_CUDA
+  return CudaDevice::measure_resident_bytes(ordinal, c);
+#else
+  (void)ordinal, (void)c;
+  return 0;
+#endif
+}
+
 std::vector<std::unique_ptr<Device>> make_devices(const std::string& spec, const DeviceOptions& opt) {
   std::vector<std::unique_ptr<Device>> out;
   if (spec == "sim" || spec.rfind("sim:", 0) == 0) {
@@ -74,7 +83,7 @@ std::vector<std::unique_ptr<Device>> make_devices(const std::string& spec, const
     if (int(id) >= count)
       throw InvalidArgument("device spec '" + spec + "': GPU " + std::to_string(id) + " does not exist (" +
                             std::to_string(count) + " visible)");
-    out.push_back(std::make_unique<CudaDevice>(id, opt.vram_bytes));
+    out.push_back(std::make_unique<CudaDevice>(id, opt.vram_bytes, opt.key_reserve_bytes));
   }
   return out;
 #else

@@ -18,6 +18,8 @@ struct DeviceOptions {
   // of host RAM for the CPU device, or for
   // a GPU its free memory at start-up less what resident keys will need (CudaDevice).
   uint64_t vram_bytes = 0;
+  // GPUs with vram_bytes = 0: device memory left outside the pool for resident keys.
+  uint64_t key_reserve_bytes = 0;
   SimDeviceConfig sim;  // stage times of simulated devices (index and vram_bytes are set here)
 };
 
@@ -27,5 +29,8 @@ std::vector<std::unique_ptr<Device>> make_devices(const std::string& spec, const
 
 // Whether this build has the CUDA backend and how many GPUs the process sees (0 without).
 int cuda_device_count();
+
+// The device memory the circuit's key takes on GPU `ordinal` (loads it once); 0 without CUDA.
+uint64_t cuda_resident_bytes(uint32_t ordinal, const CircuitEntry& c);
 
 }  // namespace snarkd::engine

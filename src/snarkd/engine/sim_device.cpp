@@ -52,7 +52,7 @@ SimDevice::SimDevice(const SimDeviceConfig& cfg)
     : cfg_(cfg), copy_engine_(std::make_unique<FifoLock>()), compute_engine_(std::make_unique<FifoLock>()) {
   if (cfg.vram_bytes == 0 || cfg.vram_bytes > (uint64_t{4} << 30))
     throw InvalidArgument("simulated device: vram_bytes must be in (0, 4 GiB], got " + std::to_string(cfg.vram_bytes));
-  arena_ = std::make_unique<std::byte[]>(cfg.vram_bytes);
+  arena_.reset(new std::byte[cfg.vram_bytes]);  // default-initialised: untouched pages cost no RSS
 }
 
 SimDevice::~SimDevice() = default;

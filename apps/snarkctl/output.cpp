@@ -1,0 +1,143 @@
+#include "output.hpp"
+
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+#include "snarkd/server/proto_json.hpp"
+#include "snarkd/util/json.hpp"
+
+namespace snarkd::ctl {
+
+bool is_finished(const v1::JobResult& r) { return r.state() >= v1::JOB_STATE_DONE; }
+
+std::string state_name(v1::JobState s) {
+  std::string n = v1::JobState_Name(s);
+  n = n.substr(n.rfind('_') + 1);
+  for (char& c : n) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return n;
+}
+
+namespace {
+
+std::string stage_name(v1::PartitionStage s) {
+  std::string n = v1::PartitionStage_Name(s).substr(std::string("PARTITION_STAGE_").size());
+  for (char& c : n) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return n;
+}
+
+// "3/10 proven · compute 2 · queued 5"
+std::string partition_summary(const v1::JobResult& r) {
+  std::map<std::string, int> by_stage;
+  int proven = 0;
+  for (const auto& p : r.partitions()) {
+    if (p.stage() == v1::PARTITION_STAGE_PROVEN)
+      ++proven;
+    else
+      ++by_stage[stage_name(p.stage())];
+  }
+  std::string s = std::to_string(proven) + "/" + std::to_string(r.partitions_size()) + " proven";
+  for (const auto& [k, n] : by_stage) s += " · " + k + " " + std::to_string(n);
+  return s;
+}
+
+}  // namespace
+
+void print_result(const v1::JobResult& r, bool json) {
+  if (json) {
+    std::printf("%s\n", server::proto_to_json(r).dump(2).c_str());
+    return;
+  }
+  std::printf("job %llu %s: circuit %s, %s", (unsigned long long)r.job_id(), state_name(r.state()).c_str(),
+              r.circuit_id().c_str(), partition_summary(r).c_str());
+  if (r.state() == v1::JOB_STATE_DONE) std::printf(", %s", r.verified() ? "verified" : "not self-checked");
+  if (r.finished_unix_s() > 0) std::printf(", %.3f s", r.finished_unix_s() - r.submitted_unix_s());
+  std::printf("\n");
+  if (!r.error().empty()) std::printf("  error: %s\n", r.error().c_str());
+  for (int k = 0; k < r.partitions_size(); ++k) {
+    const auto& p = r.partitions(k);
+    if (p.device().empty()) continue;
+    const auto& t = p.timings();
+    std::printf(
+        "  partition %d on %s worker %u: queued %.3f s, wait_vram %.3f s, upload %.3f s, compute %.3f s, finalize %.3f "
+        "s\n",
+        k, p.device().c_str(), p.worker(), t.queued_s(), t.wait_vram_s(), t.upload_s(), t.compute_s(), t.finalize_s());
+  }
+}
+
+void print_status(const v1::StatusReply& s, bool json) {
+  if (json) {
+    std::printf("%s\n", server::proto_to_json(s).dump(2).c_str());
+    return;
+  }
+  std::printf("snarkd %s, up %.0f s%s\n", s.version().c_str(), s.uptime_s(), s.draining() ? ", DRAINING" : "");
+  std::printf(
+      "jobs: %llu queued, %llu running, %llu done, %llu failed, %llu cancelled; partitions: %llu queued, %llu in "
+      "flight\n",
+      (unsigned long long)s.jobs_queued(), (unsigned long long)s.jobs_running(), (unsigned long long)s.jobs_done(),
+      (unsigned long long)s.jobs_failed(), (unsigned long long)s.jobs_cancelled(),
+      (unsigned long long)s.queued_partitions(), (unsigned long long)s.in_flight_partitions());
+  for (const auto& d : s.devices()) {
+    std::printf("device %s: pool %.3f GiB, reserved %.3f GiB\n", d.name().c_str(), double(d.pool_bytes()) / (1 << 30),
+                double(d.reserved_bytes()) / (1 << 30));
+    for (const auto& w : d.workers())
+      if (w.stage() == "idle")
+        std::printf("  worker %u: idle\n", w.index());
+      else
+        std::printf("  worker %u: %s job %llu partition %u (%.1f s)\n", w.index(), w.stage().c_str(),
+                    (unsigned long long)w.job_id(), w.partition(), w.stage_s());
+  }
+  for (const auto& k : s.keys())
+    std::printf("key %s: %s, %llu constraints, %llu unfinished jobs (%s)\n", k.circuit_id().c_str(),
+                k.flavour().c_str(), (unsigned long long)k.constraints(), (unsigned long long)k.unfinished_jobs(),
+                k.source().c_str());
+}
+
+void write_outputs(const v1::JobResult& r, const std::string& proof_path, const std::string& public_path) {
+  if (!proof_path.empty()) {
+    if (r.state() != v1::JOB_STATE_DONE)
+      throw std::runtime_error("no proof to write: the job is " + state_name(r.state()));
+    std::ofstream f(proof_path, std::ios::binary);
+    for (const auto& p : r.partitions()) f.write(p.proof().data(), std::streamsize(p.proof().size()));
+    if (!f.flush()) throw std::runtime_error(proof_path + ": write failed");
+  }
+  if (!public_path.empty()) {
+    auto one = [](const v1::PartitionResult& p) {
+      Json a = Json::array();
+      for (const auto& x : p.public_inputs()) a.push_back(Json::string(x));
+      return a;
+    };
+    Json out = Json::array();
+    if (r.partitions_size() == 1)
+      out = one(r.partitions(0));
+    else
+      for (const auto& p : r.partitions()) out.push_back(one(p));
+    out.save(public_path, 1);
+  }
+}
+
+ProgressLine::ProgressLine(bool enabled) : enabled_(enabled), tty_(::isatty(2)) {}
+
+ProgressLine::~ProgressLine() {
+  if (enabled_ && tty_ && !last_.empty()) std::fprintf(stderr, "\r\033[K");
+}
+
+void ProgressLine::update(const v1::JobResult& r) {
+  if (!enabled_) return;
+  const std::string line =
+      "job " + std::to_string(r.job_id()) + " " + state_name(r.state()) + ": " + partition_summary(r);
+  const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  if (tty_) {
+    std::fprintf(stderr, "\r\033[K%s  %.1f s", line.c_str(), t);
+  } else if (line != last_) {
+    std::fprintf(stderr, "%s  (%.1f s)\n", line.c_str(), t);
+  }
+  std::fflush(stderr);
+  last_ = line;
+}
+
+}  // namespace snarkd::ctl

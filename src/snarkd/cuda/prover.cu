@@ -1,0 +1,196 @@
+// The per-proof device work of the GPU prover (prover.hpp): QAP rows, H scalars, five MSMs.
+// Host-side set-up (key upload, conversions, the sync wrapper) is in prover_host.cpp.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "snarkd/cuda/msm.hpp"
+#include "snarkd/cuda/msm_split.hpp"
+#include "snarkd/cuda/prover.hpp"
+#include "snarkd/util/error.hpp"
+
+namespace snarkd::cuda {
+namespace {
+
+constexpr uint32_t kThreads = 256;
+
+// Grid-stride kernels: at most 2^16 blocks, enough to fill an H200 many times over.
+uint32_t blocks_for(uint64_t n) { return uint32_t(std::min<uint64_t>((n + kThreads - 1) / kThreads, 65536)); }
+
+__device__ __forceinline__ uint64_t first_index() { return uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
+__device__ __forceinline__ uint64_t grid_stride() { return uint64_t(gridDim.x) * blockDim.x; }
+
+// Rows i < n of the QAP after the SpMV filled a, b (and c, bellperson) for the m constraint
+// rows; the CPU twin is groth16::evaluate_qap + first_failing_row:
+//   i ≥ m        bellperson's input rows w_j·0 = 0 (j = i − m < num_inputs), then zeros; these
+//                rows hold by construction (b = c = 0), so they are not checked;
+//   i < m        snarkjs: c = a∘b (the zkey has no C); bellperson: a·b ≠ c → atomicMin(row).
+// Thread 0 also writes whether w_0 (the ONE variable) is 1, every run (n ≥ 1: thread 0 exists).
+__global__ void qap_rows_kernel(Fr* a, Fr* b, Fr* c, const Fr* w, uint64_t m, uint64_t n, uint64_t num_inputs,
+                                bool bellperson, unsigned long long* first_failing_row, uint64_t* witness_one_ok) {
+  if (first_index() == 0) *witness_one_ok = w[0] == Fr::one() ? 1 : 0;
+  for (uint64_t i = first_index(); i < n; i += grid_stride()) {
+    if (i >= m) {
+      const uint64_t j = i - m;
+      a[i] = bellperson && j < num_inputs ? w[j] : Fr::zero();
+      b[i] = Fr::zero();
+      c[i] = Fr::zero();
+    } else if (!bellperson) {
+      c[i] = a[i] * b[i];
+    } else if (a[i] * b[i] != c[i]) {
+      atomicMin(first_failing_row, static_cast<unsigned long long>(i));
+    }
+  }
+}
+
+// a = (a·b − c)·factor on the coset (groth16::h_scalars' one pass); scale = false for snarkjs,
+// whose factor is 1 (Z = −2 is folded into its key).
+__global__ void h_pointwise_kernel(Fr* a, const Fr* b, const Fr* c, uint64_t n, Fr factor, bool scale) {
+  for (uint64_t i = first_index(); i < n; i += grid_stride()) {
+    const Fr v = a[i] * b[i] - c[i];
+    a[i] = scale ? v * factor : v;
+  }
+}
+
+// out[k] = w[index[k]]: a density-compacted query's scalars (groth16::gather_by_density).
+__global__ void gather_kernel(const Fr* w, const uint32_t* index, uint64_t count, Fr* out) {
+  for (uint64_t k = first_index(); k < count; k += grid_stride()) out[k] = w[index[k]];
+}
+
+uint64_t align_up(uint64_t b) { return (b + 255) / 256 * 256; }
+
+// The A, B and L sums: witness scalars, mostly 0 and 1 in Filecoin circuits, so they go
+// through the bit-split MSM (cuda/msm_split.hpp): zeros skipped, ones summed by a reduction,
+// Pippenger only over the rest. Without it, every one-scalar lands in the same bucket of each
+// window and one thread adds them all: 25.8 s instead of 172 ms at a 2^21 domain (H200).
+// The tail's length is data-dependent and cuda::msm needs it on the host, so this waits for
+// `stream` (this stream only) once per MSM after the classification.
+// Scratch: [split buffer | split scratch for a worst-case tail of n points].
+template <class F>
+uint64_t witness_msm_scratch_bytes(uint64_t n) {
+  return align_up(split_buffer_bytes(n)) + msm_split_scratch_bytes<F>(n);
+}
+template <class F>
+void witness_msm(const Affine<F>* bases, const Fr* scalars, uint64_t n, Xyzz<F>* out, void* scratch,
+                 uint64_t scratch_bytes, cudaStream_t stream) {
+  const uint64_t split_bytes = align_up(split_buffer_bytes(n));
+  const DeviceSplit split{n ? scratch : nullptr, split_bytes, n};
+  void* rest = static_cast<uint8_t*>(scratch) + split_bytes;
+  const uint64_t rest_bytes = scratch_bytes - split_bytes;
+  SplitCounts counts;  // pageable: read only after the stream synchronisation below
+  msm_split_classify(scalars, split, &counts, stream);
+  msm_split_ones<F>(bases, split, out, rest, rest_bytes, stream);
+  SNARKD_CUDA_CHECK(cudaStreamSynchronize(stream));
+  msm_split_finish<F>(bases, split, counts, out, out, rest, rest_bytes, stream);
+}
+
+// The H sum: random-looking scalars, plain Pippenger (as groth16::compute_sums does).
+uint64_t h_msm_scratch_bytes(uint64_t n) { return msm_scratch_bytes<Fp>(n); }
+void h_msm(const G1Affine* bases, const Fr* scalars, uint64_t n, G1Xyzz* out, void* scratch, uint64_t scratch_bytes,
+           cudaStream_t stream) {
+  msm<Fp>(bases, scalars, n, out, scratch, scratch_bytes, stream);
+}
+
+// Pointers into one partition's workspace.
+struct Workspace {
+  Fr *w, *a, *b, *c, *gather;
+  void *ntt_scratch, *msm_scratch;
+  uint64_t msm_scratch_bytes;
+  DeviceSums* sums;
+};
+
+Workspace carve(const ProverWorkspaceLayout& l, void* d_workspace) {
+  auto* base = static_cast<uint8_t*>(d_workspace);
+  return {reinterpret_cast<Fr*>(base + l.witness),  reinterpret_cast<Fr*>(base + l.a),
+          reinterpret_cast<Fr*>(base + l.b),        reinterpret_cast<Fr*>(base + l.c),
+          reinterpret_cast<Fr*>(base + l.gather),   base + l.ntt_scratch,
+          base + l.msm_scratch,                     l.msm_scratch_bytes,
+          reinterpret_cast<DeviceSums*>(base + l.sums)};
+}
+
+// Step 1: a, b, c on the n domain rows, and the satisfiability check (bellperson).
+void enqueue_qap(const DeviceProvingKey& key, const Workspace& ws, cudaStream_t stream) {
+  const DeviceProvingKey::View& v = key.view();
+  const bool bellperson = key.flavour() == groth16::KeyFlavour::kBellperson;
+  static_assert(sizeof(unsigned long long) == sizeof(uint64_t));
+  auto* fail = reinterpret_cast<unsigned long long*>(&ws.sums->first_failing_row);
+  SNARKD_CUDA_CHECK(cudaMemsetAsync(fail, 0xff, sizeof(uint64_t), stream));  // UINT64_MAX: none
+  spmv(v.a_matrix, v.dict, ws.w, ws.a, stream);
+  spmv(v.b_matrix, v.dict, ws.w, ws.b, stream);
+  if (bellperson) spmv(v.c_matrix, v.dict, ws.w, ws.c, stream);
+  const uint64_t n = key.domain_size();
+  qap_rows_kernel<<<blocks_for(n), kThreads, 0, stream>>>(ws.a, ws.b, ws.c, ws.w, key.num_constraints(), n,
+                                                          key.num_inputs(), bellperson, fail,
+                                                          &ws.sums->witness_one_ok);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+// Step 2: the H scalars into a (groth16::h_scalars): 6 transforms to the coset, one pointwise
+// pass, and for bellperson the coset inverse back to the n − 1 coefficients.
+void enqueue_h(const DeviceProvingKey& key, const Workspace& ws, cudaStream_t stream) {
+  const NttTables& t = key.ntt_tables();
+  const uint32_t k = key.log_domain();
+  const bool bellperson = key.flavour() == groth16::KeyFlavour::kBellperson;
+  for (Fr* v : {ws.a, ws.b, ws.c}) {
+    ntt(v, k, Direction::kInverse, false, t, ws.ntt_scratch, stream);
+    ntt(v, k, Direction::kForward, true, t, ws.ntt_scratch, stream);
+  }
+  const uint64_t n = key.domain_size();
+  h_pointwise_kernel<<<blocks_for(n), kThreads, 0, stream>>>(ws.a, ws.b, ws.c, n, key.view().h_factor, bellperson);
+  SNARKD_CUDA_CHECK_LAUNCH();
+  if (bellperson) ntt(ws.a, k, Direction::kInverse, true, t, ws.ntt_scratch, stream);
+}
+
+// A query's scalars: the witness itself (full query) or the gathered values of its variables.
+const Fr* query_scalars(const Workspace& ws, const uint32_t* index, uint64_t count, cudaStream_t stream) {
+  if (index == nullptr) return ws.w;
+  if (count > 0) {
+    gather_kernel<<<blocks_for(count), kThreads, 0, stream>>>(ws.w, index, count, ws.gather);
+    SNARKD_CUDA_CHECK_LAUNCH();
+  }
+  return ws.gather;
+}
+
+// Step 3: the five MSMs, one after another on the stream (they share the gather buffer and
+// the scratch: the B gather overwrites the A scalars only after the A MSM has read them).
+void enqueue_msms(const DeviceProvingKey& key, const Workspace& ws, cudaStream_t stream) {
+  const DeviceProvingKey::View& v = key.view();
+  const Fr* a_scalars = query_scalars(ws, v.a_index, v.a_len, stream);
+  witness_msm<Fp>(v.a, a_scalars, v.a_len, &ws.sums->a, ws.msm_scratch, ws.msm_scratch_bytes, stream);
+  const Fr* b_scalars = query_scalars(ws, v.b_index, v.b_len, stream);
+  witness_msm<Fp>(v.b_g1, b_scalars, v.b_len, &ws.sums->b1, ws.msm_scratch, ws.msm_scratch_bytes, stream);
+  witness_msm<Fp2>(v.b_g2, b_scalars, v.b_len, &ws.sums->b2, ws.msm_scratch, ws.msm_scratch_bytes, stream);
+  witness_msm<Fp>(v.l, ws.w + key.num_inputs(), v.l_len, &ws.sums->l, ws.msm_scratch, ws.msm_scratch_bytes, stream);
+  h_msm(v.h, ws.a, v.h_len, &ws.sums->h, ws.msm_scratch, ws.msm_scratch_bytes, stream);
+}
+
+}  // namespace
+
+namespace detail {
+
+uint64_t prover_msm_scratch_bytes(uint64_t a_len, uint64_t b_len, uint64_t l_len, uint64_t h_len) {
+  return std::max({witness_msm_scratch_bytes<Fp>(a_len), witness_msm_scratch_bytes<Fp>(b_len),
+                   witness_msm_scratch_bytes<Fp2>(b_len), witness_msm_scratch_bytes<Fp>(l_len),
+                   h_msm_scratch_bytes(h_len)});
+}
+
+void check_prover_workspace(const void* p, const char* who) {
+  if (p == nullptr) throw InvalidArgument(std::string(who) + ": the workspace is null");
+  if (reinterpret_cast<uintptr_t>(p) % 256 != 0)
+    throw InvalidArgument(std::string(who) + ": the workspace is not 256-byte aligned");
+}
+
+}  // namespace detail
+
+void prove_on_stream(const DeviceProvingKey& key, void* d_workspace, DeviceSums* h_out, cudaStream_t stream) {
+  detail::check_prover_workspace(d_workspace, "prove_on_stream");
+  if (h_out == nullptr) throw InvalidArgument("prove_on_stream: h_out is null");
+  DeviceGuard guard(key.device());
+  const Workspace ws = carve(key.layout(), d_workspace);
+  enqueue_qap(key, ws, stream);
+  enqueue_h(key, ws, stream);
+  enqueue_msms(key, ws, stream);
+  SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_out, ws.sums, sizeof(DeviceSums), cudaMemcpyDeviceToHost, stream));
+}
+
+}  // namespace snarkd::cuda

@@ -1,0 +1,153 @@
+// The GPU twin of groth16::compute_sums (groth16/prover.hpp): the five witness MSMs of a proof,
+// before the blinding, for both key flavours (groth16/keys.hpp, groth16/qap.hpp).
+//
+// Split between what is fixed per circuit and what each partition (one proof) needs:
+//   DeviceProvingKey   the key's query points, the circuit's CSR matrices and dictionary, the
+//                      A/B density index lists and the NTT tables, uploaded once at set-up (the
+//                      one place that allocates) and read-only afterwards, so every worker of
+//                      the device shares one copy.
+//   workspace          workspace_bytes() of device memory per partition, the caller's (the
+//                      engine carves it from its pool); the functions below work on the caller's
+//                      stream: no allocation, no device-wide synchronisation (prove_on_stream
+//                      waits for that one stream four times, see step 3).
+//
+// Per proof, on one stream (prove_on_stream):
+//   1. SpMV a = A·w, b = B·w (and c = C·w, bellperson) over the constraint rows; one pass over
+//      the n domain rows appends bellperson's input rows (a = w_j, b = c = 0), zero-pads, forms
+//      c = a∘b (snarkjs), for bellperson records the first row with a·b ≠ c (atomicMin), and
+//      checks that w_0 = 1.
+//   2. H scalars, in place in a: iNTT and coset NTT of a, b, c (shift 7 or ω₂ₙ); a = (a·b − c)
+//      ·1/(sⁿ − 1) (bellperson) or a·b − c (snarkjs); bellperson: coset iNTT, first n − 1 values.
+//   3. MSMs, one after another: A (G1) and B (G1, G2) over the density-gathered witness (the
+//      witness itself for snarkjs's full queries), L over the aux values — each through the
+//      bit-split MSM (cuda/msm_split.hpp), which classifies the scalars and waits for the stream
+//      to learn the tail's length — and H over the scalars (plain Pippenger).
+//   4. One copy of the results (DeviceSums) to the caller's pinned host memory.
+// The satisfiability result travels with the sums: to_query_sums throws UnsatisfiedWitness
+// naming the row, as the CPU prover does (snarkjs keys carry no C matrix: nothing to check).
+//
+// Workspace layout (offsets 256-aligned; `n` = domain size, `w` = num_vars):
+//   witness  w·32 B                               uploaded by enqueue_witness_upload
+//   a        n·32 B                               a → H scalars
+//   phase    max(b + c + NTT scratch,             during step 2
+//                gather (max(|A|,|B|)·32 B) + MSM scratch for the largest of the five MSMs)
+//   sums     sizeof(DeviceSums)                   results + first failing row
+// At a PoRep partition (w ≈ 1.3·10^8, n = 2^27): 3.9 + 4 + max(12, ≈ 9) GiB ≈ 20 GiB. At small
+// n the MSM scratch dominates the phase (2^21 test domain: 993 MiB in all, ≈ 670 MiB of it MSM).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "snarkd/cuda/curve.hpp"
+#include "snarkd/cuda/field.hpp"
+#include "snarkd/cuda/ntt.hpp"
+#include "snarkd/cuda/runtime.hpp"
+#include "snarkd/cuda/spmv.hpp"
+#include "snarkd/groth16/keys.hpp"
+#include "snarkd/groth16/prover.hpp"
+#include "snarkd/r1cs/r1cs.hpp"
+
+namespace snarkd::cuda {
+
+// The results of one proof as they leave the device (one copy): the five sums in XYZZ, the
+// first QAP row where a·b ≠ c (UINT64_MAX = none; always none for snarkjs keys), and whether
+// the witness's ONE was 1 on the device (1 = yes; checked there too because a caller may copy
+// the witness in without enqueue_witness_upload).
+struct DeviceSums {
+  G1Xyzz a, b1, l, h;
+  G2Xyzz b2;
+  uint64_t first_failing_row;
+  uint64_t witness_one_ok;
+};
+
+// Byte offsets into one partition's workspace (see the layout above).
+struct ProverWorkspaceLayout {
+  uint64_t witness = 0, a = 0, b = 0, c = 0, ntt_scratch = 0;  // phase: H
+  uint64_t gather = 0, msm_scratch = 0, msm_scratch_bytes = 0;  // phase: MSMs (over b, c, ...)
+  uint64_t sums = 0;
+  uint64_t total = 0;
+};
+
+class DeviceProvingKey {
+ public:
+  // Uploads pk (bound to circuit: groth16::bind_circuit) and the circuit to `device`, waiting
+  // for the copies. Throws InvalidArgument when the key and circuit disagree (query lengths,
+  // densities, domain) or the circuit is malformed (r1cs::find_structure_error), naming what;
+  // cuda::Error on CUDA failures (out of memory included).
+  DeviceProvingKey(int device, const groth16::ProvingKey& pk, const r1cs::Circuit& circuit);
+  ~DeviceProvingKey();
+  DeviceProvingKey(const DeviceProvingKey&) = delete;
+  DeviceProvingKey& operator=(const DeviceProvingKey&) = delete;
+
+  int device() const { return device_; }
+  groth16::KeyFlavour flavour() const { return flavour_; }
+  uint32_t log_domain() const { return log_domain_; }
+  uint64_t domain_size() const { return uint64_t{1} << log_domain_; }
+  uint64_t num_constraints() const { return num_constraints_; }
+  uint64_t num_inputs() const { return num_inputs_; }
+  uint64_t num_vars() const { return num_vars_; }
+  uint64_t resident_bytes() const;  // every device buffer of the key, NTT tables included
+  uint64_t workspace_bytes() const { return layout_.total; }  // one partition, multiple of 256
+  const ProverWorkspaceLayout& layout() const { return layout_; }
+
+  // Device data, read by prove_on_stream (prover.cu).
+  struct View {
+    CsrView a_matrix, b_matrix, c_matrix;  // c_matrix.rows = 0 for snarkjs (c = a∘b)
+    const Fr* dict = nullptr;
+    const G1Affine *a = nullptr, *b_g1 = nullptr, *l = nullptr, *h = nullptr;
+    const G2Affine* b_g2 = nullptr;
+    uint64_t a_len = 0, b_len = 0, l_len = 0, h_len = 0;
+    const uint32_t* a_index = nullptr;  // variables of the A query (null: every variable)
+    const uint32_t* b_index = nullptr;  // likewise for B
+    Fr h_factor;                        // 1/(sⁿ − 1) (bellperson), 1 (snarkjs)
+  };
+  const View& view() const { return view_; }
+  const NttTables& ntt_tables() const { return *tables_; }
+
+ private:
+  struct Buffers;  // the DeviceBuffers (prover_host.cpp)
+  int device_;
+  groth16::KeyFlavour flavour_;
+  uint32_t log_domain_;
+  uint64_t num_constraints_, num_inputs_, num_vars_;
+  std::unique_ptr<Buffers> buffers_;
+  std::unique_ptr<NttTables> tables_;
+  View view_;
+  ProverWorkspaceLayout layout_;
+};
+
+namespace detail {
+// Scratch for the largest of the five MSMs (prover.cu: the one place that names the MSMs).
+uint64_t prover_msm_scratch_bytes(uint64_t a_len, uint64_t b_len, uint64_t l_len, uint64_t h_len);
+// Throws InvalidArgument naming `who` unless p is non-null and 256-aligned.
+void check_prover_workspace(const void* p, const char* who);
+}  // namespace detail
+
+// Enqueues the copy of the witness (num_vars values, ONE first; pinned host memory for a truly
+// asynchronous copy, valid until the stream reaches the copy) into the workspace. Throws
+// InvalidArgument when witness[0] is not 1 (read on the host now: it must already be filled) or
+// the workspace is not 256-aligned.
+void enqueue_witness_upload(const DeviceProvingKey& key, const ff::Fr* h_witness, void* d_workspace,
+                            cudaStream_t stream);
+
+// Runs steps 1–4 on `stream` (ordered after the witness upload by the caller: same stream, or an
+// event). It blocks the calling thread while it waits for `stream` after each of the four split
+// classifications (the tails' lengths), and returns with the H MSM and the final copy still
+// enqueued: *h_out (pinned host memory) holds the results once the stream has passed them. The
+// workspace (key.workspace_bytes(), 256-aligned) and h_out must stay untouched until then.
+void prove_on_stream(const DeviceProvingKey& key, void* d_workspace, DeviceSums* h_out, cudaStream_t stream);
+
+// The sums in groth16's form (XYZZ → Jacobian). Throws InvalidArgument when the witness's ONE
+// was not 1, groth16::UnsatisfiedWitness (the row, and the CPU prover's message) when a row
+// failed.
+groth16::QuerySums to_query_sums(const DeviceProvingKey& key, const DeviceSums& sums);
+
+// Synchronous wrapper (tests, tools): checks the witness like the CPU prover, allocates a
+// workspace and pinned staging, runs upload + prove on a private stream, waits, converts.
+groth16::QuerySums compute_sums_sync(const DeviceProvingKey& key, std::span<const ff::Fr> witness);
+
+}  // namespace snarkd::cuda

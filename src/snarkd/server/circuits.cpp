@@ -1,0 +1,62 @@
+#include "snarkd/server/circuits.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+
+#include "snarkd/groth16/bellperson_io.hpp"
+#include "snarkd/groth16/prover.hpp"
+#include "snarkd/groth16/zkey.hpp"
+#include "snarkd/r1cs/circom.hpp"
+#include "snarkd/r1cs/csr_file.hpp"
+#include "snarkd/util/error.hpp"
+
+namespace snarkd::server {
+namespace {
+
+r1cs::Circuit read_circuit_file(const std::string& path) {
+  char magic[8] = {};
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw DecodeError(path + ": cannot open the circuit file");
+  f.read(magic, sizeof magic);
+  if (std::memcmp(magic, "r1cs", 4) == 0) return r1cs::read_circom_r1cs(path).circuit;
+  if (std::memcmp(magic, r1cs::kCsrMagic, sizeof magic) == 0) return r1cs::read_csr_file(path);
+  throw DecodeError(path + ": not a circuit (expected a circom .r1cs or a snarkd CSR file)");
+}
+
+}  // namespace
+
+std::string describe_source(const CircuitSpec& s) {
+  if (!s.zkey.empty()) return "snarkjs zkey " + s.zkey;
+  return "bellperson params " + s.params + " + circuit " + s.circuit;
+}
+
+LoadedCircuit load_circuit_files(const CircuitSpec& spec) {
+  if (spec.id.empty()) throw InvalidArgument("circuit id is empty");
+  if (spec.zkey.empty() == (spec.params.empty() || spec.circuit.empty()))
+    throw InvalidArgument("circuit '" + spec.id + "': give either a zkey, or params and a circuit file");
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto check = spec.check_key ? groth16::PointCheck::kFull : groth16::PointCheck::kTrusted;
+  LoadedCircuit lc;
+  lc.spec = spec;
+  if (!spec.zkey.empty()) {
+    groth16::Zkey zk = groth16::read_zkey(spec.zkey, check);
+    groth16::bind_circuit(zk.pk, zk.circuit);
+    lc.pk = std::make_shared<const groth16::ProvingKey>(std::move(zk.pk));
+    lc.circuit = std::make_shared<const r1cs::Circuit>(std::move(zk.circuit));
+  } else {
+    r1cs::Circuit circuit = read_circuit_file(spec.circuit);
+    groth16::ProvingKey pk = groth16::read_params(spec.params, check);
+    try {
+      groth16::bind_circuit(pk, circuit);
+    } catch (const std::exception& e) {
+      throw InvalidArgument(spec.params + " does not fit " + spec.circuit + ": " + e.what());
+    }
+    lc.pk = std::make_shared<const groth16::ProvingKey>(std::move(pk));
+    lc.circuit = std::make_shared<const r1cs::Circuit>(std::move(circuit));
+  }
+  lc.load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return lc;
+}
+
+}  // namespace snarkd::server

@@ -1,0 +1,29 @@
+// Proving keys + circuits the daemon serves, loaded from files named in the config ([[circuit]])
+// or by PreloadKey: a bellperson .params with its circuit (circom .r1cs or snarkd CSR, told apart
+// by their magic bytes), or a snarkjs .zkey, which carries its own A and B matrices.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "snarkd/groth16/keys.hpp"
+#include "snarkd/r1cs/r1cs.hpp"
+#include "snarkd/server/config.hpp"
+
+namespace snarkd::server {
+
+struct LoadedCircuit {
+  CircuitSpec spec;
+  std::shared_ptr<const groth16::ProvingKey> pk;  // bound to circuit (groth16::bind_circuit)
+  std::shared_ptr<const r1cs::Circuit> circuit;
+  double load_s = 0;
+  bool from_config = false;
+};
+
+// Throws InvalidArgument / DecodeError naming the file and what is wrong. PointCheck::kTrusted
+// unless spec.check_key (the engine's self-check still refuses a proof from a corrupt key).
+LoadedCircuit load_circuit_files(const CircuitSpec& spec);
+
+// "bellperson params /k.params + circuit /c.r1cs" or "snarkjs zkey /k.zkey".
+std::string describe_source(const CircuitSpec& spec);
+
+}  // namespace snarkd::server

@@ -1,0 +1,572 @@
+#include "snarkd/server/service.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "snarkd/engine/ledger.hpp"
+#include "snarkd/util/error.hpp"
+
+namespace fs = std::filesystem;
+
+namespace snarkd::server {
+
+engine::Priority to_engine_priority(int p) {
+  switch (p) {
+    case v1::PRIORITY_UNSPECIFIED:
+    case v1::PRIORITY_NORMAL:
+      return engine::Priority::kNormal;
+    case v1::PRIORITY_LOW:
+      return engine::Priority::kLow;
+    case v1::PRIORITY_HIGH:
+      return engine::Priority::kHigh;
+    case v1::PRIORITY_CRITICAL:
+      return engine::Priority::kCritical;
+  }
+  throw ServiceError(Code::kInvalidArgument,
+                     "priority " + std::to_string(p) + " is not one of LOW NORMAL HIGH CRITICAL");
+}
+
+const char* job_state_text(v1::JobState s) {
+  switch (s) {
+    case v1::JOB_STATE_QUEUED:
+      return "queued";
+    case v1::JOB_STATE_RUNNING:
+      return "running";
+    case v1::JOB_STATE_DONE:
+      return "done";
+    case v1::JOB_STATE_FAILED:
+      return "failed";
+    case v1::JOB_STATE_CANCELLED:
+      return "cancelled";
+    default:
+      return "unknown";
+  }
+}
+
+// One submission's witnesses on disk (staging dir) and in memory (decoded, checked).
+struct Service::Staged {
+  std::string dir;
+  std::vector<WitnessFormat> formats;
+  std::vector<std::vector<ff::Fr>> witnesses;
+  Digest hash{};
+};
+
+void Service::start() {
+  std::set<std::string> from_config;
+  for (const CircuitSpec& spec : cfg_.circuits) {
+    from_config.insert(spec.id);
+    try {
+      LoadedCircuit lc = load_circuit_files(spec);
+      lc.from_config = true;
+      register_circuit(std::move(lc));
+    } catch (const std::exception& e) {
+      spdlog::error("circuit_load_failed circuit={} source=config error=\"{}\"", spec.id, e.what());
+    }
+  }
+  for (const CircuitSpec& spec : journal_->load_circuits()) {
+    if (from_config.count(spec.id)) continue;  // the config's declaration wins
+    try {
+      register_circuit(load_circuit_files(spec));
+    } catch (const std::exception& e) {
+      spdlog::error("circuit_load_failed circuit={} source=journal error=\"{}\"", spec.id, e.what());
+    }
+  }
+  std::vector<uint64_t> unfinished;
+  load_journal_jobs(unfinished);
+  watcher_ = std::thread([this] { watch_loop(); });
+  requeuer_ = std::thread([this, ids = std::move(unfinished)]() mutable { requeue_loop(std::move(ids)); });
+}
+
+void Service::stop() {
+  if (stopping_.exchange(true)) return;
+  {
+    std::lock_guard l(mu_);
+    watch_cv_.notify_all();
+    done_cv_.notify_all();
+    request_cv_.notify_all();
+  }
+  if (requeuer_.joinable()) requeuer_.join();
+  if (watcher_.joinable()) watcher_.join();
+}
+
+// ---- circuits -------------------------------------------------------------------------------
+
+std::shared_ptr<const Service::Circuit> Service::find_circuit(const std::string& id) const {
+  std::lock_guard l(mu_);
+  const auto it = circuits_.find(id);
+  if (it != circuits_.end()) return it->second;
+  std::string known;
+  for (const auto& [k, c] : circuits_) known += (known.empty() ? "" : ", ") + k;
+  throw ServiceError(Code::kNotFound,
+                     "unknown circuit '" + id + "' (loaded: " + (known.empty() ? "none" : known) + ")");
+}
+
+void Service::register_circuit(LoadedCircuit lc) {
+  const std::string id = lc.spec.id;
+  engine_->register_circuit(id, lc.pk, lc.circuit);  // throws if the id is taken or it does not fit
+  auto c = std::make_shared<Circuit>();
+  const engine::CircuitEntry entry{id, lc.pk, lc.circuit};
+  for (const auto& d : engine_->devices())
+    c->working_set.push_back(engine::VramLedger::round_up(d->working_set_bytes(entry)));
+  c->lc = std::move(lc);
+  spdlog::info("circuit_registered circuit={} constraints={} vars={} source=\"{}\" load_s={:.3f}", id,
+               c->lc.circuit->num_constraints(), c->lc.circuit->num_vars(), describe_source(c->lc.spec), c->lc.load_s);
+  std::lock_guard l(mu_);
+  circuits_[id] = std::move(c);
+}
+
+v1::KeyInfo Service::key_info(const Circuit& c) const {  // mu_ held
+  v1::KeyInfo k;
+  k.set_circuit_id(c.lc.spec.id);
+  k.set_flavour(groth16::flavour_name(c.lc.pk->flavour));
+  k.set_constraints(c.lc.circuit->num_constraints());
+  k.set_num_vars(c.lc.circuit->num_vars());
+  k.set_num_public(c.lc.circuit->num_inputs - 1);
+  k.set_domain_log2(c.lc.pk->log_domain);
+  k.set_source(describe_source(c.lc.spec));
+  k.set_load_s(c.lc.load_s);
+  k.set_from_config(c.lc.from_config);
+  uint64_t unfinished = 0;
+  for (const auto& [id, r] : records_) unfinished += !r->terminal && r->circuit_id == c.lc.spec.id;
+  k.set_unfinished_jobs(unfinished);
+  return k;
+}
+
+v1::KeyInfo Service::preload(const v1::PreloadKeyRequest& req) {
+  const CircuitSpec spec{req.circuit_id(), req.params_path(), req.circuit_path(), req.zkey_path(), req.check_key()};
+  if (spec.id.empty() || spec.id.size() > 128)
+    throw ServiceError(Code::kInvalidArgument, "circuit_id must be 1 to 128 characters");
+  {
+    std::lock_guard l(mu_);
+    if (circuits_.count(spec.id))
+      throw ServiceError(Code::kAlreadyExists, "circuit id '" + spec.id + "' is taken (evict it first)");
+  }
+  register_circuit(load_circuit_files(spec));  // the engine refuses a racing duplicate id
+  journal_->put_circuit(spec);
+  std::lock_guard l(mu_);
+  return key_info(*circuits_.at(spec.id));
+}
+
+void Service::evict(const std::string& id) {
+  std::shared_ptr<const Circuit> c;
+  {
+    std::lock_guard l(mu_);
+    const auto it = circuits_.find(id);
+    if (it == circuits_.end()) throw ServiceError(Code::kNotFound, "unknown circuit '" + id + "'");
+    std::string busy;
+    for (const auto& [jid, r] : records_)
+      if (!r->terminal && r->circuit_id == id) busy += (busy.empty() ? "" : ", ") + std::to_string(jid);
+    if (!busy.empty())
+      throw ServiceError(Code::kFailedPrecondition, "circuit '" + id + "' is in use by unfinished jobs " + busy);
+    c = it->second;
+    circuits_.erase(it);  // new submissions for it fail from here on
+  }
+  try {
+    engine_->unregister_circuit(id);
+  } catch (const std::exception& e) {  // a submission raced in between
+    std::lock_guard l(mu_);
+    circuits_[id] = c;
+    throw ServiceError(Code::kFailedPrecondition, std::string("circuit '") + id + "' is in use: " + e.what());
+  }
+  journal_->remove_circuit(id);
+  spdlog::info("circuit_evicted circuit={}", id);
+}
+
+// ---- submit ---------------------------------------------------------------------------------
+
+std::string Service::check_witness_path(const std::string& path) const {
+  std::vector<std::string> dirs;
+  {
+    std::lock_guard l(mu_);
+    dirs = cfg_.witness_dirs;
+  }
+  if (dirs.empty())
+    throw ServiceError(Code::kPermissionDenied, "witness paths are disabled (server.witness_dirs is empty)");
+  if (path.empty() || path[0] != '/')
+    throw ServiceError(Code::kInvalidArgument, "witness path '" + path + "' is not absolute");
+  char buf[PATH_MAX];
+  if (!::realpath(path.c_str(), buf)) throw ServiceError(Code::kNotFound, "witness path '" + path + "' does not exist");
+  const std::string real = buf;
+  for (const std::string& d : dirs) {
+    char dbuf[PATH_MAX];
+    if (!::realpath(d.c_str(), dbuf)) continue;
+    const std::string root = std::string(dbuf) + "/";
+    if (real.compare(0, root.size(), root) == 0) {
+      if (!fs::is_regular_file(real))
+        throw ServiceError(Code::kInvalidArgument, "witness path '" + path + "' is not a file");
+      return real;
+    }
+  }
+  throw ServiceError(Code::kPermissionDenied, "witness path '" + path + "' is outside server.witness_dirs");
+}
+
+namespace {
+
+WitnessFormat resolve_format(int requested, std::span<const uint8_t> head, uint32_t k) {
+  switch (requested) {
+    case v1::WITNESS_FORMAT_AUTO:
+      return detect_witness_format(head);
+    case v1::WITNESS_FORMAT_FR_MONTGOMERY:
+      return WitnessFormat::kFrMontgomery;
+    case v1::WITNESS_FORMAT_WTNS:
+      return WitnessFormat::kWtns;
+  }
+  throw ServiceError(Code::kInvalidArgument,
+                     "partition " + std::to_string(k) + ": unknown witness format " + std::to_string(requested));
+}
+
+void check_witness_size(uint64_t size, uint64_t max_bytes, int k) {
+  if (size > max_bytes)
+    throw ServiceError(Code::kInvalidArgument,
+                       "partition " + std::to_string(k) + ": the witness is " + std::to_string(size) +
+                           " bytes, more than the circuit's variables can take (" + std::to_string(max_bytes) + ")");
+}
+
+// Copies src to dst, hashing the bytes; returns the first bytes (format detection).
+std::string copy_and_hash(const std::string& src, const std::string& dst, Sha256& h) {
+  std::ifstream in(src, std::ios::binary);
+  std::ofstream out(dst, std::ios::binary);
+  if (!in) throw ServiceError(Code::kNotFound, "cannot read witness path '" + src + "'");
+  if (!out) throw std::runtime_error("spool: cannot create " + dst);
+  std::vector<char> buf(1 << 20);
+  std::string head;
+  uint64_t total = 0;
+  while (in) {
+    in.read(buf.data(), std::streamsize(buf.size()));
+    const size_t n = size_t(in.gcount());
+    if (n == 0) break;
+    if (head.size() < 8) head.append(buf.data(), std::min<size_t>(n, 8 - head.size()));
+    h.update(buf.data(), n);
+    out.write(buf.data(), std::streamsize(n));
+    total += n;
+  }
+  if (!out.flush()) throw std::runtime_error("spool: cannot write " + dst + " (disk full?)");
+  h.update_u64(total);
+  return head;
+}
+
+}  // namespace
+
+// One partition's witness into <dir>/<k>.<fr|wtns>, its bytes hashed; returns the format.
+WitnessFormat Service::stage_one(const v1::Witness& w, int k, const std::string& dir, uint64_t max_bytes,
+                                 Sha256& h) const {
+  const std::string tmp = dir + "/" + std::to_string(k) + ".tmp";
+  std::string head;
+  if (w.source_case() == v1::Witness::kData) {
+    check_witness_size(w.data().size(), max_bytes, k);
+    head = w.data().substr(0, 8);
+    h.update_u64(w.data().size());
+    h.update(w.data().data(), w.data().size());
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out.write(w.data().data(), std::streamsize(w.data().size())).flush())
+      throw std::runtime_error("spool: cannot write " + tmp + " (disk full?)");
+  } else if (w.source_case() == v1::Witness::kPath) {
+    const std::string real = check_witness_path(w.path());
+    check_witness_size(fs::file_size(real), max_bytes, k);
+    head = copy_and_hash(real, tmp, h);
+  } else {
+    throw ServiceError(Code::kInvalidArgument, "partition " + std::to_string(k) + ": no witness (set data or path)");
+  }
+  const auto f =
+      resolve_format(w.format(), std::span(reinterpret_cast<const uint8_t*>(head.data()), head.size()), uint32_t(k));
+  h.update_u64(uint64_t(f));
+  fs::rename(tmp, dir + "/" + std::to_string(k) + "." + witness_format_ext(f));
+  return f;
+}
+
+// Every partition staged and decoded (so a bad witness is refused before anything is
+// journaled); the hash covers circuit, priority and each partition's format and bytes.
+Service::Staged Service::stage_witnesses(const v1::SubmitRequest& req, const Circuit& c) {
+  Staged st;
+  const uint64_t num_vars = c.lc.circuit->num_vars();
+  // A .wtns adds a header of < 100 bytes to the values: anything larger cannot fit the circuit
+  // and is refused before it is copied into the spool.
+  const uint64_t max_bytes = num_vars * sizeof(ff::Fr) + 1024;
+  st.dir = journal_->new_staging_dir();
+  try {
+    Sha256 h;
+    h.update_str("snarkd.v1.Submit");
+    h.update_str(req.circuit_id());
+    h.update_u64(uint64_t(to_engine_priority(req.priority())));
+    h.update_u64(uint64_t(req.partitions_size()));
+    for (int k = 0; k < req.partitions_size(); ++k) {
+      const WitnessFormat f = stage_one(req.partitions(k), k, st.dir, max_bytes, h);
+      const std::string file = st.dir + "/" + std::to_string(k) + "." + witness_format_ext(f);
+      st.formats.push_back(f);
+      st.witnesses.push_back(read_witness_file(file, f, num_vars, "partition " + std::to_string(k)));
+    }
+    st.hash = h.finish();
+  } catch (...) {
+    journal_->remove_dir(st.dir);
+    throw;
+  }
+  return st;
+}
+
+std::optional<uint64_t> Service::claim_request_id(const std::string& rid, const Digest& hash) {
+  if (rid.empty()) return std::nullopt;
+  std::unique_lock l(mu_);
+  for (;;) {
+    if (const auto it = by_request_.find(rid); it != by_request_.end()) {
+      const Record& r = *records_.at(it->second);
+      if (r.hash == hash) return r.id;
+      throw ServiceError(Code::kAlreadyExists, "request id '" + rid + "' was used for job " + std::to_string(r.id) +
+                                                   " with a different payload (circuit, priority or witnesses differ)");
+    }
+    if (!pending_requests_.count(rid)) {
+      pending_requests_.emplace(rid, hash);
+      return std::nullopt;
+    }
+    if (stopping_) throw ServiceError(Code::kUnavailable, "the daemon is stopping");
+    request_cv_.wait(l);  // the same id is being submitted right now: its outcome decides
+  }
+}
+
+void Service::release_request_id(const std::string& rid) {
+  if (rid.empty()) return;
+  std::lock_guard l(mu_);
+  pending_requests_.erase(rid);
+  request_cv_.notify_all();
+}
+
+namespace {
+
+void check_request_id(const std::string& rid) {
+  if (rid.size() > 128) throw ServiceError(Code::kInvalidArgument, "request_id is longer than 128 characters");
+  for (unsigned char ch : rid)
+    if (ch < 0x21 || ch > 0x7e)
+      throw ServiceError(Code::kInvalidArgument, "request_id must be printable ASCII without spaces");
+}
+
+}  // namespace
+
+// Journal first (the reply promises durability), then the engine; an engine refusal (busy)
+// undoes the journal entry, so a refused job never runs after a restart.
+uint64_t Service::accept(const v1::SubmitRequest& req, Staged& st, engine::Priority prio) {
+  const uint64_t id = journal_->allocate_job_id();
+  auto rec = std::make_shared<Record>();
+  rec->id = id;
+  rec->request_id = req.request_id();
+  rec->hash = st.hash;
+  rec->circuit_id = req.circuit_id();
+  rec->priority = req.priority() == v1::PRIORITY_UNSPECIFIED ? int(v1::PRIORITY_NORMAL) : req.priority();
+  rec->partitions = uint32_t(st.witnesses.size());
+  rec->formats = st.formats;
+  rec->submitted_at = unix_now();
+  const auto t0 = std::chrono::steady_clock::now();
+  journal_->commit_spool(st.dir, id);
+  try {
+    journal_->insert_job(JournalJob{id, rec->request_id, rec->hash, rec->circuit_id, rec->priority, rec->formats,
+                                    "queued", rec->submitted_at, 0, 1, "", ""});
+  } catch (...) {
+    journal_->remove_spool(id);
+    throw;
+  }
+  metric_journal_commit(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  {
+    std::lock_guard l(mu_);
+    records_[id] = rec;
+  }
+  engine::JobRequest er;
+  er.circuit_id = req.circuit_id();
+  er.priority = prio;
+  er.witnesses = std::move(st.witnesses);
+  uint64_t wait_ms;
+  {
+    std::lock_guard l(mu_);
+    wait_ms = cfg_.submit_wait_ms;
+  }
+  try {
+    const engine::JobId eid = engine_->submit(std::move(er), std::chrono::milliseconds(wait_ms));
+    bool cancelled;
+    {
+      std::lock_guard l(mu_);
+      rec->engine_id = eid;
+      by_engine_[eid] = id;
+      cancelled = rec->terminal || rec->finishing;  // Cancel came first (the id is guessable)
+      rescan_ = true;
+      watch_cv_.notify_all();
+    }
+    if (cancelled) engine_->cancel(eid);
+  } catch (...) {
+    journal_->remove_job(id);
+    journal_->remove_spool(id);
+    std::lock_guard l(mu_);
+    records_.erase(id);
+    throw;
+  }
+  return id;
+}
+
+v1::SubmitReply Service::submit(const v1::SubmitRequest& req) {
+  if (draining_ || stopping_)
+    throw ServiceError(Code::kUnavailable, "the daemon is draining (SIGTERM) and accepts no new jobs");
+  check_request_id(req.request_id());
+  if (req.partitions_size() == 0) throw ServiceError(Code::kInvalidArgument, "no partitions (a job needs ≥ 1 witness)");
+  if (uint64_t(req.partitions_size()) > cfg_.max_partitions)
+    throw ServiceError(Code::kInvalidArgument, std::to_string(req.partitions_size()) + " partitions, at most " +
+                                                   std::to_string(cfg_.max_partitions) + " per job");
+  const engine::Priority prio = to_engine_priority(req.priority());
+  const auto circuit = find_circuit(req.circuit_id());
+  Staged st = stage_witnesses(req, *circuit);
+  v1::SubmitReply reply;
+  if (const auto existing = claim_request_id(req.request_id(), st.hash)) {
+    journal_->remove_dir(st.dir);
+    reply.set_job_id(*existing);
+    reply.set_deduplicated(true);
+    reply.set_state(await(*existing, std::chrono::milliseconds(0)).state());
+    metric_dedup(req.circuit_id());
+    return reply;
+  }
+  uint64_t id;
+  try {
+    id = accept(req, st, prio);
+  } catch (...) {
+    journal_->remove_dir(st.dir);
+    release_request_id(req.request_id());
+    throw;
+  }
+  {
+    std::lock_guard l(mu_);
+    if (!req.request_id().empty()) by_request_[req.request_id()] = id;
+    pending_requests_.erase(req.request_id());
+    request_cv_.notify_all();
+  }
+  metric_submitted(req.circuit_id());
+  spdlog::info("job_accepted job={} circuit={} partitions={} priority={} request_id={}", id, req.circuit_id(),
+               req.partitions_size(), engine::priority_name(prio), req.request_id().empty() ? "-" : req.request_id());
+  reply.set_job_id(id);
+  reply.set_state(v1::JOB_STATE_QUEUED);
+  return reply;
+}
+
+// ---- await, prove, cancel -------------------------------------------------------------------
+
+std::shared_ptr<Service::Record> Service::find_record(uint64_t id) const {
+  std::lock_guard l(mu_);
+  const auto it = records_.find(id);
+  if (it == records_.end())
+    throw ServiceError(Code::kNotFound, "unknown job " + std::to_string(id) +
+                                            " (never accepted, or finished longer ago than the retention time)");
+  return it->second;
+}
+
+v1::JobResult Service::await(uint64_t id, std::optional<std::chrono::milliseconds> timeout,
+                             const std::function<bool()>& abandoned) {
+  const auto rec = find_record(id);
+  constexpr auto kForever = std::chrono::hours(24 * 365 * 10);  // longer would overflow the clock
+  const auto deadline =
+      std::chrono::steady_clock::now() + (timeout ? std::min<std::chrono::milliseconds>(*timeout, kForever) : kForever);
+  std::unique_lock l(mu_);
+  while (!rec->terminal && !stopping_) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline || (abandoned && abandoned())) break;
+    // Short slices: a client that hangs up is noticed within 100 ms.
+    done_cv_.wait_for(l, std::min<std::chrono::steady_clock::duration>(deadline - now, std::chrono::milliseconds(100)));
+  }
+  if (rec->terminal) return rec->result;
+  l.unlock();
+  return progress(*rec);
+}
+
+v1::JobResult Service::prove(const v1::ProveRequest& req, const std::function<bool()>& abandoned) {
+  const v1::SubmitReply s = submit(req.job());
+  std::optional<std::chrono::milliseconds> timeout;
+  if (req.has_timeout_ms())
+    timeout = std::chrono::milliseconds(std::min<uint64_t>(req.timeout_ms(), uint64_t(INT64_MAX / 2000000)));
+  return await(s.job_id(), timeout, abandoned);
+}
+
+v1::JobResult Service::cancel(uint64_t id) {
+  const auto rec = find_record(id);
+  std::optional<engine::JobId> eid;
+  {
+    std::lock_guard l(mu_);
+    eid = rec->engine_id;
+  }
+  if (eid) {
+    // Cancelled now, or finished just before: either way the engine's state is final, so
+    // journal it here (finish ignores it if the watcher was first) and reply with it.
+    engine_->cancel(*eid);
+    finish(rec, engine_->peek(*eid));
+  } else {
+    // Not handed to the engine yet (being accepted, or re-queued after a restart): whoever
+    // hands it over sees it terminal and cancels the engine's copy.
+    finish_unstarted(rec, v1::JOB_STATE_CANCELLED, "cancelled");
+  }
+  spdlog::info("job_cancel job={}", id);
+  return await(id, std::chrono::milliseconds(0));
+}
+
+// ---- lifecycle ------------------------------------------------------------------------------
+
+void Service::begin_drain() {
+  draining_ = true;
+  spdlog::info("drain_started");
+}
+
+bool Service::drain(double timeout_s) {
+  std::vector<std::shared_ptr<Record>> running;
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, r] : records_)
+      if (!r->terminal && r->engine_id && engine_->peek(*r->engine_id).state == engine::JobState::kRunning)
+        running.push_back(r);
+  }
+  spdlog::info("drain_waiting running_jobs={} timeout_s={}", running.size(), timeout_s);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  std::unique_lock l(mu_);
+  for (const auto& r : running)
+    if (!done_cv_.wait_until(l, deadline, [&] { return r->terminal || bool(stopping_); })) return false;
+  return true;
+}
+
+std::vector<std::string> Service::reload(const ServerConfig& next) {
+  std::vector<std::string> ignored;
+  auto differs = [&](bool changed, const char* what) {
+    if (changed) ignored.push_back(what);
+  };
+  differs(next.socket != cfg_.socket || next.socket_mode != cfg_.socket_mode, "server.socket*");
+  differs(next.tcp_listen != cfg_.tcp_listen, "server.tcp_listen");
+  differs(next.http_listen != cfg_.http_listen, "server.http_listen");
+  differs(next.devices != cfg_.devices || next.workers_per_device != cfg_.workers_per_device ||
+              next.vram_bytes != cfg_.vram_bytes || next.host_budget_bytes != cfg_.host_budget_bytes,
+          "engine.*");
+  differs(next.state_dir != cfg_.state_dir, "journal.state_dir");
+  std::optional<std::string> token;
+  try {
+    token = resolve_token(next);
+  } catch (const std::exception& e) {
+    ignored.push_back(std::string("the token (the old one stays): ") + e.what());
+  }
+  {
+    std::lock_guard l(mu_);
+    if (token) token_ = *token;
+    cfg_.token = next.token;
+    cfg_.token_file = next.token_file;
+    cfg_.witness_dirs = next.witness_dirs;
+    cfg_.submit_wait_ms = next.submit_wait_ms;
+    cfg_.retention_s = next.retention_s;
+    cfg_.log_level = next.log_level;
+  }
+  for (const CircuitSpec& spec : next.circuits) {
+    {
+      std::lock_guard l(mu_);
+      if (circuits_.count(spec.id)) continue;
+    }
+    try {
+      LoadedCircuit lc = load_circuit_files(spec);
+      lc.from_config = true;
+      register_circuit(std::move(lc));
+    } catch (const std::exception& e) {
+      ignored.push_back("circuit " + spec.id + ": " + e.what());
+    }
+  }
+  return ignored;
+}
+
+}  // namespace snarkd::server

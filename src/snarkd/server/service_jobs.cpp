@@ -1,0 +1,325 @@
+// The job lifecycle behind the RPCs: the watcher that journals finished jobs, results from
+// engine snapshots, re-queueing after a restart and the retention purge.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "snarkd/groth16/bellperson_io.hpp"
+#include "snarkd/server/service.hpp"
+#include "snarkd/util/error.hpp"
+
+namespace snarkd::server {
+
+namespace {
+
+v1::JobState to_proto_state(engine::JobState s) {
+  switch (s) {
+    case engine::JobState::kQueued:
+      return v1::JOB_STATE_QUEUED;
+    case engine::JobState::kRunning:
+      return v1::JOB_STATE_RUNNING;
+    case engine::JobState::kDone:
+      return v1::JOB_STATE_DONE;
+    case engine::JobState::kFailed:
+      return v1::JOB_STATE_FAILED;
+    case engine::JobState::kCancelled:
+      return v1::JOB_STATE_CANCELLED;
+  }
+  return v1::JOB_STATE_UNSPECIFIED;
+}
+
+// A failed or cancelled job delivers no proof: all its partitions are "stopped", even those
+// proven before the job ended.
+v1::PartitionStage stage_of(const engine::PartitionTiming& t, v1::JobState job) {
+  if (job == v1::JOB_STATE_FAILED || job == v1::JOB_STATE_CANCELLED) return v1::PARTITION_STAGE_STOPPED;
+  if (t.finalized_s > 0 || job == v1::JOB_STATE_DONE) return v1::PARTITION_STAGE_PROVEN;
+  if (t.dequeued_s == 0) return v1::PARTITION_STAGE_QUEUED;
+  if (t.reserved_s == 0) return v1::PARTITION_STAGE_WAIT_VRAM;
+  if (t.uploaded_s == 0) return v1::PARTITION_STAGE_UPLOAD;
+  if (t.computed_s == 0) return v1::PARTITION_STAGE_COMPUTE;
+  return v1::PARTITION_STAGE_FINALIZE;
+}
+
+// Durations between consecutive stamps; 0 where the later stamp is missing.
+void fill_timings(const engine::PartitionTiming& t, v1::StageTimings& out) {
+  auto span = [](double a, double b) { return a > 0 && b > 0 ? std::max(0.0, b - a) : 0.0; };
+  out.set_queued_s(span(t.submitted_s, t.dequeued_s));
+  out.set_wait_vram_s(span(t.dequeued_s, t.reserved_s));
+  out.set_upload_s(span(t.reserved_s, t.uploaded_s));
+  out.set_compute_s(span(t.uploaded_s, t.computed_s));
+  out.set_finalize_s(span(t.computed_s, t.finalized_s));
+}
+
+}  // namespace
+
+// A result from an engine snapshot. An engine-terminal job that is not journaled yet is
+// reported as running without proofs: Await shows a result only once a crash cannot undo it.
+v1::JobResult Service::to_result(const Record& rec, const engine::JobResult& r) const {
+  v1::JobResult out;
+  out.set_job_id(rec.id);
+  out.set_circuit_id(rec.circuit_id);
+  out.set_priority(v1::Priority(rec.priority));
+  out.set_request_id(rec.request_id);
+  out.set_submitted_unix_s(rec.submitted_at);
+  out.set_attempts(rec.attempts);
+  v1::JobState state = to_proto_state(r.state);
+  out.set_state(state);
+  out.set_error(r.error);
+  out.set_verified(r.verified);
+  for (size_t k = 0; k < r.timings.size(); ++k) {
+    const engine::PartitionTiming& t = r.timings[k];
+    v1::PartitionResult* p = out.add_partitions();
+    p->set_stage(stage_of(t, state));
+    fill_timings(t, *p->mutable_timings());
+    if (t.dequeued_s > 0 && t.device < device_names_.size())
+      p->set_device(device_names_[t.device]), p->set_worker(t.worker);
+    if (k < r.public_inputs.size())
+      for (const ff::Fr& x : r.public_inputs[k]) p->add_public_inputs(to_decimal(x));
+    if (state == v1::JOB_STATE_DONE && k < r.proofs.size()) {
+      const auto bytes = groth16::encode_proof(r.proofs[k]);
+      p->set_proof(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    }
+  }
+  return out;
+}
+
+v1::JobResult Service::progress(const Record& rec) const {
+  std::optional<engine::JobId> eid;
+  {
+    std::lock_guard l(mu_);
+    if (rec.terminal) return rec.result;
+    eid = rec.engine_id;
+  }
+  if (!eid) {  // accepted, not (yet again) in the engine
+    v1::JobResult out;
+    out.set_job_id(rec.id);
+    out.set_state(v1::JOB_STATE_QUEUED);
+    out.set_circuit_id(rec.circuit_id);
+    out.set_priority(v1::Priority(rec.priority));
+    out.set_request_id(rec.request_id);
+    out.set_submitted_unix_s(rec.submitted_at);
+    out.set_attempts(rec.attempts);
+    for (uint32_t k = 0; k < rec.partitions; ++k) out.add_partitions()->set_stage(v1::PARTITION_STAGE_QUEUED);
+    return out;
+  }
+  v1::JobResult out = to_result(rec, engine_->peek(*eid));
+  if (out.state() >= v1::JOB_STATE_DONE) {
+    out.set_state(v1::JOB_STATE_RUNNING);
+    out.set_error("");
+    out.set_verified(false);
+    for (auto& p : *out.mutable_partitions()) p.clear_proof();
+  }
+  return out;
+}
+
+// ---- finishing ------------------------------------------------------------------------------
+
+bool Service::claim_finish(Record& rec) {
+  std::lock_guard l(mu_);
+  if (rec.finishing || rec.terminal) return false;
+  rec.finishing = true;
+  return true;
+}
+
+void Service::finish(const std::shared_ptr<Record>& rec, const engine::JobResult& r) {
+  if (!is_terminal(r.state) || !claim_finish(*rec)) return;
+  complete(rec, to_result(*rec, r));
+}
+
+void Service::finish_unstarted(const std::shared_ptr<Record>& rec, v1::JobState state, const std::string& why) {
+  if (!claim_finish(*rec)) return;
+  v1::JobResult out = progress(*rec);
+  out.set_state(state);
+  out.set_error(why);
+  for (auto& p : *out.mutable_partitions()) p.set_stage(v1::PARTITION_STAGE_STOPPED);
+  complete(rec, std::move(out));
+}
+
+// Journal (queued → terminal, exactly once), drop the spool, then publish. A journal failure
+// leaves the job unfinished in memory and on disk: it is retried at the next restart.
+void Service::complete(const std::shared_ptr<Record>& rec, v1::JobResult result) {
+  result.set_finished_unix_s(unix_now());
+  const std::string state = job_state_text(result.state());
+  try {
+    const std::string blob = result.SerializeAsString();
+    if (!journal_->finish_job(rec->id, state, result.finished_unix_s(), result.error(), blob))
+      spdlog::warn("journal_finish_skipped job={} reason=\"row not queued\"", rec->id);
+  } catch (const std::exception& e) {
+    spdlog::error("journal_finish_failed job={} error=\"{}\"", rec->id, e.what());
+    std::lock_guard l(mu_);
+    rec->finishing = false;
+    return;
+  }
+  journal_->remove_spool(rec->id);
+  record_metrics(result);
+  spdlog::info("job_finished job={} circuit={} state={} partitions={} seconds={:.3f}{}", rec->id, rec->circuit_id,
+               state, result.partitions_size(), result.finished_unix_s() - rec->submitted_at,
+               result.error().empty() ? "" : " error=\"" + result.error() + "\"");
+  std::lock_guard l(mu_);
+  rec->result = std::move(result);
+  rec->terminal = true;
+  done_cv_.notify_all();
+}
+
+// ---- the watcher ----------------------------------------------------------------------------
+
+void Service::scan_active() {
+  std::vector<std::pair<std::shared_ptr<Record>, engine::JobId>> active;
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, r] : records_)
+      if (!r->terminal && !r->finishing && r->engine_id) active.emplace_back(r, *r->engine_id);
+  }
+  for (const auto& [rec, eid] : active) {
+    try {
+      const engine::JobResult r = engine_->peek(eid);
+      if (is_terminal(r.state)) finish(rec, r);
+    } catch (const std::exception& e) {
+      spdlog::error("watch_error job={} error=\"{}\"", rec->id, e.what());
+    }
+  }
+}
+
+void Service::watch_loop() {
+  uint64_t seen = ~uint64_t(0);
+  auto last_full = std::chrono::steady_clock::now();
+  auto last_purge = last_full;
+  while (!stopping_) {
+    {
+      std::unique_lock l(mu_);
+      watch_cv_.wait_for(l, std::chrono::milliseconds(5), [&] { return rescan_ || stopping_.load(); });
+      rescan_ = false;
+    }
+    const engine::EngineStats s = engine_->stats();
+    const uint64_t finished = s.completed + s.failed + s.cancelled;
+    const auto now = std::chrono::steady_clock::now();
+    // The count is read before the scan: a job finishing during the scan moves it again.
+    if (finished != seen || now - last_full > std::chrono::milliseconds(500)) {
+      seen = finished;
+      last_full = now;
+      scan_active();
+    }
+    double retention;
+    {
+      std::lock_guard l(mu_);
+      retention = cfg_.retention_s;
+    }
+    if (now - last_purge > std::chrono::duration<double>(std::clamp(retention / 4, 0.5, 60.0))) {
+      last_purge = now;
+      purge_expired();
+    }
+  }
+}
+
+void Service::purge_expired() {
+  double retention;
+  {
+    std::lock_guard l(mu_);
+    retention = cfg_.retention_s;
+  }
+  std::vector<uint64_t> gone;
+  try {
+    gone = journal_->purge_finished(unix_now() - retention);
+  } catch (const std::exception& e) {
+    spdlog::error("journal_purge_failed error=\"{}\"", e.what());
+    return;
+  }
+  std::lock_guard l(mu_);
+  for (uint64_t id : gone) {
+    const auto it = records_.find(id);
+    if (it == records_.end()) continue;
+    if (!it->second->request_id.empty()) by_request_.erase(it->second->request_id);
+    if (it->second->engine_id) by_engine_.erase(*it->second->engine_id);
+    records_.erase(it);
+  }
+  if (!gone.empty()) spdlog::info("results_purged jobs={} retention_s={}", gone.size(), retention);
+}
+
+// ---- restart --------------------------------------------------------------------------------
+
+void Service::load_journal_jobs(std::vector<uint64_t>& unfinished) {
+  uint64_t kept = 0;
+  for (JournalJob& j : journal_->load_jobs()) {
+    auto rec = std::make_shared<Record>();
+    rec->id = j.id;
+    rec->request_id = j.request_id;
+    rec->hash = j.payload_sha256;
+    rec->circuit_id = j.circuit_id;
+    rec->priority = j.priority;
+    rec->partitions = uint32_t(j.formats.size());
+    rec->formats = j.formats;
+    rec->submitted_at = j.submitted_at;
+    rec->attempts = j.attempts;
+    if (j.state != "queued") {
+      if (!rec->result.ParseFromString(j.result)) {
+        spdlog::error("journal_result_unreadable job={}", j.id);
+        continue;
+      }
+      rec->terminal = true;
+      ++kept;
+    } else {
+      unfinished.push_back(j.id);
+    }
+    std::lock_guard l(mu_);
+    if (!rec->request_id.empty()) by_request_[rec->request_id] = rec->id;
+    records_[rec->id] = std::move(rec);
+  }
+  spdlog::info("journal_loaded path={} finished_jobs={} unfinished_jobs={}", journal_->db_path(), kept,
+               unfinished.size());
+}
+
+void Service::requeue_one(const std::shared_ptr<Record>& rec) {
+  const auto circuit = find_circuit(rec->circuit_id);
+  engine::JobRequest req;
+  req.circuit_id = rec->circuit_id;
+  req.priority = to_engine_priority(rec->priority);
+  for (uint32_t k = 0; k < rec->partitions; ++k)
+    req.witnesses.push_back(read_witness_file(journal_->spool_file(rec->id, k, rec->formats[k]), rec->formats[k],
+                                              circuit->lc.circuit->num_vars(),
+                                              "spooled partition " + std::to_string(k)));
+  // A full host budget: wait here, where a shutdown can interrupt, rather than inside the
+  // engine's submit (which then normally admits at once).
+  const uint64_t need = uint64_t(rec->partitions) * circuit->lc.circuit->num_vars() * sizeof(ff::Fr);
+  while (cfg_.host_budget_bytes && engine_->stats().host_in_use_bytes + need > cfg_.host_budget_bytes) {
+    if (stopping_) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (stopping_) return;
+  journal_->job_restarted(rec->id, rec->attempts + 1);
+  const engine::JobId eid = engine_->submit(std::move(req));
+  bool cancelled;
+  {
+    std::lock_guard l(mu_);
+    ++rec->attempts;
+    rec->engine_id = eid;
+    by_engine_[eid] = rec->id;
+    cancelled = rec->terminal || rec->finishing;
+    rescan_ = true;
+    watch_cv_.notify_all();
+  }
+  if (cancelled) engine_->cancel(eid);
+  metric_requeued();
+  spdlog::info("job_requeued job={} circuit={} attempt={}", rec->id, rec->circuit_id, rec->attempts);
+}
+
+void Service::requeue_loop(std::vector<uint64_t> ids) {
+  for (uint64_t id : ids) {
+    if (stopping_) return;
+    std::shared_ptr<Record> rec;
+    {
+      std::lock_guard l(mu_);
+      const auto it = records_.find(id);
+      if (it == records_.end() || it->second->terminal || it->second->finishing) continue;
+      rec = it->second;
+    }
+    try {
+      requeue_one(rec);
+    } catch (const std::exception& e) {
+      spdlog::error("job_requeue_failed job={} error=\"{}\"", id, e.what());
+      finish_unstarted(rec, v1::JOB_STATE_FAILED, std::string("could not re-queue after a restart: ") + e.what());
+    }
+  }
+}
+
+}  // namespace snarkd::server

@@ -1,0 +1,307 @@
+// Status (RPC and /status) and Prometheus metrics; the Service's constructor and destructor,
+// which need the metric families complete.
+#include <algorithm>
+#include <map>
+
+#include "snarkd/server/service.hpp"
+
+#ifndef SNARKD_VERSION
+#define SNARKD_VERSION "dev"
+#endif
+
+namespace snarkd::server {
+
+struct Service::Families {
+  explicit Families(MetricsRegistry& r)
+      : submitted(r.counter("snarkd_jobs_submitted_total", "Jobs accepted (journaled), by circuit.")),
+        completed(r.counter("snarkd_jobs_completed_total", "Jobs finished with every proof verified, by circuit.")),
+        failed(r.counter("snarkd_jobs_failed_total", "Jobs that failed, by circuit.")),
+        cancelled(r.counter("snarkd_jobs_cancelled_total", "Jobs cancelled, by circuit.")),
+        deduplicated(r.counter("snarkd_jobs_deduplicated_total",
+                               "Submits answered with an earlier job (same request id and payload), by circuit.")),
+        requeued(
+            r.counter("snarkd_jobs_requeued_total", "Unfinished jobs re-queued from the journal after a restart.")),
+        partitions(r.counter("snarkd_partitions_proven_total", "Partition proofs delivered, by circuit.")),
+        rpc(r.counter("snarkd_rpc_requests_total", "gRPC calls by method and status code.")),
+        stage(r.histogram("snarkd_stage_duration_seconds",
+                          "Time partitions spent in each stage (queued, wait_vram, upload, compute, finalize).",
+                          exponential_buckets(0.001, 2, 20))),
+        job(r.histogram("snarkd_job_duration_seconds", "Accepted to done, by circuit.",
+                        exponential_buckets(0.01, 2, 20))),
+        journal(r.histogram("snarkd_journal_commit_seconds", "Spool + journal commit (both fsync'd) per accepted job.",
+                            exponential_buckets(0.0001, 2, 16))),
+        queue_depth(r.gauge("snarkd_queue_depth_partitions", "Partitions waiting for a worker.")),
+        in_flight(r.gauge("snarkd_in_flight_partitions", "Partitions on a device (memory stage to finalize).")),
+        jobs(r.gauge("snarkd_jobs", "Jobs the daemon knows, by state (finished ones until the retention time).")),
+        vram_pool(r.gauge("snarkd_vram_pool_bytes", "Device memory managed by the ledger, by device.")),
+        vram_reserved(r.gauge("snarkd_vram_reserved_bytes", "Working sets reserved on the ledger now, by device.")),
+        vram_resident(r.gauge("snarkd_vram_resident_bytes", "Resident keys, by device.")),
+        vram_peak(r.gauge("snarkd_vram_peak_bytes", "Most ledger bytes reserved at once (max over devices).")),
+        host_capacity(r.gauge("snarkd_host_budget_bytes", "Host budget for queued witnesses (0 = unlimited).")),
+        host_in_use(r.gauge("snarkd_host_budget_in_use_bytes", "Host budget charged now.")),
+        host_peak(r.gauge("snarkd_host_budget_peak_bytes", "Most host budget charged at once.")),
+        busy(r.gauge("snarkd_device_compute_busy_seconds", "Compute engine busy time (simulated devices), by device.")),
+        workers_busy(r.gauge("snarkd_workers_busy", "Workers carrying a partition, by device.")),
+        invalid(r.counter("snarkd_invalid_proofs_total", "Proofs the self-check rejected.")),
+        deadlocks(r.counter("snarkd_engine_deadlocks_total", "Watchdog firings (no progress with work in flight).")),
+        overcommits(r.counter("snarkd_vram_overcommits_total", "Ledger audit failures.")),
+        keys(r.gauge("snarkd_keys_loaded", "Circuits registered.")),
+        uptime(r.gauge("snarkd_uptime_seconds", "Seconds since the daemon started.")),
+        draining(r.gauge("snarkd_draining", "1 while draining after SIGTERM.")) {}
+
+  MetricFamily &submitted, &completed, &failed, &cancelled, &deduplicated, &requeued, &partitions, &rpc;
+  MetricFamily &stage, &job, &journal;
+  MetricFamily &queue_depth, &in_flight, &jobs, &vram_pool, &vram_reserved, &vram_resident, &vram_peak;
+  MetricFamily &host_capacity, &host_in_use, &host_peak, &busy, &workers_busy, &invalid, &deadlocks, &overcommits;
+  MetricFamily &keys, &uptime, &draining;
+};
+
+// The circuits are registered and the journal replayed by start(), not here.
+Service::Service(const ServerConfig& cfg, std::unique_ptr<engine::Engine> engine, std::unique_ptr<Journal> journal)
+    : cfg_(cfg), token_(resolve_token(cfg)), engine_(std::move(engine)), journal_(std::move(journal)) {
+  for (const auto& d : engine_->devices()) device_names_.push_back(d->name());
+  setup_metrics();
+}
+
+Service::~Service() {
+  stop();
+  engine_.reset();  // the watcher is gone: the engine's shutdown cancellations are not journaled
+}
+
+void Service::setup_metrics() {
+  m_ = std::make_unique<Families>(metrics_);
+  m_->requeued.touch({});
+  m_->journal.touch({});
+  for (const char* s : {"queued", "wait_vram", "upload", "compute", "finalize"}) m_->stage.touch({{"stage", s}});
+}
+
+void Service::metric_submitted(const std::string& c) {
+  m_->submitted.inc({{"circuit", c}});
+  for (MetricFamily* f : {&m_->completed, &m_->failed, &m_->cancelled}) f->touch({{"circuit", c}});
+}
+void Service::metric_dedup(const std::string& c) { m_->deduplicated.inc({{"circuit", c}}); }
+void Service::metric_journal_commit(double s) { m_->journal.observe({}, s); }
+void Service::metric_requeued() { m_->requeued.inc({}); }
+void Service::count_rpc(const std::string& method, const std::string& code) {
+  m_->rpc.inc({{"method", method}, {"code", code}});
+}
+
+void Service::record_metrics(const v1::JobResult& r) {
+  const Labels circuit{{"circuit", r.circuit_id()}};
+  switch (r.state()) {
+    case v1::JOB_STATE_DONE:
+      m_->completed.inc(circuit);
+      break;
+    case v1::JOB_STATE_FAILED:
+      m_->failed.inc(circuit);
+      break;
+    default:
+      m_->cancelled.inc(circuit);
+      break;
+  }
+  if (r.state() == v1::JOB_STATE_DONE) {
+    m_->partitions.inc(circuit, r.partitions_size());
+    m_->job.observe(circuit, r.finished_unix_s() - r.submitted_unix_s());
+  }
+  for (const v1::PartitionResult& p : r.partitions()) {
+    const v1::StageTimings& t = p.timings();
+    const std::pair<const char*, double> stages[] = {{"queued", t.queued_s()},
+                                                     {"wait_vram", t.wait_vram_s()},
+                                                     {"upload", t.upload_s()},
+                                                     {"compute", t.compute_s()},
+                                                     {"finalize", t.finalize_s()}};
+    for (auto [name, v] : stages)
+      if (v > 0) m_->stage.observe({{"stage", name}}, v);
+  }
+}
+
+bool Service::token_matches(const std::string& presented) const {
+  std::lock_guard l(mu_);
+  if (token_.empty() || presented.size() != token_.size()) return false;
+  unsigned char diff = 0;  // constant time in the token's length
+  for (size_t i = 0; i < token_.size(); ++i) diff |= uint8_t(token_[i] ^ presented[i]);
+  return diff == 0;
+}
+
+// ---- status ---------------------------------------------------------------------------------
+
+namespace {
+
+const char* stage_text(v1::PartitionStage s) {
+  switch (s) {
+    case v1::PARTITION_STAGE_WAIT_VRAM:
+      return "wait_vram";
+    case v1::PARTITION_STAGE_UPLOAD:
+      return "upload";
+    case v1::PARTITION_STAGE_COMPUTE:
+      return "compute";
+    case v1::PARTITION_STAGE_FINALIZE:
+      return "finalize";
+    default:
+      return "idle";
+  }
+}
+
+double stage_start(const engine::PartitionTiming& t, v1::PartitionStage s) {
+  switch (s) {
+    case v1::PARTITION_STAGE_WAIT_VRAM:
+      return t.dequeued_s;
+    case v1::PARTITION_STAGE_UPLOAD:
+      return t.reserved_s;
+    case v1::PARTITION_STAGE_COMPUTE:
+      return t.uploaded_s;
+    default:
+      return t.computed_s;
+  }
+}
+
+v1::JobSummary summary_of(const v1::JobResult& r, double now) {
+  v1::JobSummary s;
+  s.set_job_id(r.job_id());
+  s.set_circuit_id(r.circuit_id());
+  s.set_state(r.state());
+  s.set_priority(r.priority());
+  s.set_partitions(uint32_t(r.partitions_size()));
+  uint32_t proven = 0;
+  for (const auto& p : r.partitions()) proven += p.stage() == v1::PARTITION_STAGE_PROVEN;
+  s.set_partitions_proven(proven);
+  s.set_age_s(std::max(0.0, now - r.submitted_unix_s()));
+  s.set_error(r.error());
+  return s;
+}
+
+// Version, engine counters, devices with idle workers.
+void fill_engine_status(v1::StatusReply& s, const engine::Engine& e, const ServerConfig& cfg) {
+  const engine::EngineStats es = e.stats();
+  s.set_version(SNARKD_VERSION);
+  s.set_queued_partitions(es.queued_partitions);
+  s.set_in_flight_partitions(es.in_flight_partitions);
+  s.set_host_budget_bytes(cfg.host_budget_bytes);
+  s.set_host_in_use_bytes(es.host_in_use_bytes);
+  s.set_host_peak_bytes(es.host_peak_bytes);
+  s.set_invalid_proofs(es.invalid_proofs);
+  s.set_deadlocks(es.deadlocks);
+  s.set_vram_overcommits(es.vram_overcommits);
+  const auto& devs = e.devices();
+  for (size_t d = 0; d < devs.size(); ++d) {
+    v1::DeviceStatus* ds = s.add_devices();
+    ds->set_name(devs[d]->name());
+    ds->set_pool_bytes(devs[d]->pool_bytes());
+    ds->set_resident_bytes(devs[d]->resident_bytes());
+    ds->set_compute_busy_s(d < es.compute_busy_s.size() ? es.compute_busy_s[d] : 0);
+    for (uint32_t w = 0; w < cfg.workers_per_device; ++w) {
+      v1::WorkerStatus* ws = ds->add_workers();
+      ws->set_index(w);
+      ws->set_stage("idle");
+    }
+  }
+}
+
+// The workers carrying partitions of one active job, and the working sets they reserve (from
+// reservation to the end of compute, when the engine releases it).
+void fill_workers(v1::StatusReply& s, uint64_t job_id, const engine::JobResult& er, const v1::JobResult& p,
+                  const std::vector<uint64_t>& working_set, double now_engine) {
+  for (size_t k = 0; k < er.timings.size() && k < size_t(p.partitions_size()); ++k) {
+    const engine::PartitionTiming& t = er.timings[k];
+    const v1::PartitionStage st = p.partitions(int(k)).stage();
+    if (st < v1::PARTITION_STAGE_WAIT_VRAM || st > v1::PARTITION_STAGE_FINALIZE) continue;
+    if (t.device >= uint32_t(s.devices_size()) || t.worker >= uint32_t(s.devices(int(t.device)).workers_size()))
+      continue;
+    v1::DeviceStatus* ds = s.mutable_devices(int(t.device));
+    v1::WorkerStatus* w = ds->mutable_workers(int(t.worker));
+    w->set_stage(stage_text(st));
+    w->set_job_id(job_id);
+    w->set_partition(uint32_t(k));
+    w->set_stage_s(std::max(0.0, now_engine - stage_start(t, st)));
+    if ((st == v1::PARTITION_STAGE_UPLOAD || st == v1::PARTITION_STAGE_COMPUTE) && t.device < working_set.size())
+      ds->set_reserved_bytes(ds->reserved_bytes() + working_set[t.device]);
+  }
+}
+
+}  // namespace
+
+v1::StatusReply Service::status(uint32_t recent) const {
+  recent = std::min<uint32_t>(recent == 0 ? 20 : recent, 1000);
+  v1::StatusReply s;
+  fill_engine_status(s, *engine_, cfg_);
+  s.set_uptime_s(std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
+  s.set_draining(draining_);
+  std::vector<std::pair<std::shared_ptr<Record>, std::optional<engine::JobId>>> active;
+  std::vector<std::shared_ptr<Record>> latest;
+  std::map<std::string, std::vector<uint64_t>> working_sets;
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, c] : circuits_) {
+      *s.add_keys() = key_info(*c);
+      working_sets[id] = c->working_set;
+    }
+    for (const auto& [id, r] : records_) {
+      if (!r->terminal)
+        active.emplace_back(r, r->engine_id);
+      else if (r->result.state() == v1::JOB_STATE_DONE)
+        s.set_jobs_done(s.jobs_done() + 1);
+      else if (r->result.state() == v1::JOB_STATE_FAILED)
+        s.set_jobs_failed(s.jobs_failed() + 1);
+      else
+        s.set_jobs_cancelled(s.jobs_cancelled() + 1);
+    }
+    for (auto it = records_.rbegin(); it != records_.rend() && latest.size() < recent; ++it)
+      latest.push_back(it->second);
+  }
+  const double now_engine = engine_->now(), now_unix = unix_now();
+  std::map<uint64_t, v1::JobResult> live;
+  for (const auto& [rec, eid] : active) {
+    v1::JobResult p = progress(*rec);
+    if (p.state() == v1::JOB_STATE_RUNNING)
+      s.set_jobs_running(s.jobs_running() + 1);
+    else if (p.state() == v1::JOB_STATE_QUEUED)
+      s.set_jobs_queued(s.jobs_queued() + 1);
+    if (eid) fill_workers(s, rec->id, engine_->peek(*eid), p, working_sets[rec->circuit_id], now_engine);
+    live[rec->id] = std::move(p);
+  }
+  for (const auto& rec : latest) {
+    const auto it = live.find(rec->id);
+    *s.add_recent_jobs() = summary_of(it != live.end() ? it->second : progress(*rec), now_unix);
+  }
+  return s;
+}
+
+// ---- metrics --------------------------------------------------------------------------------
+
+void Service::refresh_gauges(const v1::StatusReply& s) const {
+  m_->queue_depth.set({}, double(s.queued_partitions()));
+  m_->in_flight.set({}, double(s.in_flight_partitions()));
+  const std::pair<const char*, uint64_t> states[] = {{"queued", s.jobs_queued()},
+                                                     {"running", s.jobs_running()},
+                                                     {"done", s.jobs_done()},
+                                                     {"failed", s.jobs_failed()},
+                                                     {"cancelled", s.jobs_cancelled()}};
+  for (auto [name, n] : states) m_->jobs.set({{"state", name}}, double(n));
+  for (const v1::DeviceStatus& d : s.devices()) {
+    const Labels dev{{"device", d.name()}};
+    m_->vram_pool.set(dev, double(d.pool_bytes()));
+    m_->vram_reserved.set(dev, double(d.reserved_bytes()));
+    m_->vram_resident.set(dev, double(d.resident_bytes()));
+    m_->busy.set(dev, d.compute_busy_s());
+    double busy = 0;
+    for (const auto& w : d.workers()) busy += w.stage() != "idle";
+    m_->workers_busy.set(dev, busy);
+  }
+  m_->vram_peak.set({}, double(engine_->stats().peak_vram_bytes));
+  m_->host_capacity.set({}, double(s.host_budget_bytes()));
+  m_->host_in_use.set({}, double(s.host_in_use_bytes()));
+  m_->host_peak.set({}, double(s.host_peak_bytes()));
+  m_->invalid.set({}, double(s.invalid_proofs()));
+  m_->deadlocks.set({}, double(s.deadlocks()));
+  m_->overcommits.set({}, double(s.vram_overcommits()));
+  m_->keys.set({}, double(s.keys_size()));
+  m_->uptime.set({}, s.uptime_s());
+  m_->draining.set({}, s.draining() ? 1 : 0);
+}
+
+std::string Service::metrics_text() const {
+  refresh_gauges(status(1));
+  return metrics_.render();
+}
+
+}  // namespace snarkd::server

@@ -1,0 +1,96 @@
+// The engine on a real GPU (label gpu; skips without one): proofs equal the CPU prover's bytes
+// with the same r, s, for a circuit family and a PoRep-shaped synthetic circuit, under an
+// ample and a tight ledger with 1–3 workers; an unsatisfied witness fails only its job.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "common/seed.hpp"
+#include "engine/fixture.hpp"
+#include "snarkd/engine/cuda_device.hpp"
+#include "snarkd/engine/engine.hpp"
+#include "snarkd/groth16/prover.hpp"
+#include "snarkd/r1cs/synthetic.hpp"
+
+namespace snarkd::engine {
+namespace {
+
+bool have_gpu() { return CudaDevice::count() > 0; }
+
+std::vector<std::unique_ptr<Device>> gpu0(uint64_t ledger_bytes) {
+  std::vector<std::unique_ptr<Device>> v;
+  v.push_back(std::make_unique<CudaDevice>(0, ledger_bytes));
+  return v;
+}
+
+// Submits `parts` partitions with fixed r, s and compares every proof with groth16::prove.
+void expect_cpu_equal(Engine& e, const std::string& id, const groth16::ProvingKey& pk, const r1cs::Circuit& circuit,
+                      const std::vector<std::vector<ff::Fr>>& witnesses, std::mt19937_64& g) {
+  JobRequest r;
+  r.circuit_id = id;
+  r.witnesses = witnesses;
+  for (size_t k = 0; k < witnesses.size(); ++k) r.randomness.push_back({ff::Fr::random(g), ff::Fr::random(g)});
+  const auto rs = r.randomness;
+  const JobResult res = *e.await(e.submit(std::move(r)));
+  ASSERT_EQ(res.state, JobState::kDone) << res.error;
+  EXPECT_TRUE(res.verified);
+  for (size_t k = 0; k < witnesses.size(); ++k)
+    EXPECT_EQ(res.proofs[k], groth16::prove(pk, circuit, witnesses[k], rs[k])) << id << " partition " << k;
+}
+
+TEST(CudaEngine, ProofsEqualTheCpuProverAmpleAndTightLedger) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  auto g = test::rng("cuda-engine");
+  const test::Family fam = test::make_family(24, g());
+  r1cs::SyntheticParams sp;
+  sp.num_constraints = 4093;
+  sp.num_inputs = 9;
+  sp.seed = g();
+  auto syn = r1cs::generate_synthetic(sp);
+  auto syn_circuit = std::make_shared<const r1cs::Circuit>(std::move(syn.circuit));
+  auto syn_pk = std::make_shared<const groth16::ProvingKey>(
+      groth16::setup_insecure(*syn_circuit, groth16::toxic_waste_from_seed(g())));
+  for (uint32_t workers : {1u, 3u}) {
+    for (uint64_t ledger : {uint64_t{1} << 30, uint64_t{0}}) {
+      uint64_t cap = ledger;
+      if (cap == 0) {  // tight: 1.5 working sets of the bigger circuit
+        CudaDevice probe(0, uint64_t{1} << 30);
+        CircuitEntry ce{"syn", syn_pk, syn_circuit};
+        probe.load(ce);
+        cap = probe.working_set_bytes(ce) * 3 / 2;
+      }
+      EngineConfig ec;
+      ec.workers_per_device = workers;
+      Engine e(gpu0(cap), ec);
+      e.register_circuit("fam", fam.pk, fam.circuit);
+      e.register_circuit("syn", syn_pk, syn_circuit);
+      std::printf("workers %u ledger %llu bytes\n", workers, (unsigned long long)cap);
+      expect_cpu_equal(e, "fam", *fam.pk, *fam.circuit, {fam.witness(1), fam.witness(65535), fam.witness(777)}, g);
+      expect_cpu_equal(e, "syn", *syn_pk, *syn_circuit, {syn.witness, syn.witness}, g);
+      EXPECT_EQ(e.stats().vram_overcommits, 0u);
+      EXPECT_LE(e.stats().peak_vram_bytes, cap);
+    }
+  }
+}
+
+TEST(CudaEngine, UnsatisfiedWitnessFailsOnlyItsJob) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const test::Family fam = test::make_family(12, 5);
+  Engine e(gpu0(uint64_t{1} << 28), EngineConfig{});
+  e.register_circuit("fam", fam.pk, fam.circuit);
+  JobRequest bad;
+  bad.circuit_id = "fam";
+  bad.witnesses = {fam.witness(3), fam.witness(4)};
+  bad.witnesses[1][fam.circuit->num_inputs + 2] += ff::Fr::one();
+  JobRequest ok;
+  ok.circuit_id = "fam";
+  ok.witnesses = {fam.witness(5)};
+  const JobId b = e.submit(std::move(bad)), o = e.submit(std::move(ok));
+  const JobResult rb = *e.await(b);
+  EXPECT_EQ(rb.state, JobState::kFailed);
+  EXPECT_NE(rb.error.find("partition 1"), std::string::npos) << rb.error;
+  EXPECT_EQ(e.await(o)->state, JobState::kDone);
+}
+
+}  // namespace
+}  // namespace snarkd::engine

@@ -1,0 +1,57 @@
+// daemon_bench: the client side of the overhead measurement (tests/server/overhead.sh). Like
+// `snarkd bench`'s submitter, one process submits JOBS jobs of PARTITIONS copies of one witness
+// back to back over one channel (each Submit returns once the job is journaled), then awaits
+// every job; prints the wall time from the first Submit to the last result and exits 1 if any
+// job did not finish done. Not a ctest test: a tool for measurements.
+//   daemon_bench SOCKET CIRCUIT_ID WITNESS.wtns JOBS PARTITIONS
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "snarkd/v1/snarkd.grpc.pb.h"
+
+int main(int argc, char** argv) {
+  if (argc != 6) {
+    std::fprintf(stderr, "usage: daemon_bench SOCKET CIRCUIT_ID WITNESS.wtns JOBS PARTITIONS\n");
+    return 2;
+  }
+  std::ifstream f(argv[3], std::ios::binary);
+  std::ostringstream bytes;
+  bytes << f.rdbuf();
+  const int jobs = std::atoi(argv[4]), parts = std::atoi(argv[5]);
+  grpc::ChannelArguments args;
+  args.SetMaxSendMessageSize(-1);
+  args.SetMaxReceiveMessageSize(-1);
+  auto stub = snarkd::v1::Prover::NewStub(
+      grpc::CreateCustomChannel(std::string("unix:") + argv[1], grpc::InsecureChannelCredentials(), args));
+  snarkd::v1::SubmitRequest req;
+  req.set_circuit_id(argv[2]);
+  for (int k = 0; k < parts; ++k) req.add_partitions()->set_data(bytes.str());
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<uint64_t> ids;
+  for (int j = 0; j < jobs; ++j) {
+    grpc::ClientContext ctx;
+    snarkd::v1::SubmitReply r;
+    const grpc::Status s = stub->Submit(&ctx, req, &r);
+    if (!s.ok()) {
+      std::fprintf(stderr, "submit: %s\n", s.error_message().c_str());
+      return 1;
+    }
+    ids.push_back(r.job_id());
+  }
+  int bad = 0;
+  for (uint64_t id : ids) {
+    grpc::ClientContext ctx;
+    snarkd::v1::AwaitRequest a;
+    a.set_job_id(id);
+    snarkd::v1::JobResult r;
+    const grpc::Status s = stub->Await(&ctx, a, &r);
+    bad += !s.ok() || r.state() != snarkd::v1::JOB_STATE_DONE;
+  }
+  std::printf("%.6f\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return bad ? 1 : 0;
+}

@@ -1,0 +1,278 @@
+// The daemon's job service in-process (no gRPC): real proofs on the simulated device, witnesses
+// from a circuit family with random members (seeded: SNARKD_TEST_SEED), checked by the verifier.
+#include "snarkd/server/service.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "common/seed.hpp"
+#include "engine/fixture.hpp"
+#include "snarkd/engine/devices.hpp"
+#include "snarkd/groth16/bellperson_io.hpp"
+#include "snarkd/groth16/verifier.hpp"
+#include "snarkd/r1cs/csr_file.hpp"
+#include "snarkd/util/json.hpp"
+
+namespace fs = std::filesystem;
+using namespace snarkd;
+using namespace snarkd::server;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Env {
+  std::string dir;
+  test::Family fam = test::make_family(6, 11);
+  ServerConfig cfg;
+  std::mt19937_64 rng = test::rng("service");
+
+  explicit Env(double sim_compute_ms = 0) {
+    char t[] = "/tmp/snarkd-service-test-XXXXXX";
+    dir = ::mkdtemp(t);
+    r1cs::write_csr_file(dir + "/c.csr", *fam.circuit);
+    groth16::write_params(dir + "/k.params", *fam.pk);
+    cfg.state_dir = dir + "/state";
+    cfg.devices = "sim";
+    cfg.sim_compute_ms = sim_compute_ms;
+    cfg.submit_wait_ms = 1000;
+    cfg.circuits = {CircuitSpec{"fam", dir + "/k.params", dir + "/c.csr", "", false}};
+  }
+  ~Env() { fs::remove_all(dir); }
+
+  std::unique_ptr<Service> service() {
+    engine::DeviceOptions d;
+    d.sim.compute_s = cfg.sim_compute_ms / 1e3;
+    engine::EngineConfig e;
+    e.workers_per_device = 1;
+    e.record_timeline = false;
+    auto s = std::make_unique<Service>(cfg, std::make_unique<engine::Engine>(engine::make_devices("sim", d), e),
+                                       std::make_unique<Journal>(cfg.state_dir));
+    s->start();
+    return s;
+  }
+
+  // One job, one partition per x (fresh random members unless given).
+  v1::SubmitRequest job(std::vector<uint64_t> xs, const std::string& request_id = "") {
+    v1::SubmitRequest r;
+    r.set_circuit_id("fam");
+    r.set_request_id(request_id);
+    for (uint64_t x : xs) {
+      const auto bytes = encode_fr_montgomery(fam.witness(x));
+      r.add_partitions()->set_data(std::string(bytes.begin(), bytes.end()));
+    }
+    return r;
+  }
+  uint64_t x() { return rng() % 60000 + 1; }
+};
+
+Code code_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return classify(e);
+  }
+  ADD_FAILURE() << "no error";
+  return Code::kInternal;
+}
+
+// Every partition's proof verifies against the witness's public inputs.
+void expect_valid(const v1::JobResult& r, const test::Family& fam, const std::vector<uint64_t>& xs) {
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  EXPECT_TRUE(r.verified());
+  ASSERT_EQ(r.partitions_size(), int(xs.size()));
+  for (size_t k = 0; k < xs.size(); ++k) {
+    const auto& p = r.partitions(int(k));
+    const groth16::Proof proof =
+        groth16::decode_proof(std::span(reinterpret_cast<const uint8_t*>(p.proof().data()), p.proof().size()));
+    const std::vector<ff::Fr> w = fam.witness(xs[k]);
+    const std::vector<ff::Fr> pub(w.begin() + 1, w.begin() + fam.circuit->num_inputs);
+    ASSERT_EQ(p.public_inputs_size(), int(pub.size()));
+    for (size_t i = 0; i < pub.size(); ++i) EXPECT_EQ(p.public_inputs(int(i)), to_decimal(pub[i]));
+    EXPECT_TRUE(groth16::verify(fam.pk->vk, proof, pub)) << "partition " << k;
+    EXPECT_EQ(p.stage(), v1::PARTITION_STAGE_PROVEN);
+    EXPECT_EQ(p.device(), "sim:0");
+  }
+}
+
+void wait_running(Service& s, uint64_t id) {
+  const auto end = Clock::now() + std::chrono::seconds(20);
+  while (s.await(id, std::chrono::milliseconds(0)).state() != v1::JOB_STATE_RUNNING && Clock::now() < end)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
+}  // namespace
+
+TEST(Service, ProvesJobsOfManyPartitions) {
+  Env env;
+  auto s = env.service();
+  const std::vector<uint64_t> a{env.x(), env.x(), env.x()}, b{env.x()};
+  const uint64_t ja = s->submit(env.job(a)).job_id(), jb = s->submit(env.job(b)).job_id();
+  EXPECT_NE(ja, jb);
+  expect_valid(s->await(ja, std::nullopt), env.fam, a);
+  expect_valid(s->await(jb, std::nullopt), env.fam, b);
+  const std::string m = s->metrics_text();
+  EXPECT_NE(m.find("snarkd_jobs_completed_total{circuit=\"fam\"} 2"), std::string::npos) << m;
+  EXPECT_NE(m.find("snarkd_partitions_proven_total{circuit=\"fam\"} 4"), std::string::npos);
+  EXPECT_NE(m.find("snarkd_stage_duration_seconds_count{stage=\"compute\"} 4"), std::string::npos);
+}
+
+TEST(Service, RequestIdsDeduplicateNeverBecomeJobIds) {
+  Env env;
+  auto s = env.service();
+  const uint64_t x = env.x();
+  const v1::SubmitReply first = s->submit(env.job({x}, "req-1"));
+  const v1::SubmitReply again = s->submit(env.job({x}, "req-1"));
+  EXPECT_FALSE(first.deduplicated());
+  EXPECT_TRUE(again.deduplicated());
+  EXPECT_EQ(first.job_id(), again.job_id());
+  EXPECT_EQ(code_of([&] { s->submit(env.job({x + 1}, "req-1")); }), Code::kAlreadyExists);
+  const v1::SubmitReply other = s->submit(env.job({x}, "req-2"));
+  EXPECT_NE(other.job_id(), first.job_id());
+  EXPECT_NE(s->submit(env.job({x})).job_id(), s->submit(env.job({x})).job_id());  // no id: no dedup
+  expect_valid(s->await(first.job_id(), std::nullopt), env.fam, {x});
+}
+
+TEST(Service, AwaitHonoursItsTimeout) {
+  Env env(600);
+  auto s = env.service();
+  const uint64_t id = s->submit(env.job({env.x()})).job_id();
+  const auto t0 = Clock::now();
+  const v1::JobResult r = s->await(id, std::chrono::milliseconds(100));
+  const double waited = std::chrono::duration<double>(Clock::now() - t0).count();
+  EXPECT_GE(waited, 0.09);
+  EXPECT_LT(waited, 2.0);  // 0.1 s plus scheduling: generous for a loaded CI machine
+  EXPECT_LT(r.state(), v1::JOB_STATE_DONE);
+  EXPECT_TRUE(r.partitions(0).proof().empty());
+  EXPECT_EQ(s->await(id, std::nullopt).state(), v1::JOB_STATE_DONE);
+}
+
+TEST(Service, CancelsQueuedAndRunningJobs) {
+  Env env(1500);
+  auto s = env.service();
+  const uint64_t running = s->submit(env.job({env.x()})).job_id();
+  const uint64_t queued = s->submit(env.job({env.x()})).job_id();
+  wait_running(*s, running);
+  EXPECT_EQ(s->await(queued, std::chrono::milliseconds(0)).state(), v1::JOB_STATE_QUEUED);
+  EXPECT_EQ(s->cancel(queued).state(), v1::JOB_STATE_CANCELLED);
+  EXPECT_EQ(s->cancel(running).state(), v1::JOB_STATE_CANCELLED);
+  EXPECT_EQ(s->cancel(running).state(), v1::JOB_STATE_CANCELLED);  // idempotent
+  const uint64_t x = env.x();
+  expect_valid(s->await(s->submit(env.job({x})).job_id(), std::nullopt), env.fam, {x});
+  EXPECT_EQ(code_of([&] { s->cancel(999999); }), Code::kNotFound);
+}
+
+TEST(Service, EvictRefusedWhileInUse) {
+  Env env(300);
+  auto s = env.service();
+  const uint64_t id = s->submit(env.job({env.x()})).job_id();
+  EXPECT_EQ(code_of([&] { s->evict("fam"); }), Code::kFailedPrecondition);
+  EXPECT_EQ(s->await(id, std::nullopt).state(), v1::JOB_STATE_DONE);
+  s->evict("fam");
+  EXPECT_EQ(code_of([&] { s->submit(env.job({env.x()})); }), Code::kNotFound);
+  EXPECT_EQ(code_of([&] { s->evict("fam"); }), Code::kNotFound);
+  v1::PreloadKeyRequest p;
+  p.set_circuit_id("fam2");
+  p.set_params_path(env.dir + "/k.params");
+  p.set_circuit_path(env.dir + "/c.csr");
+  EXPECT_EQ(s->preload(p).num_vars(), env.fam.circuit->num_vars());
+  EXPECT_EQ(code_of([&] { s->preload(p); }), Code::kAlreadyExists);
+  p.set_circuit_id("broken");
+  p.set_params_path(env.dir + "/missing.params");
+  EXPECT_EQ(code_of([&] { s->preload(p); }), Code::kInvalidArgument);
+}
+
+TEST(Service, MalformedRequestsAreRefusedWithTheirCode) {
+  Env env;
+  env.cfg.witness_dirs = {env.dir + "/allowed"};
+  fs::create_directories(env.dir + "/allowed");
+  auto s = env.service();
+  v1::SubmitRequest r = env.job({env.x()});
+  r.set_circuit_id("nope");
+  EXPECT_EQ(code_of([&] { s->submit(r); }), Code::kNotFound);
+  r = env.job({});
+  EXPECT_EQ(code_of([&] { s->submit(r); }), Code::kInvalidArgument);
+  r = env.job({env.x()});
+  r.set_priority(v1::Priority(42));
+  EXPECT_EQ(code_of([&] { s->submit(r); }), Code::kInvalidArgument);
+  r = env.job({env.x()}, "has space");
+  EXPECT_EQ(code_of([&] { s->submit(r); }), Code::kInvalidArgument);
+  r = env.job({env.x()});
+  r.mutable_partitions(0)->mutable_data()->resize(64);
+  EXPECT_EQ(code_of([&] { s->submit(r); }), Code::kInvalidArgument);
+  r.mutable_partitions(0)->clear_data();
+  EXPECT_EQ(code_of([&] { s->submit(r); }), Code::kInvalidArgument);
+  const auto bytes = encode_fr_montgomery(env.fam.witness(7));
+  std::ofstream(env.dir + "/outside.fr", std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  std::ofstream(env.dir + "/allowed/in.fr", std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  r.mutable_partitions(0)->set_path(env.dir + "/outside.fr");
+  EXPECT_EQ(code_of([&] { s->submit(r); }), Code::kPermissionDenied);
+  r.mutable_partitions(0)->set_path(env.dir + "/allowed/../outside.fr");  // resolved before the check
+  EXPECT_EQ(code_of([&] { s->submit(r); }), Code::kPermissionDenied);
+  r.mutable_partitions(0)->set_path("relative.fr");
+  EXPECT_EQ(code_of([&] { s->submit(r); }), Code::kInvalidArgument);
+  r.mutable_partitions(0)->set_path(env.dir + "/allowed/in.fr");
+  expect_valid(s->await(s->submit(r).job_id(), std::nullopt), env.fam, {7});
+  EXPECT_TRUE(fs::is_empty(env.cfg.state_dir + "/spool/.staging")) << "refused submissions leave nothing behind";
+}
+
+TEST(Service, RestartRequeuesUnfinishedJobsAndKeepsResults) {
+  Env env(150);
+  std::vector<std::vector<uint64_t>> xs;
+  std::vector<uint64_t> ids;
+  std::string first_proof;
+  {
+    auto s = env.service();
+    for (int j = 0; j < 4; ++j) {
+      xs.push_back({env.x(), env.x()});
+      ids.push_back(s->submit(env.job(xs.back(), "job-" + std::to_string(j))).job_id());
+    }
+    first_proof = s->await(ids[0], std::nullopt).partitions(0).proof();
+  }  // "crash": the engine is torn down with jobs queued; they stay queued in the journal
+  auto s = env.service();
+  for (size_t j = 0; j < ids.size(); ++j) expect_valid(s->await(ids[j], std::nullopt), env.fam, xs[j]);
+  EXPECT_EQ(s->await(ids[0], std::nullopt).partitions(0).proof(), first_proof) << "a finished result is kept as it was";
+  EXPECT_EQ(s->await(ids[0], std::nullopt).attempts(), 1u);
+  EXPECT_EQ(s->await(ids[3], std::nullopt).attempts(), 2u);
+  const v1::SubmitReply again = s->submit(env.job(xs[2], "job-2"));  // request ids survive restarts
+  EXPECT_TRUE(again.deduplicated());
+  EXPECT_EQ(again.job_id(), ids[2]);
+  const uint64_t later = s->submit(env.job({env.x()})).job_id();
+  EXPECT_GT(later, ids.back()) << "ids are never reused";
+  EXPECT_EQ(s->await(later, std::nullopt).state(), v1::JOB_STATE_DONE);
+  size_t spooled = 0;  // every job finished: its spool is gone
+  for (const auto& e : fs::directory_iterator(env.cfg.state_dir + "/spool"))
+    spooled += e.path().filename() != ".staging";
+  EXPECT_EQ(spooled, 0u);
+}
+
+TEST(Service, StatusShowsWorkersAndDrainRefusesNewJobs) {
+  Env env(2000);
+  auto s = env.service();
+  const uint64_t id = s->submit(env.job({env.x()})).job_id();
+  v1::StatusReply st;
+  const auto end = Clock::now() + std::chrono::seconds(20);
+  do {  // the partition passes wait_vram and upload within milliseconds, then computes for 2 s
+    st = s->status(10);
+  } while (st.devices(0).workers(0).stage() != "compute" && Clock::now() < end);
+  ASSERT_EQ(st.devices_size(), 1);
+  EXPECT_EQ(st.devices(0).workers(0).job_id(), id);
+  EXPECT_EQ(st.devices(0).workers(0).stage(), "compute");
+  EXPECT_GT(st.devices(0).reserved_bytes(), 0u);
+  EXPECT_EQ(st.jobs_running(), 1u);
+  ASSERT_EQ(st.keys_size(), 1);
+  EXPECT_EQ(st.keys(0).unfinished_jobs(), 1u);
+  const Json j = proto_to_json(st);
+  EXPECT_EQ(j["devices"][0]["workers"][0]["stage"].str(), "compute");
+  EXPECT_EQ(j["recent_jobs"][0]["state"].str(), "JOB_STATE_RUNNING");
+  s->begin_drain();
+  EXPECT_EQ(code_of([&] { s->submit(env.job({env.x()})); }), Code::kUnavailable);
+  EXPECT_TRUE(s->drain(30));
+  EXPECT_EQ(s->await(id, std::chrono::milliseconds(0)).state(), v1::JOB_STATE_DONE);
+}
