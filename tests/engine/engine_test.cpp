@@ -289,6 +289,21 @@ TEST(Engine, CpuDeviceAndDeviceSpecs) {
   for (const char* bad : {"gpu", "sim:0", "sim:x", "cuda:", "cuda:a"}) EXPECT_THROW(make_devices(bad, {}), InvalidArgument) << bad;
 }
 
+TEST(Engine, PauseHoldsQueuedWorkAndForgetDropsFinishedJobs) {
+  const Family& f = small_family();
+  Engine e(sim_devices(1, {}), EngineConfig{});
+  e.register_circuit("fam", f.pk, f.circuit);
+  e.set_paused(true);
+  const JobId id = e.submit(request(f, "fam", {1, 2}));
+  EXPECT_FALSE(e.await(id, 50ms)) << "a paused engine started work";
+  EXPECT_EQ(e.stats().queued_partitions, 2u);
+  EXPECT_THROW(e.forget(id), InvalidArgument);  // not finished
+  e.set_paused(false);
+  EXPECT_EQ(e.await(id)->state, JobState::kDone);
+  e.forget(id);
+  EXPECT_THROW(e.peek(id), InvalidArgument);
+}
+
 // ---- randomized stress -------------------------------------------------------------------
 
 struct StressOutcome {

@@ -149,5 +149,23 @@ TEST(HostBudget, RefusesWhenFullAndWaitsFifo) {
   }
 }
 
+TEST(HostBudget, ShutdownWakesWaitersWithBusy) {
+  HostBudget h(100);
+  h.acquire(100, 0ms);
+  std::atomic<bool> busy{false};
+  std::thread t([&] {
+    try {
+      h.acquire(50, std::chrono::milliseconds::max());
+    } catch (const Busy&) {
+      busy = true;
+    }
+  });
+  std::this_thread::sleep_for(20ms);
+  h.shutdown();
+  t.join();
+  EXPECT_TRUE(busy.load());
+  EXPECT_THROW(h.acquire(1, 0ms), Busy);
+}
+
 }  // namespace
 }  // namespace snarkd::engine

@@ -97,6 +97,7 @@ struct Engine::Impl {
   uint64_t next_job = 1, next_seq = 0, events = 0, in_flight = 0;
   EngineStats counters;  // submitted/completed/failed/cancelled/invalid_proofs/deadlocks
   std::atomic<bool> stopping{false};
+  bool paused = false;  // mu held
   std::atomic<uint64_t> progress{0};
 
   mutable std::mutex tl_mu;
@@ -143,6 +144,7 @@ void Engine::Impl::start_threads() {
 }
 
 void Engine::Impl::stop_threads() {
+  host.shutdown();  // submitters waiting for host memory get Busy
   {
     std::lock_guard l(mu);
     stopping = true;
@@ -173,7 +175,7 @@ void Engine::Impl::worker_loop(uint32_t device, uint32_t worker) {
 
 std::optional<Popped> Engine::Impl::pop(uint32_t device, uint32_t worker) {
   std::unique_lock l(mu);
-  work_cv.wait(l, [&] { return stopping || !queue.empty(); });
+  work_cv.wait(l, [&] { return stopping || (!paused && !queue.empty()); });
   if (stopping) return std::nullopt;
   auto it = queue.begin();
   Popped p{it->second, it->first.partition, {}};
@@ -548,6 +550,22 @@ bool Engine::cancel(JobId id) {
   if (is_terminal(it->second->state)) return false;
   impl_->fail(*it->second, "cancelled", JobState::kCancelled);
   return true;
+}
+
+void Engine::forget(JobId id) {
+  std::lock_guard l(impl_->mu);
+  auto it = impl_->jobs.find(id);
+  if (it == impl_->jobs.end()) throw InvalidArgument("unknown job " + std::to_string(id));
+  if (!is_terminal(it->second->state)) throw InvalidArgument("job " + std::to_string(id) + " has not finished");
+  impl_->jobs.erase(it);
+}
+
+void Engine::set_paused(bool paused) {
+  {
+    std::lock_guard l(impl_->mu);
+    impl_->paused = paused;
+  }
+  impl_->work_cv.notify_all();
 }
 
 EngineStats Engine::stats() const {

@@ -115,6 +115,12 @@ class Engine {
   // False if the job had already finished.
   bool cancel(JobId id);
 
+  // Drops a finished job's record (a long-running daemon keeps its own results). InvalidArgument
+  // for an unknown or unfinished job.
+  void forget(JobId id);
+  // While paused, workers start no new partition (in-flight ones finish): the daemon's drain.
+  void set_paused(bool paused);
+
   EngineStats stats() const;
   Timeline timeline() const;  // spans so far (record_timeline)
   double now() const;         // seconds since the engine started

@@ -26,6 +26,8 @@ class HostBudget {
   // could not within `wait`, InvalidArgument when bytes alone exceed the capacity.
   void acquire(uint64_t bytes, std::chrono::milliseconds wait);
   void release(uint64_t bytes);
+  // Wakes every waiter with Busy and refuses every later acquire (engine shutdown).
+  void shutdown();
   uint64_t in_use() const;
   uint64_t peak() const;
   uint64_t capacity() const { return capacity_; }
@@ -36,6 +38,7 @@ class HostBudget {
   std::condition_variable cv_;
   std::deque<uint64_t> queue_;
   uint64_t next_ticket_ = 0, in_use_ = 0, peak_ = 0;
+  bool shut_ = false;
 };
 
 }  // namespace snarkd::engine
