@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/ec_util.hpp"
 #include "common/seed.hpp"
 #include "gpu_test_util.hpp"
 #include "snarkd/cuda/msm.hpp"
@@ -32,13 +33,7 @@ namespace {
 
 using ff::Fr;
 
-template <class C>
-std::vector<ec::Affine<C>> random_points(std::mt19937_64& g, size_t n) {
-  static const ec::FixedBaseTable<C> table(ec::generator<C>());
-  std::vector<Fr> k(n);
-  for (auto& x : k) x = Fr::random(g);
-  return table.mul_many(k);
-}
+using snarkd::test::random_points;
 
 // ~10% infinities, ~10% copies of b[0] and ~5% of −b[0] (P − P cancels in the ones sum).
 template <class C>

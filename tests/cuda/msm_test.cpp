@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "common/ec_util.hpp"
 #include "common/seed.hpp"
 #include "gpu_test_util.hpp"
 #include "snarkd/cuda/msm.hpp"
@@ -19,13 +20,7 @@ namespace {
 
 using ff::Fr;
 
-template <class C>
-std::vector<ec::Affine<C>> random_points(std::mt19937_64& g, size_t n) {
-  static const ec::FixedBaseTable<C> table(ec::generator<C>());
-  std::vector<Fr> k(n);
-  for (auto& x : k) x = Fr::random(g);
-  return table.mul_many(k);
-}
+using snarkd::test::random_points;
 
 std::vector<Fr> random_scalars(std::mt19937_64& g, size_t n) {
   std::vector<Fr> s(n);
