@@ -23,6 +23,9 @@
 #include "snarkd/r1cs/synthetic.hpp"
 #include "snarkd/util/proc_stats.hpp"
 #include "snarkd/util/thread_pool.hpp"
+#ifdef SNARKD_ENGINE_CUDA
+#include "snarkd/cuda/setup_gpu.hpp"
+#endif
 
 namespace snarkd::cli {
 namespace {
@@ -57,9 +60,17 @@ BenchCircuit load_bench_circuit(const Args& a) {
     pk = groth16::read_params(*params, groth16::PointCheck::kTrusted);
     groth16::bind_circuit(pk, circuit);
   } else {
-    std::fprintf(stderr, "snarkd bench: INSECURE development setup for %llu constraints (use --params to load a key)\n",
-                 (unsigned long long)circuit.num_constraints());
-    pk = groth16::setup_insecure(circuit, groth16::toxic_waste_from_seed(a.get_u64("seed", 1)));
+    const std::string where = a.get("setup").value_or(a.require("device").rfind("cuda:", 0) == 0 ? "gpu" : "cpu");
+    if (where != "cpu" && where != "gpu") throw UsageError("--setup must be cpu or gpu");
+    std::fprintf(stderr, "snarkd bench: INSECURE development setup on the %s for %llu constraints (--params loads a key)\n",
+                 where.c_str(), (unsigned long long)circuit.num_constraints());
+    const auto toxic = groth16::toxic_waste_from_seed(a.get_u64("seed", 1));
+#ifdef SNARKD_ENGINE_CUDA
+    if (where == "gpu") pk = cuda::setup_insecure_gpu(0, circuit, toxic);
+#else
+    if (where == "gpu") throw UsageError("--setup gpu: this build has no CUDA backend");
+#endif
+    if (where == "cpu") pk = groth16::setup_insecure(circuit, toxic);
   }
   b.setup_s = std::chrono::duration<double>(Clock::now() - t0).count();
   b.circuit = std::make_shared<const r1cs::Circuit>(std::move(circuit));
@@ -255,7 +266,7 @@ int cmd_bench(int argc, char** argv) {
                {{"device", true}, {"circuit", true}, {"constraints", true}, {"witness", true}, {"params", true},
                 {"seed", true}, {"jobs", true}, {"partitions-per-job", true}, {"workers", true}, {"vram-gib", true},
                 {"host-gib", true}, {"json", true}, {"timeline", true}, {"sim-upload-ms", true},
-                {"sim-compute-ms", true}, {"watchdog-s", true}, {"threads", true}});
+                {"sim-compute-ms", true}, {"watchdog-s", true}, {"threads", true}, {"setup", true}});
   if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
   if (a.has("threads")) ThreadPool::set_default_threads(a.get_u64("threads", 1));
   BenchRun run;

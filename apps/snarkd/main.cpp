@@ -24,6 +24,7 @@ constexpr const char* kUsage =
     "  snarkd bench --device sim|sim:K|cuda:N|cuda:N,M|cuda:all --circuit porep-shaped|C.csr [--witness W.wtns]\n"
     "        [--constraints N] [--params P.params] --jobs J --partitions-per-job P --workers W [--vram-gib G]\n"
     "        [--host-gib H] [--json OUT.json] [--timeline OUT.svg] [--sim-upload-ms U] [--sim-compute-ms C]\n"
+    "        [--setup cpu|gpu]  (dev key: on the GPU by default for cuda devices)\n"
     "        (the proving engine end to end; exit 1 if any proof is invalid or a job failed)\n"
     "  snarkd serve --config snarkd.toml [--check]   (the daemon: gRPC, journal, /metrics; snarkctl talks to it)\n"
     "options: --threads N, --json (machine-readable output), --check-key (prove: full subgroup checks of\n"

@@ -1,5 +1,8 @@
 #include "snarkd/groth16/setup.hpp"
 
+#include <algorithm>
+#include <bit>
+#include <memory>
 #include <random>
 #include <string>
 
@@ -7,6 +10,7 @@
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/util/error.hpp"
 #include "snarkd/util/random.hpp"
+#include "snarkd/util/thread_pool.hpp"
 
 namespace snarkd::groth16 {
 namespace {
@@ -22,32 +26,111 @@ ToxicWaste draw(G& g) {
   return {nonzero(), nonzero(), nonzero(), nonzero(), nonzero()};
 }
 
-// L_i(τ) for the first `rows` points of ⟨ω⟩ (n = 2^log_n): Z(τ)·ωⁱ / (n·(τ − ωⁱ)).
+// Rows per batch inversion / per independent run of powers: one inversion (~380 squarings)
+// and one pow (~2·log₂ i products) per 4096 rows is < 0.1 product per row.
+constexpr size_t kBlock = 4096;
+
+// Calls fn(begin, end) for consecutive blocks of kBlock indices in [0, n), on the pool.
+void for_blocks(size_t n, const std::function<void(size_t, size_t)>& fn) {
+  const size_t blocks = (n + kBlock - 1) / kBlock;
+  parallel_for(blocks, [&](size_t b0, size_t b1) {
+    for (size_t b = b0; b < b1; ++b) fn(b * kBlock, std::min(n, (b + 1) * kBlock));
+  });
+}
+
+// L_i(τ) = (Z(τ)/n)·ωⁱ / (τ − ωⁱ) for the first `rows` points of ⟨ω⟩ (n = 2^log_n); each block
+// starts at ω^begin and inverts its denominators with one batch inversion (≈ 6 products per row).
 std::vector<Fr> lagrange_at(uint32_t log_n, uint64_t rows, const Fr& tau) {
   const uint64_t n = uint64_t{1} << log_n;
   const Fr omega = Fr::root_of_unity(log_n, ff::kBellpersonDomainGenerator);
   const Fr z = tau.pow(n) - Fr::one();
   if (z.is_zero()) throw InvalidArgument("setup: tau is a point of the evaluation domain");
-  std::vector<Fr> den(rows), w(rows);
-  Fr wi = Fr::one();
-  const Fr nf = Fr::from_u64(n);
-  for (uint64_t i = 0; i < rows; ++i, wi *= omega) {
-    w[i] = wi;
-    den[i] = nf * (tau - wi);
-  }
-  ff::batch_inverse(std::span<Fr>(den));
-  for (uint64_t i = 0; i < rows; ++i) den[i] *= z * w[i];
-  return den;
+  const Fr z_over_n = z * Fr::from_u64(n).inverse();
+  std::vector<Fr> lag(rows);
+  for_blocks(rows, [&](size_t begin, size_t end) {
+    std::vector<Fr> den(end - begin), num(end - begin);  // 2 × 128 KiB: heap, not a pool thread's stack
+    Fr wi = omega.pow(begin);
+    for (size_t i = begin; i < end; ++i, wi *= omega) {
+      den[i - begin] = tau - wi;
+      num[i - begin] = z_over_n * wi;
+    }
+    ff::batch_inverse(std::span<Fr>(den));
+    for (size_t i = begin; i < end; ++i) lag[i] = den[i - begin] * num[i - begin];
+  });
+  return lag;
 }
 
-// Column polynomials at τ: out[j] += coeff·L_i(τ) for every non-zero (i, j) of m.
-void accumulate_columns(const r1cs::Circuit& c, r1cs::Matrix which, const std::vector<Fr>& lag,
-                        std::vector<Fr>& out) {
+// out[j] = Σ_i M_ij·L_i(τ) over the non-zeros of m. The columns are split into the pool's
+// ranges; the task owning [lo, hi) scans every row and keeps the non-zeros in its range, so it
+// alone writes out[lo, hi): no atomics and no per-thread num_vars-long partial sums (4 GiB each
+// at 130M variables). The price is that every task reads all column indices (4 bytes per
+// non-zero, sequentially); the additions are done once. ±1 coefficients add or subtract.
+std::vector<Fr> column_sums(const r1cs::Circuit& c, r1cs::Matrix which, std::span<const Fr> lag) {
   const r1cs::CsrMatrix& m = c.matrix(which);
-  for (uint64_t i = 0; i < m.num_rows(); ++i)
-    for (uint64_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; ++k)
-      out[m.col[k]] += c.coeffs[m.coeff[k]] * lag[i];
+  const uint64_t rows = m.num_rows();
+  std::vector<Fr> out(c.num_vars());
+  parallel_for(out.size(), [&](size_t lo, size_t hi) {
+    const uint64_t width = hi - lo;
+    for (uint64_t i = 0; i < rows; ++i) {
+      for (uint64_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; ++k) {
+        const uint64_t j = m.col[k];
+        if (j - lo >= width) continue;  // unsigned: also rejects j < lo
+        const uint32_t ci = m.coeff[k];
+        if (ci == r1cs::kCoeffOne) out[j] += lag[i];
+        else if (ci == r1cs::kCoeffMinusOne) out[j] -= lag[i];
+        else out[j] += c.coeffs[ci] * lag[i];
+      }
+    }
+  });
+  return out;
 }
+
+// v[j] for the j set in d, in order, in parallel: word ranges count their bits first.
+std::vector<Fr> gather(std::span<const Fr> v, const r1cs::DensityBitmap& d) {
+  const size_t words = d.words.size(), parts = std::min<size_t>(words, 256);
+  std::vector<uint64_t> start(parts + 1, 0);
+  auto word_range = [&](size_t p) { return std::pair{words * p / parts, words * (p + 1) / parts}; };
+  auto bit_end = [&](size_t w) { return std::min<uint64_t>(64 * w, d.num_bits); };
+  parallel_for(parts, [&](size_t p0, size_t p1) {
+    for (size_t p = p0; p < p1; ++p) {
+      const auto [w0, w1] = word_range(p);
+      start[p + 1] = d.count(bit_end(w0), bit_end(w1));
+    }
+  });
+  for (size_t p = 0; p < parts; ++p) start[p + 1] += start[p];
+  std::vector<Fr> out(start[parts]);
+  parallel_for(parts, [&](size_t p0, size_t p1) {
+    for (size_t p = p0; p < p1; ++p) {
+      const auto [w0, w1] = word_range(p);
+      uint64_t at = start[p];
+      for (uint64_t j = bit_end(w0); j < bit_end(w1); ++j)
+        if (d.test(j)) out[at++] = v[j];
+    }
+  });
+  return out;
+}
+
+// h_i = τⁱ·Z(τ)/δ for i < n − 1: each block starts from τ^begin.
+std::vector<Fr> h_query(uint64_t n, const Fr& tau, const Fr& delta_inv) {
+  const Fr z_over_delta = (tau.pow(n) - Fr::one()) * delta_inv;
+  std::vector<Fr> h(n - 1);
+  for_blocks(h.size(), [&](size_t begin, size_t end) {
+    Fr hi = z_over_delta * tau.pow(begin);
+    for (size_t i = begin; i < end; ++i, hi *= tau) h[i] = hi;
+  });
+  return h;
+}
+
+template <class P>
+std::vector<P> checked(std::vector<P> points, size_t want, const char* query) {
+  if (points.size() != want)
+    throw InvalidArgument(std::string("setup: the fixed-base backend returned ") + std::to_string(points.size()) +
+                          " points for the " + query + " query of " + std::to_string(want) + " scalars");
+  return points;
+}
+
+// Frees a vector's memory (clear() keeps the capacity).
+void release(std::vector<Fr>& v) { std::vector<Fr>().swap(v); }
 
 }  // namespace
 
@@ -61,47 +144,78 @@ ToxicWaste toxic_waste_random() {
   return draw(g);
 }
 
-ProvingKey setup_insecure(const r1cs::Circuit& circuit, const ToxicWaste& t) {
+SetupScalars setup_scalars(const r1cs::Circuit& circuit, const ToxicWaste& t) {
   if (auto err = r1cs::find_structure_error(circuit)) throw InvalidArgument("setup: " + *err);
-  ProvingKey pk;
-  pk.flavour = KeyFlavour::kBellperson;
-  pk.log_domain = qap_log_domain(circuit, pk.flavour);
-  const uint64_t n = pk.domain_size(), m = circuit.num_constraints();
+  if (t.gamma.is_zero() || t.delta.is_zero()) throw InvalidArgument("setup: gamma and delta must be non-zero");
+  SetupScalars s;
+  s.log_domain = qap_log_domain(circuit, KeyFlavour::kBellperson);
+  s.alpha = t.alpha;
+  s.beta = t.beta;
+  s.gamma = t.gamma;
+  s.delta = t.delta;
+  const uint64_t n = uint64_t{1} << s.log_domain, m = circuit.num_constraints();
   const uint64_t nin = circuit.num_inputs, nvar = circuit.num_vars();
-  const std::vector<Fr> lag = lagrange_at(pk.log_domain, qap_rows(circuit, pk.flavour), t.tau);
 
-  std::vector<Fr> u(nvar), v(nvar), w(nvar);
-  accumulate_columns(circuit, r1cs::Matrix::A, lag, u);
-  accumulate_columns(circuit, r1cs::Matrix::B, lag, v);
-  accumulate_columns(circuit, r1cs::Matrix::C, lag, w);
+  std::vector<Fr> lag = lagrange_at(s.log_domain, qap_rows(circuit, KeyFlavour::kBellperson), t.tau);
+  std::vector<Fr> u = column_sums(circuit, r1cs::Matrix::A, lag);
+  std::vector<Fr> v = column_sums(circuit, r1cs::Matrix::B, lag);
+  std::vector<Fr> w = column_sums(circuit, r1cs::Matrix::C, lag);
   for (uint64_t j = 0; j < nin; ++j) u[j] += lag[m + j];  // the input rows w_j · 0 = 0
-
-  pk.a_density = bellperson_a_density(circuit);
-  pk.b_density = r1cs::density(circuit, r1cs::Matrix::B);
+  release(lag);
 
   const Fr gamma_inv = t.gamma.inverse(), delta_inv = t.delta.inverse();
-  std::vector<Fr> ic(nin), l(nvar - nin), h(n - 1);
-  for (uint64_t j = 0; j < nvar; ++j) {
-    const Fr k = t.beta * u[j] + t.alpha * v[j] + w[j];
-    if (j < nin) ic[j] = k * gamma_inv;
-    else l[j - nin] = k * delta_inv;
-  }
-  Fr hi = (t.tau.pow(n) - Fr::one()) * delta_inv;  // τⁱ·Z(τ)/δ
-  for (uint64_t i = 0; i + 1 < n; ++i, hi *= t.tau) h[i] = hi;
+  s.ic.resize(nin);
+  s.l.resize(nvar - nin);
+  parallel_for(nvar, [&](size_t begin, size_t end) {
+    for (size_t j = begin; j < end; ++j) {
+      const Fr k = t.beta * u[j] + t.alpha * v[j] + w[j];
+      if (j < nin) s.ic[j] = k * gamma_inv;
+      else s.l[j - nin] = k * delta_inv;
+    }
+  });
+  release(w);
 
-  const ec::FixedBaseTable<ec::G1Config> g1(ec::generator<ec::G1Config>());
-  const ec::FixedBaseTable<ec::G2Config> g2(ec::generator<ec::G2Config>());
-  auto one_g1 = [&g1](const Fr& s) { return g1.mul(s).to_affine(); };
-  auto one_g2 = [&g2](const Fr& s) { return g2.mul(s).to_affine(); };
-  pk.vk = {one_g1(t.alpha), one_g1(t.beta), one_g1(t.delta),
-           one_g2(t.beta),  one_g2(t.gamma), one_g2(t.delta), g1.mul_many(ic)};
-  pk.a = g1.mul_many(gather_by_density(u, pk.a_density));
-  const std::vector<Fr> vb = gather_by_density(v, pk.b_density);
-  pk.b_g1 = g1.mul_many(vb);
-  pk.b_g2 = g2.mul_many(vb);
-  pk.l = g1.mul_many(l);
-  pk.h = g1.mul_many(h);
+  s.a_density = bellperson_a_density(circuit);
+  s.b_density = r1cs::density(circuit, r1cs::Matrix::B);
+  s.a = gather(u, s.a_density);
+  release(u);
+  s.b = gather(v, s.b_density);
+  release(v);
+  s.h = h_query(n, t.tau, delta_inv);
+  return s;
+}
+
+FixedBaseBackend cpu_fixed_base() {
+  auto g1 = std::make_shared<const ec::FixedBaseTable<ec::G1Config>>(ec::generator<ec::G1Config>());
+  auto g2 = std::make_shared<const ec::FixedBaseTable<ec::G2Config>>(ec::generator<ec::G2Config>());
+  return {[g1](std::span<const Fr> s) { return g1->mul_many(s); },
+          [g2](std::span<const Fr> s) { return g2->mul_many(s); }};
+}
+
+ProvingKey key_from_scalars(SetupScalars&& s, const FixedBaseBackend& backend) {
+  ProvingKey pk;
+  pk.flavour = KeyFlavour::kBellperson;
+  pk.log_domain = s.log_domain;
+  const std::vector<Fr> vk1 = {s.alpha, s.beta, s.delta}, vk2 = {s.beta, s.gamma, s.delta};
+  const auto p1 = checked(backend.g1(vk1), 3, "vk G1");
+  const auto p2 = checked(backend.g2(vk2), 3, "vk G2");
+  pk.vk = {p1[0], p1[1], p1[2], p2[0], p2[1], p2[2], checked(backend.g1(s.ic), s.ic.size(), "IC")};
+  pk.h = checked(backend.g1(s.h), s.h.size(), "H");
+  release(s.h);
+  pk.l = checked(backend.g1(s.l), s.l.size(), "L");
+  release(s.l);
+  pk.a = checked(backend.g1(s.a), s.a.size(), "A");
+  release(s.a);
+  pk.b_g1 = checked(backend.g1(s.b), s.b.size(), "B (G1)");
+  pk.b_g2 = checked(backend.g2(s.b), s.b.size(), "B (G2)");
+  release(s.b);
+  pk.a_density = std::move(s.a_density);
+  pk.b_density = std::move(s.b_density);
   return pk;
+}
+
+ProvingKey setup_insecure(const r1cs::Circuit& circuit, const ToxicWaste& t) {
+  return key_from_scalars(setup_scalars(circuit, t), cpu_fixed_base());
 }
 
 }  // namespace snarkd::groth16

@@ -9,8 +9,17 @@
 //   ic_j = (β u_j + α v_j + w_j)/γ for inputs, l_j = (β u_j + α v_j + w_j)/δ for aux;
 //   a_j = u_j·G1, b_j = v_j·G1 / v_j·G2 for the variables in the A / B density;
 //   h_i = τⁱ·Z(τ)/δ · G1 for i < n − 1.
+//
+// Two steps, so the expensive second one can run elsewhere (cuda/setup_gpu.hpp):
+//   setup_scalars     every query's scalars (the values above before "·G"), on the thread pool;
+//   key_from_scalars  the fixed-base multiplications s·G1 / s·G2 through a FixedBaseBackend.
+// Points are affine with canonical (fully reduced) coordinates, so any correct backend gives
+// the same bytes: setup_insecure (CPU backend) and the GPU setup produce identical keys.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
 
 #include "snarkd/groth16/keys.hpp"
 #include "snarkd/r1cs/r1cs.hpp"
@@ -26,8 +35,43 @@ struct ToxicWaste {
 ToxicWaste toxic_waste_from_seed(uint64_t seed);
 ToxicWaste toxic_waste_random();
 
-// The proving key (densities attached) for `circuit`. Throws InvalidArgument for a circuit that
-// fails r1cs::find_structure_error or a τ that is a root of unity of the domain.
+// The scalars of every point of a bellperson-flavour key (the key is these times G1 or G2).
+struct SetupScalars {
+  uint32_t log_domain = 0;
+  r1cs::DensityBitmap a_density, b_density;  // bellperson_a_density, r1cs::density(B)
+  Fr alpha, beta, gamma, delta;              // vk: α, β, δ (G1) and β, γ, δ (G2)
+  std::vector<Fr> ic;  // (β u_j + α v_j + w_j)/γ, j < num_inputs
+  std::vector<Fr> a;   // u_j for the variables j set in a_density, in order
+  std::vector<Fr> b;   // v_j for the variables j set in b_density (both B queries)
+  std::vector<Fr> l;   // (β u_j + α v_j + w_j)/δ, j = num_inputs + k
+  std::vector<Fr> h;   // τⁱ·Z(τ)/δ, i < n − 1
+};
+
+// Step (a). Lagrange values with one batch inversion per block of rows, column sums with the
+// columns split among the pool's threads (each scans every row and keeps its own columns: no
+// per-thread copies of the num_vars-long sums, no atomics), the rest element-wise, all on the
+// global pool. Peak memory besides the circuit ≈ 4 vectors of max(n, num_vars) elements
+// (lag + u, v, w, then u, v, w, l, ...): 16 GiB at n = 2^27.
+// Throws InvalidArgument for a circuit that fails r1cs::find_structure_error, a τ that is a
+// root of unity of the domain, or γ = 0 or δ = 0.
+SetupScalars setup_scalars(const r1cs::Circuit& circuit, const ToxicWaste& t);
+
+// Batch fixed-base multiplication by the group generator: out[i] = scalars[i]·G, out.size() =
+// scalars.size(), affine (infinity = (0, 0) for a zero scalar).
+struct FixedBaseBackend {
+  std::function<std::vector<G1Affine>(std::span<const Fr>)> g1;
+  std::function<std::vector<G2Affine>(std::span<const Fr>)> g2;
+};
+
+// ec::FixedBaseTable::mul_many on the global pool (tables of the two generators, built once).
+FixedBaseBackend cpu_fixed_base();
+
+// Step (b): the proving key (densities attached) from its scalars. Each scalar vector is freed
+// as soon as its points exist, so the peak is the key plus its largest query's scalars.
+// Throws InvalidArgument when the backend returns a wrong number of points.
+ProvingKey key_from_scalars(SetupScalars&& s, const FixedBaseBackend& backend);
+
+// setup_scalars + key_from_scalars(cpu_fixed_base()): same errors as setup_scalars.
 ProvingKey setup_insecure(const r1cs::Circuit& circuit, const ToxicWaste& t);
 
 }  // namespace snarkd::groth16
