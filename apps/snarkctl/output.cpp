@@ -82,8 +82,9 @@ void print_status(const v1::StatusReply& s, bool json) {
       (unsigned long long)s.jobs_failed(), (unsigned long long)s.jobs_cancelled(),
       (unsigned long long)s.queued_partitions(), (unsigned long long)s.in_flight_partitions());
   for (const auto& d : s.devices()) {
-    std::printf("device %s: pool %.3f GiB, reserved %.3f GiB\n", d.name().c_str(), double(d.pool_bytes()) / (1 << 30),
-                double(d.reserved_bytes()) / (1 << 30));
+    std::printf("device %s: VRAM %.3f of %.3f GiB reserved (peak %.3f GiB), %llu waiting\n", d.name().c_str(),
+                double(d.reserved_bytes()) / (1 << 30), double(d.pool_bytes()) / (1 << 30),
+                double(d.peak_reserved_bytes()) / (1 << 30), (unsigned long long)d.vram_waiting());
     for (const auto& w : d.workers())
       if (w.stage() == "idle")
         std::printf("  worker %u: idle\n", w.index());

@@ -86,7 +86,11 @@ double median(std::vector<double> v) {
 
 struct Report {
   uint64_t proofs = 0, partitions = 0, invalid = 0, failed = 0;
+  uint64_t cross_device = 0;  // partitions that ran on a device other than the one that reserved
   double wall_s = 0, busy = 0, busy_wall = 0;
+  double steady_s_per_partition = 0;  // between the first and the last partition finished
+  std::vector<uint64_t> partitions_per_device;
+  std::vector<std::pair<std::string, double>> phase_median;  // compute-stage phases (CUDA)
   std::vector<double> busy_per_device;
   std::array<double, engine::kNumStages> stage_median{};
   double queue_wait_median = 0;
@@ -97,13 +101,30 @@ Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& 
   Report r;
   r.wall_s = wall_s;
   r.stats = e.stats();
-  std::vector<double> queue_wait;
+  std::vector<double> queue_wait, finished;
+  std::vector<std::pair<std::string, std::vector<double>>> phases;  // in first-seen order
+  r.partitions_per_device.assign(e.devices().size(), 0);
   for (const auto& res : results) {
     if (res.state == engine::JobState::kDone) r.proofs += res.proofs.size();
     else ++r.failed;
     r.partitions += res.timings.size();
-    for (const auto& t : res.timings) queue_wait.push_back(t.dequeued_s - t.submitted_s);
+    for (const auto& t : res.timings) {
+      queue_wait.push_back(t.dequeued_s - t.submitted_s);
+      if (t.finalized_s > 0) finished.push_back(t.finalized_s), ++r.partitions_per_device.at(t.device);
+      if (t.finalized_s > 0 && t.reserved_device != t.device) ++r.cross_device;
+      for (const auto& ph : t.phases) {
+        auto it = std::find_if(phases.begin(), phases.end(), [&](const auto& p) { return p.first == ph.name; });
+        if (it == phases.end()) it = phases.insert(phases.end(), {ph.name, {}});
+        it->second.push_back(ph.seconds);
+      }
+    }
   }
+  for (const auto& [name, v] : phases) r.phase_median.emplace_back(name, median(v));
+  // Steady-state throughput: the partitions finished after the first one, over the time they
+  // took (excludes the pipeline's fill: the first upload and compute with an idle device).
+  std::sort(finished.begin(), finished.end());
+  if (finished.size() >= 2)
+    r.steady_s_per_partition = (finished.back() - finished.front()) / double(finished.size() - 1);
   r.invalid = r.stats.invalid_proofs;
   r.queue_wait_median = median(queue_wait);
   const engine::Timeline tl = e.timeline();
@@ -119,7 +140,8 @@ Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& 
   return r;
 }
 
-void write_json(const std::string& path, const Args& a, const BenchCircuit& bc, const Report& r, uint32_t workers) {
+void write_json(const std::string& path, const std::string& device, const Args& a, const BenchCircuit& bc, const Report& r,
+                uint32_t workers) {
   std::ofstream f(path);
   if (!f) throw InvalidArgument(path + ": cannot open for writing");
   char buf[256];
@@ -128,7 +150,7 @@ void write_json(const std::string& path, const Args& a, const BenchCircuit& bc, 
     f << buf;
   };
   f << "{\n";
-  f << "  \"device\": \"" << a.require("device") << "\",\n";
+  f << "  \"device\": \"" << device << "\",\n";
   f << "  \"circuit\": \"" << (a.get("circuit").value_or("") == "porep-shaped" ? "porep-shaped" : "file") << "\",\n";
   num("constraints", double(bc.circuit->num_constraints()));
   num("domain_log2", bc.pk->log_domain);
@@ -138,6 +160,12 @@ void write_json(const std::string& path, const Args& a, const BenchCircuit& bc, 
   num("failed_jobs", double(r.failed));
   num("wall_s", r.wall_s);
   num("s_per_partition", r.partitions ? r.wall_s / double(r.partitions) : 0);
+  num("s_per_partition_steady", r.steady_s_per_partition);
+  num("devices", double(r.partitions_per_device.size()));
+  f << "  \"partitions_per_device\": [";
+  for (size_t d = 0; d < r.partitions_per_device.size(); ++d) f << (d ? ", " : "") << r.partitions_per_device[d];
+  f << "],\n";
+  num("cross_device_partitions", double(r.cross_device));
   num("gpu_busy_fraction", r.busy);
   num("gpu_busy_fraction_of_wall", r.busy_wall);
   f << "  \"gpu_busy_fraction_per_device\": [";
@@ -155,6 +183,11 @@ void write_json(const std::string& path, const Args& a, const BenchCircuit& bc, 
   for (size_t s = 0; s < engine::kNumStages; ++s) {
     std::snprintf(buf, sizeof buf, "%s\"%s\": %.9g", s ? ", " : "", engine::stage_name(engine::Stage(s)),
                   std::isnan(r.stage_median[s]) ? 0.0 : r.stage_median[s]);
+    f << buf;
+  }
+  f << "},\n  \"compute_phase_median_s\": {";
+  for (size_t k = 0; k < r.phase_median.size(); ++k) {
+    std::snprintf(buf, sizeof buf, "%s\"%s\": %.9g", k ? ", " : "", r.phase_median[k].first.c_str(), r.phase_median[k].second);
     f << buf;
   }
   f << "}\n}\n";
@@ -175,6 +208,36 @@ void print_table(const Report& r, uint32_t devices, uint32_t workers) {
   for (size_t s = 0; s < engine::kNumStages; ++s)
     if (!std::isnan(r.stage_median[s])) std::printf(" %s %.4f s", engine::stage_name(engine::Stage(s)), r.stage_median[s]);
   std::printf("; queue wait %.4f s\n", r.queue_wait_median);
+  std::printf("  steady state %.3f s/partition; partitions per device:", r.steady_s_per_partition);
+  for (uint64_t n : r.partitions_per_device) std::printf(" %llu", (unsigned long long)n);
+  std::printf(" (%llu on a device other than the one that reserved)\n", (unsigned long long)r.cross_device);
+  if (!r.phase_median.empty()) {
+    std::printf("  compute phases (device time, medians):");
+    for (const auto& [name, v] : r.phase_median) std::printf(" %s %.4f", name.c_str(), v);
+    std::printf(" s\n");
+  }
+}
+
+// The witness of each partition as a fresh copy (the engine takes ownership). A PoRep-size copy
+// is 4.2 GB of fresh pages: one thread manages ~2 GB/s, so a 6-partition job took ~12 s to
+// build and the devices sat idle waiting for it (measured on the 2-GPU H200 host); the copies
+// are made in parallel, one thread per partition.
+std::vector<std::vector<ff::Fr>> copy_witnesses(const std::vector<ff::Fr>& w, uint64_t parts) {
+  std::vector<std::vector<ff::Fr>> out(parts);
+  std::vector<std::exception_ptr> errors(parts);
+  std::vector<std::thread> copiers;
+  for (uint64_t k = 0; k < parts; ++k)
+    copiers.emplace_back([&, k] {
+      try {
+        out[k] = w;
+      } catch (...) {  // out of memory: reported by the submitter
+        errors[k] = std::current_exception();
+      }
+    });
+  for (auto& t : copiers) t.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return out;
 }
 
 std::vector<engine::JobResult> run_jobs(engine::Engine& e, const BenchCircuit& bc, uint64_t jobs, uint64_t parts) {
@@ -185,7 +248,7 @@ std::vector<engine::JobResult> run_jobs(engine::Engine& e, const BenchCircuit& b
       for (uint64_t j = 0; j < jobs; ++j) {
         engine::JobRequest req;
         req.circuit_id = "bench";
-        req.witnesses.assign(parts, bc.witness);
+        req.witnesses = copy_witnesses(bc.witness, parts);
         ids[j] = e.submit(std::move(req));
       }
     } catch (...) {
@@ -201,7 +264,7 @@ std::vector<engine::JobResult> run_jobs(engine::Engine& e, const BenchCircuit& b
 
 // "1,2,3" → {1, 2, 3}: one engine per count over the same circuit and key (the setup dominates
 // at large sizes, so a worker sweep should not repeat it).
-std::vector<uint32_t> parse_workers(const std::string& s) {
+std::vector<uint32_t> parse_counts(const char* flag, const std::string& s) {
   std::vector<uint32_t> v;
   size_t start = 0;
   for (;;) {
@@ -209,14 +272,14 @@ std::vector<uint32_t> parse_workers(const std::string& s) {
     const std::string item = s.substr(start, comma - start);
     char* end = nullptr;
     const unsigned long w = std::strtoul(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || w == 0 || w > 64) throw UsageError("--workers: '" + item + "' is not 1..64");
+    if (item.empty() || *end != '\0' || w == 0 || w > 64) throw UsageError(std::string(flag) + ": '" + item + "' is not 1..64");
     v.push_back(uint32_t(w));
     if (comma == std::string::npos) return v;
     start = comma + 1;
   }
 }
 
-// OUT.json → OUT-w2.json when sweeping several worker counts.
+// OUT.json → OUT-w2.json when sweeping several worker counts (OUT-d2-w2.json with device counts).
 std::string with_suffix(const std::string& path, const std::string& suffix) {
   const size_t dot = path.rfind('.');
   const size_t slash = path.rfind('/');
@@ -246,7 +309,7 @@ int run_once(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_
     if (res.state != engine::JobState::kDone)
       std::fprintf(stderr, "job %llu: %s: %s\n", (unsigned long long)res.id, engine::job_state_name(res.state),
                    res.error.c_str());
-  if (auto path = a.get("json")) write_json(with_suffix(*path, suffix), a, bc, r, workers);
+  if (auto path = a.get("json")) write_json(with_suffix(*path, suffix), run.device, a, bc, r, workers);
   if (auto path0 = a.get("timeline")) {
     const std::string path = with_suffix(*path0, suffix);
     const std::string title = run.device + ", " + std::to_string(workers) + " workers/device, " +
@@ -256,7 +319,9 @@ int run_once(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_
     if (engine::write_png_if_possible(path, png)) std::printf("  timeline: %s, %s\n", path.c_str(), png.c_str());
     else std::printf("  timeline: %s\n", path.c_str());
   }
-  return r.invalid == 0 && r.failed == 0 && r.stats.deadlocks == 0 && r.stats.vram_overcommits == 0 ? 0 : 1;
+  return r.invalid == 0 && r.failed == 0 && r.stats.deadlocks == 0 && r.stats.vram_overcommits == 0 && r.cross_device == 0
+             ? 0
+             : 1;
 }
 
 }  // namespace
@@ -266,21 +331,25 @@ int cmd_bench(int argc, char** argv) {
                {{"device", true}, {"circuit", true}, {"constraints", true}, {"witness", true}, {"params", true},
                 {"seed", true}, {"jobs", true}, {"partitions-per-job", true}, {"workers", true}, {"vram-gib", true},
                 {"host-gib", true}, {"json", true}, {"timeline", true}, {"sim-upload-ms", true},
-                {"sim-compute-ms", true}, {"watchdog-s", true}, {"threads", true}, {"setup", true}});
+                {"sim-compute-ms", true}, {"watchdog-s", true}, {"threads", true}, {"setup", true},
+                {"device-counts", true}});
   if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
   if (a.has("threads")) ThreadPool::set_default_threads(a.get_u64("threads", 1));
   BenchRun run;
   run.device = a.require("device");
   run.jobs = a.get_u64("jobs", 4);
   run.parts = a.get_u64("partitions-per-job", 1);
-  const std::vector<uint32_t> workers = parse_workers(a.get("workers").value_or("2"));
+  const std::vector<uint32_t> workers = parse_counts("--workers", a.get("workers").value_or("2"));
   if (run.jobs == 0 || run.parts == 0) throw UsageError("--jobs and --partitions-per-job must be ≥ 1");
   if (auto g = a.get("vram-gib")) run.dopt.vram_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
   run.dopt.sim.upload_s = double(a.get_u64("sim-upload-ms", 0)) / 1e3;
   run.dopt.sim.compute_s = double(a.get_u64("sim-compute-ms", 0)) / 1e3;
   if (auto g = a.get("host-gib")) run.ec.host_budget_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
   run.ec.watchdog_s = double(a.get_u64("watchdog-s", 120));
-  engine::make_devices(run.device, run.dopt);  // a bad spec fails before the (long) setup
+  engine::device_list(run.device);  // a bad spec fails before the (long) setup
+  std::vector<uint32_t> counts{uint32_t(engine::device_list(run.device).size())};
+  if (auto c = a.get("device-counts")) counts = parse_counts("--device-counts", *c);
+  for (uint32_t k : counts) engine::first_devices(run.device, k);
   const BenchCircuit bc = load_bench_circuit(a);
   if (run.device.rfind("cuda:", 0) == 0 && run.dopt.vram_bytes == 0) {
     // The pool takes the free memory at start-up; leave room for the resident key (+5 %).
@@ -290,8 +359,13 @@ int cmd_bench(int argc, char** argv) {
   std::printf("circuit: %llu constraints, domain 2^%u, setup %.1f s\n", (unsigned long long)bc.circuit->num_constraints(),
               bc.pk->log_domain, bc.setup_s);
   int rc = 0;
-  for (uint32_t w : workers)
-    rc = std::max(rc, run_once(a, run, bc, w, workers.size() > 1 ? "-w" + std::to_string(w) : ""));
+  for (uint32_t k : counts) {
+    BenchRun sub = run;
+    sub.device = engine::first_devices(run.device, k);
+    const std::string dsuffix = counts.size() > 1 ? "-d" + std::to_string(k) : "";
+    for (uint32_t w : workers)
+      rc = std::max(rc, run_once(a, sub, bc, w, dsuffix + (workers.size() > 1 ? "-w" + std::to_string(w) : "")));
+  }
   return rc;
 }
 

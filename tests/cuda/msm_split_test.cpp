@@ -11,6 +11,7 @@
 #include <ostream>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/ec_util.hpp"
@@ -223,6 +224,46 @@ TEST(CudaMsmSplit, StreamOrderedReuseAcrossGroupsWithPoison) {
                InvalidArgument);
   stream.synchronize();
 }
+
+// A scratch sized for a third of the tail: msm_split_finish runs the tail in chunks (the last
+// one shorter) and still equals the CPU MSM; the scratch starts poisoned.
+template <class C>
+void chunked_tail(const char* label) {
+  SNARKD_SKIP_WITHOUT_GPU();
+  using F = std::conditional_t<std::is_same_v<C, ec::G1Config>, Fp, Fp2>;
+  auto g = snarkd::test::rng(label);
+  const size_t n = 12345;
+  auto b = random_points<C>(g, n);
+  spice<C>(g, b);
+  const auto s = scalars(g, n, Mix::kMixed);
+  const msm::ScalarSplit cpu = msm::split_scalars(s);
+  ASSERT_GT(cpu.stats.others, 3u);
+  Stream stream;
+  auto d_s = test::to_device<cuda::Fr>(s, stream);
+  auto d_b = test::to_device<Affine<F>>(b, stream);
+  DeviceBuffer<uint8_t> split_mem(split_buffer_bytes(n));
+  const size_t third = cpu.stats.others / 3 + 1;
+  DeviceBuffer<uint8_t> scratch(msm_split_scratch_bytes<F>(third));
+  DeviceBuffer<Xyzz<F>> r(1);
+  scratch.fill_bytes(0xa5, stream);
+  r.fill_bytes(0xff, stream);
+  PinnedBuffer<SplitCounts> h(1);
+  const DeviceSplit split{split_mem.data(), split_mem.size(), n};
+  msm_split_classify(d_s.data(), split, h.data(), stream);
+  msm_split_ones<F>(d_b.data(), split, r.data(), scratch.data(), scratch.size(), stream);
+  stream.synchronize();
+  ASSERT_LT(scratch.size(), msm_split_scratch_bytes<F>(h[0].others)) << "the tail would fit in one piece";
+  msm_split_finish<F>(d_b.data(), split, h[0], r.data(), r.data(), scratch.data(), scratch.size(), stream);
+  EXPECT_EQ(test::to_host<ec::Xyzz<C>>(r, stream)[0].to_jacobian(), msm::msm<C>(b, s)) << "tail " << h[0].others
+                                                                                        << " points, chunks ≤ " << third;
+  // Too small for even one point: a clear error, nothing enqueued.
+  EXPECT_THROW(msm_split_finish<F>(d_b.data(), split, h[0], r.data(), r.data(), scratch.data(),
+                                   msm_split_scratch_bytes<F>(1) - 1, stream),
+               InvalidArgument);
+}
+
+TEST(CudaMsmSplit, G1TailInChunksWhenTheScratchIsShort) { chunked_tail<ec::G1Config>("cuda_msm_split_chunks_g1"); }
+TEST(CudaMsmSplit, G2TailInChunksWhenTheScratchIsShort) { chunked_tail<ec::G2Config>("cuda_msm_split_chunks_g2"); }
 
 // msm_split_scratch_bytes(max) must cover every shorter tail, though the tail MSM's own scratch
 // is not monotonic in its length: check that the bound never decreases, exhaustively up to 2^13

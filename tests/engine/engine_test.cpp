@@ -176,6 +176,53 @@ TEST(Engine, CancelsQueuedAndRunningJobs) {
   EXPECT_EQ(s.cancelled, 2u);
 }
 
+TEST(Engine, StatsShowEachWorkersStageAndEachLedger) {
+  const Family& f = small_family();
+  SimDeviceConfig cfg;
+  cfg.compute_s = 0.05;
+  EngineConfig ec;
+  ec.workers_per_device = 2;
+  Engine e(sim_devices(2, cfg), ec);
+  e.register_circuit("fam", f.pk, f.circuit);
+  EngineStats idle = e.stats();
+  ASSERT_EQ(idle.workers.size(), 4u);
+  ASSERT_EQ(idle.ledgers.size(), 2u);
+  for (size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(idle.workers[k].device, k / 2);
+    EXPECT_EQ(idle.workers[k].worker, k % 2);
+    EXPECT_EQ(idle.workers[k].stage, "idle");
+    EXPECT_EQ(idle.workers[k].job, 0u);
+  }
+  const JobId id = e.submit(request(f, "fam", {1, 2, 3, 4, 5, 6}));
+  // Some worker is seen inside a stage of this job, and its ledger holds that partition's bytes.
+  bool seen = false;
+  for (int i = 0; i < 2000 && !seen; ++i) {
+    const EngineStats s = e.stats();
+    for (const WorkerStatus& w : s.workers)
+      if (w.job == id && w.stage == "compute") {
+        seen = true;
+        EXPECT_LT(w.partition, 6u);
+        EXPECT_GT(s.ledgers[w.device].in_use, 0u);
+        EXPECT_LE(w.since_s, e.now());
+      }
+    if (!seen) std::this_thread::sleep_for(1ms);
+  }
+  EXPECT_TRUE(seen) << "no worker was ever seen computing the job";
+  ASSERT_EQ(e.await(id)->state, JobState::kDone);
+  // A worker turns idle just after its partition has left (the job may be done a moment earlier).
+  auto all_idle = [&] {
+    const EngineStats s = e.stats();
+    return std::all_of(s.workers.begin(), s.workers.end(), [](const WorkerStatus& w) { return w.stage == "idle"; });
+  };
+  for (int i = 0; i < 400 && !all_idle(); ++i) std::this_thread::sleep_for(5ms);
+  const EngineStats after = e.stats();
+  for (const WorkerStatus& w : after.workers) EXPECT_EQ(w.stage, "idle") << "device " << w.device << " worker " << w.worker;
+  for (const LedgerStats& l : after.ledgers) {
+    EXPECT_EQ(l.in_use, 0u);
+    EXPECT_GT(l.capacity, 0u);
+  }
+}
+
 TEST(Engine, HostBudgetRefusesOrBlocksSubmitters) {
   const Family& f = small_family();
   SimDeviceConfig cfg;
@@ -286,7 +333,21 @@ TEST(Engine, CpuDeviceAndDeviceSpecs) {
   ASSERT_EQ(res.state, JobState::kDone) << res.error;
   EXPECT_EQ(res.proofs[1], groth16::prove(*f.pk, *f.circuit, w[1], {ff::Fr::from_u64(5), ff::Fr::from_u64(6)}));
   EXPECT_EQ(make_devices("sim:3", DeviceOptions{}).size(), 3u);
-  for (const char* bad : {"gpu", "sim:0", "sim:x", "cuda:", "cuda:a"}) EXPECT_THROW(make_devices(bad, {}), InvalidArgument) << bad;
+  for (const char* bad : {"gpu", "sim:0", "sim:x", "cuda:", "cuda:a"}) {
+    EXPECT_THROW(make_devices(bad, {}), InvalidArgument) << bad;
+    EXPECT_THROW(device_list(bad), InvalidArgument) << bad;
+  }
+  EXPECT_EQ(device_list("sim:3"), (std::vector<std::string>{"sim:0", "sim:1", "sim:2"}));
+  EXPECT_EQ(device_list("cpu"), std::vector<std::string>{"cpu"});
+  EXPECT_EQ(first_devices("sim:4", 2), "sim:2");
+  EXPECT_EQ(first_devices("cpu", 1), "cpu");
+  EXPECT_THROW(first_devices("sim:2", 3), InvalidArgument);
+  EXPECT_THROW(first_devices("sim:2", 0), InvalidArgument);
+  if (cuda_device_count() >= 2) {  // on a machine with GPUs: the list keeps the spec's order
+    EXPECT_EQ(device_list("cuda:1,0"), (std::vector<std::string>{"cuda:1", "cuda:0"}));
+    EXPECT_EQ(first_devices("cuda:1,0", 1), "cuda:1");
+    EXPECT_EQ(first_devices("cuda:all", 2), "cuda:0,1");
+  }
 }
 
 TEST(Engine, PauseHoldsQueuedWorkAndForgetDropsFinishedJobs) {

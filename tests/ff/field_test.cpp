@@ -124,6 +124,46 @@ TYPED_TEST(FieldDiff, MulSquareEdgePairs) {
   }
 }
 
+// Montgomery limbs built limb by limb from carry-prone patterns (0, 1, 2^63 − 1, 2^63, 2^64 − 1,
+// the modulus' own limbs and their neighbours, random words), kept when below p. The 6-limb
+// square doubles limbs with shifts (a_j << 1, the top bit of a_{j−1} moved into the next limb),
+// so every limb's top bit being set or clear, alone and next to all-ones limbs, is exercised;
+// products of such values stress the carry chains of the multiplication too.
+TYPED_TEST(FieldDiff, MulSquareLimbPatterns) {
+  using Repr = typename TypeParam::Repr;
+  auto& gf = this->gf;
+  auto& g = this->g;
+  auto pattern = [&](size_t k) -> uint64_t {
+    const uint64_t pk = TypeParam::kModulus.limb[k];
+    switch (g() % 9) {
+      case 0: return 0;
+      case 1: return 1;
+      case 2: return (uint64_t(1) << 63) - 1;
+      case 3: return uint64_t(1) << 63;
+      case 4: return ~uint64_t(0);
+      case 5: return pk;
+      case 6: return pk - 1;
+      case 7: return pk + 1;
+      default: return k + 1 == TypeParam::N ? g() % pk : g();  // top limb: mostly below p's
+    }
+  };
+  Mpz a, b, want;
+  size_t done = 0;
+  while (done < kIters) {
+    Repr v, u;
+    for (size_t k = 0; k < TypeParam::N; ++k) v.limb[k] = pattern(k), u.limb[k] = pattern(k);
+    if (!ff::less_than(v, TypeParam::kModulus) || !ff::less_than(u, TypeParam::kModulus)) continue;
+    const TypeParam x = TypeParam::from_montgomery(v), y = TypeParam::from_montgomery(u);
+    gf.value(a, x);
+    gf.value(b, y);
+    mpz_mul(want, a, a);
+    ASSERT_TRUE(gf.has_value(x.square(), want)) << "square, case " << done;
+    mpz_mul(want, a, b);
+    ASSERT_TRUE(gf.has_value(x * y, want)) << "mul, case " << done;
+    ++done;
+  }
+}
+
 #ifdef SNARKD_FF_ADX
 // The lazy-reduction kernels of Fp (Fp2 multiplication): mul_wide is the exact 768-bit product of
 // any two 384-bit integers, redc(w) = w·R⁻¹ mod p for every w < p·R, fully reduced, including

@@ -1,11 +1,13 @@
 // daemon_bench: the client side of the overhead measurement (tests/server/overhead.sh). Like
 // `snarkd bench`'s submitter, one process submits JOBS jobs of PARTITIONS copies of one witness
 // back to back over one channel (each Submit returns once the job is journaled), then awaits
-// every job; prints the wall time from the first Submit to the last result and exits 1 if any
-// job did not finish done. Not a ctest test: a tool for measurements.
+// every job; prints the wall time from the first Submit to the last result and the median
+// compute stage of the partitions (to tell the daemon's own cost from a change in proving
+// speed), and exits 1 if any job did not finish done. Not a ctest test: a tool for measurements.
 //   daemon_bench SOCKET CIRCUIT_ID WITNESS.wtns JOBS PARTITIONS
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -44,6 +46,7 @@ int main(int argc, char** argv) {
     ids.push_back(r.job_id());
   }
   int bad = 0;
+  std::vector<double> compute;
   for (uint64_t id : ids) {
     grpc::ClientContext ctx;
     snarkd::v1::AwaitRequest a;
@@ -51,7 +54,12 @@ int main(int argc, char** argv) {
     snarkd::v1::JobResult r;
     const grpc::Status s = stub->Await(&ctx, a, &r);
     bad += !s.ok() || r.state() != snarkd::v1::JOB_STATE_DONE;
+    for (const auto& p : r.partitions()) compute.push_back(p.timings().compute_s());
   }
-  std::printf("%.6f\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::sort(compute.begin(), compute.end());
+  const size_t n = compute.size();
+  const double median = n == 0 ? 0 : n % 2 ? compute[n / 2] : (compute[n / 2 - 1] + compute[n / 2]) / 2;
+  std::printf("%.6f %.6f\n", wall, median);
   return bad ? 1 : 0;
 }

@@ -30,6 +30,7 @@ struct Env {
   test::Family fam = test::make_family(6, 11);
   ServerConfig cfg;
   std::mt19937_64 rng = test::rng("service");
+  engine::Engine* engine = nullptr;  // the last service()'s, owned by it
 
   explicit Env(double sim_compute_ms = 0) {
     char t[] = "/tmp/snarkd-service-test-XXXXXX";
@@ -50,8 +51,9 @@ struct Env {
     engine::EngineConfig e;
     e.workers_per_device = 1;
     e.record_timeline = false;
-    auto s = std::make_unique<Service>(cfg, std::make_unique<engine::Engine>(engine::make_devices("sim", d), e),
-                                       std::make_unique<Journal>(cfg.state_dir));
+    auto eng = std::make_unique<engine::Engine>(engine::make_devices("sim", d), e);
+    engine = eng.get();
+    auto s = std::make_unique<Service>(cfg, std::move(eng), std::make_unique<Journal>(cfg.state_dir));
     s->start();
     return s;
   }
@@ -97,6 +99,19 @@ void expect_valid(const v1::JobResult& r, const test::Family& fam, const std::ve
     EXPECT_EQ(p.stage(), v1::PARTITION_STAGE_PROVEN);
     EXPECT_EQ(p.device(), "sim:0");
   }
+}
+
+// How many of the engine's job ids 1..limit it still knows (it numbers jobs from 1 upward).
+size_t engine_jobs_known(const engine::Engine& e, engine::JobId limit = 1000) {
+  size_t n = 0;
+  for (engine::JobId id = 1; id <= limit; ++id) {
+    try {
+      e.peek(id);
+      ++n;
+    } catch (const std::exception&) {
+    }
+  }
+  return n;
 }
 
 void wait_running(Service& s, uint64_t id) {
@@ -262,9 +277,27 @@ TEST(Service, StatusShowsWorkersAndDrainRefusesNewJobs) {
     st = s->status(10);
   } while (st.devices(0).workers(0).stage() != "compute" && Clock::now() < end);
   ASSERT_EQ(st.devices_size(), 1);
-  EXPECT_EQ(st.devices(0).workers(0).job_id(), id);
-  EXPECT_EQ(st.devices(0).workers(0).stage(), "compute");
-  EXPECT_GT(st.devices(0).reserved_bytes(), 0u);
+  const v1::DeviceStatus& dev = st.devices(0);
+  ASSERT_EQ(dev.workers_size(), 1);
+  EXPECT_EQ(dev.workers(0).index(), 0u);
+  EXPECT_EQ(dev.workers(0).job_id(), id) << "the daemon's job id, not the engine's";
+  EXPECT_EQ(dev.workers(0).partition(), 0u);
+  EXPECT_EQ(dev.workers(0).stage(), "compute");
+  EXPECT_GE(dev.workers(0).stage_s(), 0.0);
+  // The ledger's figures: one working set reserved during compute.
+  EXPECT_GT(dev.pool_bytes(), 0u);
+  EXPECT_GT(dev.reserved_bytes(), 0u);
+  EXPECT_LE(dev.reserved_bytes(), dev.pool_bytes());
+  EXPECT_GE(dev.peak_reserved_bytes(), dev.reserved_bytes());
+  EXPECT_EQ(dev.vram_waiting(), 0u);
+  const std::string m = s->metrics_text();
+  EXPECT_NE(m.find("snarkd_workers{device=\"sim:0\",stage=\"compute\"} 1\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("snarkd_workers{device=\"sim:0\",stage=\"idle\"} 0\n"), std::string::npos);
+  EXPECT_NE(m.find("snarkd_workers_busy{device=\"sim:0\"} 1\n"), std::string::npos);
+  EXPECT_NE(m.find("snarkd_vram_reserved_bytes{device=\"sim:0\"} " + std::to_string(dev.reserved_bytes()) + "\n"),
+            std::string::npos);
+  EXPECT_NE(m.find("snarkd_vram_pool_bytes{device=\"sim:0\"} " + std::to_string(dev.pool_bytes()) + "\n"),
+            std::string::npos);
   EXPECT_EQ(st.jobs_running(), 1u);
   ASSERT_EQ(st.keys_size(), 1);
   EXPECT_EQ(st.keys(0).unfinished_jobs(), 1u);
@@ -275,4 +308,74 @@ TEST(Service, StatusShowsWorkersAndDrainRefusesNewJobs) {
   EXPECT_EQ(code_of([&] { s->submit(env.job({env.x()})); }), Code::kUnavailable);
   EXPECT_TRUE(s->drain(30));
   EXPECT_EQ(s->await(id, std::chrono::milliseconds(0)).state(), v1::JOB_STATE_DONE);
+  st = s->status(10);
+  EXPECT_EQ(st.devices(0).workers(0).stage(), "idle");
+  EXPECT_EQ(st.devices(0).workers(0).job_id(), 0u);
+  EXPECT_EQ(st.devices(0).reserved_bytes(), 0u);
+  EXPECT_GT(st.devices(0).peak_reserved_bytes(), 0u);
+}
+
+// SIGTERM's drain: the partition computing now finishes, nothing new starts — neither the
+// running job's next partition nor a queued job — and both stay queued in the journal, to run
+// in full after the restart.
+TEST(Service, DrainFinishesInFlightWorkAndJournalsTheRest) {
+  Env env(1500);
+  const std::vector<uint64_t> a{env.x(), env.x()}, b{env.x()};
+  uint64_t ja, jb;
+  {
+    auto s = env.service();
+    ja = s->submit(env.job(a)).job_id();
+    jb = s->submit(env.job(b)).job_id();
+    wait_running(*s, ja);  // partition 0 of a is on the only worker
+    s->begin_drain();
+    EXPECT_EQ(code_of([&] { s->submit(env.job({env.x()})); }), Code::kUnavailable);
+    EXPECT_TRUE(s->drain(30));
+    const v1::JobResult ra = s->await(ja, std::chrono::milliseconds(0));
+    EXPECT_EQ(ra.state(), v1::JOB_STATE_RUNNING);
+    EXPECT_EQ(ra.partitions(0).stage(), v1::PARTITION_STAGE_PROVEN) << "the in-flight partition finished";
+    EXPECT_EQ(ra.partitions(1).stage(), v1::PARTITION_STAGE_QUEUED) << "no partition starts while draining";
+    EXPECT_EQ(s->await(jb, std::chrono::milliseconds(0)).state(), v1::JOB_STATE_QUEUED);
+    const v1::StatusReply st = s->status(10);
+    EXPECT_EQ(st.in_flight_partitions(), 0u);
+    EXPECT_EQ(st.queued_partitions(), 2u);
+    EXPECT_EQ(st.devices(0).workers(0).stage(), "idle");
+    // Paused for good: still nothing starts after the drain returned.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(s->status(10).in_flight_partitions(), 0u);
+  }
+  auto s = env.service();
+  const v1::JobResult ra = s->await(ja, std::nullopt), rb = s->await(jb, std::nullopt);
+  expect_valid(ra, env.fam, a);
+  expect_valid(rb, env.fam, b);
+  EXPECT_EQ(ra.attempts(), 2u);
+  EXPECT_EQ(rb.attempts(), 2u);
+}
+
+// Results kept retention_s, then gone from the journal, the daemon's memory and the engine.
+TEST(Service, ExpiredResultsAreForgottenByTheEngineToo) {
+  Env env;
+  env.cfg.retention_s = 2;  // purge every 0.5 s (retention / 4, at least 0.5 s)
+  auto s = env.service();
+  std::vector<uint64_t> ids;
+  for (int j = 0; j < 3; ++j) ids.push_back(s->submit(env.job({env.x()})).job_id());
+  s->cancel(ids[2]);  // done or cancelled: terminal either way
+  for (uint64_t id : ids) EXPECT_GE(s->await(id, std::nullopt).state(), v1::JOB_STATE_DONE);
+  EXPECT_EQ(engine_jobs_known(*env.engine), 3u) << "finished, not expired yet";
+  const auto end = Clock::now() + std::chrono::seconds(20);
+  while (Clock::now() < end && code_of([&] {
+           s->await(ids[0], std::chrono::milliseconds(0));
+           throw std::runtime_error("still kept");
+         }) != Code::kNotFound)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  for (uint64_t id : ids) EXPECT_EQ(code_of([&] { s->await(id, std::chrono::milliseconds(0)); }), Code::kNotFound);
+  EXPECT_EQ(code_of([&] { s->cancel(ids[1]); }), Code::kNotFound);
+  // The purge drops the records, then tells the engine: allow it that moment.
+  const auto end_forget = Clock::now() + std::chrono::seconds(5);
+  while (engine_jobs_known(*env.engine) != 0 && Clock::now() < end_forget)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(engine_jobs_known(*env.engine), 0u) << "the engine still holds expired jobs";
+  const uint64_t x = env.x();
+  const uint64_t later = s->submit(env.job({x})).job_id();
+  expect_valid(s->await(later, std::nullopt), env.fam, {x});
+  EXPECT_EQ(engine_jobs_known(*env.engine), 1u);
 }

@@ -135,10 +135,12 @@ __global__ void gather_scalars_kernel(const Fr* scalars, const uint32_t* idx, si
   for (size_t j = t; j < m; j += size_t(gridDim.x) * blockDim.x) out[j] = scalars[idx[n - 1 - j]];
 }
 
+// out[j] = the base of the (first + j)-th other, j < m (one chunk of the tail).
 template <class F>
-__global__ void gather_bases_kernel(const Affine<F>* bases, const uint32_t* idx, size_t n, size_t m, Affine<F>* out) {
+__global__ void gather_bases_kernel(const Affine<F>* bases, const uint32_t* idx, size_t n, size_t first, size_t m,
+                                    Affine<F>* out) {
   const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (j < m) out[j] = bases[idx[n - 1 - j]];
+  if (j < m) out[j] = bases[idx[n - 1 - first - j]];
 }
 
 // Σ of the block's kThreads values of `acc`, returned to thread 0: the upper half parks its points
@@ -243,6 +245,20 @@ void msm_split_ones(const Affine<F>* d_bases, const DeviceSplit& split, Xyzz<F>*
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 
+// The longest tail chunk (≤ m points) whose gathered bases and MSM scratch fit in scratch_bytes:
+// m itself when the whole tail fits, else by bisection (msm_split_scratch_bytes is
+// non-decreasing); 0 when not even one point fits. Host arithmetic only (CUB size queries).
+template <class F>
+size_t tail_chunk_fitting(size_t m, size_t scratch_bytes) {
+  if (msm_split_scratch_bytes<F>(m) <= scratch_bytes) return m;
+  size_t fits = 0, too_long = m;
+  while (too_long - fits > 1) {
+    const size_t mid = fits + (too_long - fits) / 2;
+    (msm_split_scratch_bytes<F>(mid) <= scratch_bytes ? fits : too_long) = mid;
+  }
+  return fits;
+}
+
 template <class F>
 void msm_split_finish(const Affine<F>* d_bases, const DeviceSplit& split, const SplitCounts& counts,
                       const Xyzz<F>* d_ones, Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes,
@@ -253,20 +269,33 @@ void msm_split_finish(const Affine<F>* d_bases, const DeviceSplit& split, const 
     throw InvalidArgument("msm_split_finish: counts " + std::to_string(counts.zeros) + " + " +
                           std::to_string(counts.ones) + " + " + std::to_string(m) + " for a split of " +
                           std::to_string(split.n) + " scalars (another split's counts, or read too early?)");
-  const TailLayout<F> t = tail_layout<F>(m, msm_scratch_bytes<F>(m));
-  if (d_scratch == nullptr || scratch_bytes < t.total)
-    throw InvalidArgument("msm_split_finish: scratch of " + std::to_string(scratch_bytes) + " bytes, needs " +
-                          std::to_string(t.total) + " for a tail of " + std::to_string(m) + " points");
+  const size_t chunk = d_scratch ? tail_chunk_fitting<F>(m, scratch_bytes) : 0;
+  if (d_scratch == nullptr || (m > 0 && chunk == 0) || scratch_bytes < msm_split_scratch_bytes<F>(0))
+    throw InvalidArgument("msm_split_finish: scratch of " + std::to_string(scratch_bytes) + " bytes at " +
+                          (d_scratch ? "non-null" : "null") + " address, needs " +
+                          std::to_string(msm_split_scratch_bytes<F>(std::min<size_t>(m, 1))) +
+                          " at least (and " + std::to_string(msm_split_scratch_bytes<F>(m)) + " for a tail of " +
+                          std::to_string(m) + " points in one piece)");
+  // A tail longer than the scratch holds runs in chunks, each one cuda::msm whose result is added
+  // in (the engine sizes the scratch for PoRep's ~5 % tail, not for the worst case of n points:
+  // 25 GiB of gathered G2 bases at 2^27). Every shorter chunk fits too (the bound is a maximum
+  // over all shorter lengths), so the tail MSM gets all the scratch after the gathered bases.
+  const TailLayout<F> t = tail_layout<F>(chunk, 0);
   auto* base = static_cast<uint8_t*>(d_scratch);
   auto* tail_bases = reinterpret_cast<Affine<F>*>(base + t.bases);
   auto* tail_result = reinterpret_cast<Xyzz<F>*>(base + t.tail_result);
-  if (m > 0) {
-    gather_bases_kernel<F><<<blocks_for(m), kThreads, 0, stream>>>(d_bases, p.idx, split.n, m, tail_bases);
+  size_t first = 0;
+  do {
+    const size_t len = std::min(chunk, m - first);
+    if (len > 0) {
+      gather_bases_kernel<F><<<blocks_for(len), kThreads, 0, stream>>>(d_bases, p.idx, split.n, first, len, tail_bases);
+      SNARKD_CUDA_CHECK_LAUNCH();
+    }
+    msm<F>(tail_bases, p.scalars + first, len, tail_result, base + t.msm, scratch_bytes - t.msm, stream);
+    add_kernel<F><<<1, 1, 0, stream>>>(first == 0 ? d_ones : d_result, tail_result, d_result);
     SNARKD_CUDA_CHECK_LAUNCH();
-  }
-  msm<F>(tail_bases, p.scalars, m, tail_result, base + t.msm, t.msm_bytes, stream);
-  add_kernel<F><<<1, 1, 0, stream>>>(d_ones, tail_result, d_result);
-  SNARKD_CUDA_CHECK_LAUNCH();
+    first += len;
+  } while (first < m);
 }
 
 #define SNARKD_CUDA_MSM_SPLIT_DEFINE(F)                                                                          \

@@ -25,8 +25,9 @@
 // are fine. Scalars: Fr in Montgomery form (host layout). n < 2^31.
 //
 // Memory for n scalars: split buffer ≈ 37·n bytes (flags, indices, gathered other scalars);
-// scratch for a tail of m points ≈ m·sizeof(Affine<F>) (gathered bases) + msm_scratch_bytes(m).
-// At n = 2^27 (G1, worst case m = n) that is ≈ 4.6 GiB + ≈ 18 GiB.
+// scratch for a tail of m points in one piece ≈ m·sizeof(Affine<F>) (gathered bases) +
+// msm_scratch_bytes(m): at n = 2^27 (G1, worst case m = n) ≈ 4.6 GiB + ≈ 18 GiB; less scratch
+// makes a longer tail run in chunks (msm_split_finish).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -85,9 +86,12 @@ void msm_split_ones(const Affine<F>* d_bases, const DeviceSplit& split, Xyzz<F>*
 // Enqueues phase 3: *d_result = *d_ones + Σ over the "other" scalars of scalar·base (cuda::msm
 // over the gathered tail of counts.others points). `counts` are the host counts of this split's
 // classification; d_ones is msm_split_ones' output for the same d_bases, enqueued earlier;
-// d_result may equal d_ones. Throws InvalidArgument when the counts do not sum to split.n (counts
-// of another split, or read before the stream reached the copy) or the scratch is smaller than
-// msm_split_scratch_bytes<F>(counts.others).
+// d_result may equal d_ones. A scratch of msm_split_scratch_bytes<F>(counts.others) takes the
+// tail in one piece; a smaller one (≥ msm_split_scratch_bytes<F>(1)) in chunks of the longest
+// length it holds, one cuda::msm each (same result; each chunk pays the MSM's fixed costs), so a
+// caller can size the scratch for the tails it expects rather than for n. Throws InvalidArgument
+// when the counts do not sum to split.n (counts of another split, or read before the stream
+// reached the copy) or the scratch cannot hold a one-point tail.
 template <class F>
 void msm_split_finish(const Affine<F>* d_bases, const DeviceSplit& split, const SplitCounts& counts,
                       const Xyzz<F>* d_ones, Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes,

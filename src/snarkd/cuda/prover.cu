@@ -65,10 +65,15 @@ uint64_t align_up(uint64_t b) { return (b + 255) / 256 * 256; }
 // window and one thread adds them all: 25.8 s instead of 172 ms at a 2^21 domain (H200).
 // The tail's length is data-dependent and cuda::msm needs it on the host, so this waits for
 // `stream` (this stream only) once per MSM after the classification.
-// Scratch: [split buffer | split scratch for a worst-case tail of n points].
+// Scratch: [split buffer | split scratch for a tail of min(n, kTailPoints) points in one piece].
+// PoRep tails are ~5 % of 1.3·10^8 scalars ≈ 6.5·10^6 points, so 2^23 takes them whole; a longer
+// tail (random witnesses) runs in chunks (msm_split_finish). Sizing for the worst case (every
+// scalar "other") cost 25 GiB of gathered G2 bases per partition at 2^27 — the working set
+// was 34.5 GiB, now ≈ 20 GiB, so more partitions fit on the device at once.
+constexpr uint64_t kTailPoints = uint64_t{1} << 23;
 template <class F>
 uint64_t witness_msm_scratch_bytes(uint64_t n) {
-  return align_up(split_buffer_bytes(n)) + msm_split_scratch_bytes<F>(n);
+  return align_up(split_buffer_bytes(n)) + msm_split_scratch_bytes<F>(std::min(n, kTailPoints));
 }
 template <class F>
 void witness_msm(const Affine<F>* bases, const Fr* scalars, uint64_t n, Xyzz<F>* out, void* scratch,
@@ -153,15 +158,22 @@ const Fr* query_scalars(const Workspace& ws, const uint32_t* index, uint64_t cou
 
 // Step 3: the five MSMs, one after another on the stream (they share the gather buffer and
 // the scratch: the B gather overwrites the A scalars only after the A MSM has read them).
-void enqueue_msms(const DeviceProvingKey& key, const Workspace& ws, cudaStream_t stream) {
+// `mark(k)` records the end of phase k (PhaseEvents); phases 2..6 are the five MSMs.
+template <class Mark>
+void enqueue_msms(const DeviceProvingKey& key, const Workspace& ws, cudaStream_t stream, Mark&& mark) {
   const DeviceProvingKey::View& v = key.view();
   const Fr* a_scalars = query_scalars(ws, v.a_index, v.a_len, stream);
   witness_msm<Fp>(v.a, a_scalars, v.a_len, &ws.sums->a, ws.msm_scratch, ws.msm_scratch_bytes, stream);
+  mark(2);
   const Fr* b_scalars = query_scalars(ws, v.b_index, v.b_len, stream);
   witness_msm<Fp>(v.b_g1, b_scalars, v.b_len, &ws.sums->b1, ws.msm_scratch, ws.msm_scratch_bytes, stream);
+  mark(3);
   witness_msm<Fp2>(v.b_g2, b_scalars, v.b_len, &ws.sums->b2, ws.msm_scratch, ws.msm_scratch_bytes, stream);
+  mark(4);
   witness_msm<Fp>(v.l, ws.w + key.num_inputs(), v.l_len, &ws.sums->l, ws.msm_scratch, ws.msm_scratch_bytes, stream);
+  mark(5);
   h_msm(v.h, ws.a, v.h_len, &ws.sums->h, ws.msm_scratch, ws.msm_scratch_bytes, stream);
+  mark(6);
 }
 
 }  // namespace
@@ -182,14 +194,31 @@ void check_prover_workspace(const void* p, const char* who) {
 
 }  // namespace detail
 
-void prove_on_stream(const DeviceProvingKey& key, void* d_workspace, DeviceSums* h_out, cudaStream_t stream) {
+std::array<double, kProverPhases> phase_seconds(const PhaseEvents& ev) {
+  std::array<double, kProverPhases> s{};
+  for (size_t k = 0; k < kProverPhases; ++k) {
+    float ms = 0;
+    SNARKD_CUDA_CHECK(cudaEventElapsedTime(&ms, ev.at[k], ev.at[k + 1]));
+    s[k] = double(ms) / 1e3;
+  }
+  return s;
+}
+
+void prove_on_stream(const DeviceProvingKey& key, void* d_workspace, DeviceSums* h_out, cudaStream_t stream,
+                     const PhaseEvents* phases) {
   detail::check_prover_workspace(d_workspace, "prove_on_stream");
   if (h_out == nullptr) throw InvalidArgument("prove_on_stream: h_out is null");
   DeviceGuard guard(key.device());
   const Workspace ws = carve(key.layout(), d_workspace);
+  auto mark = [&](size_t k) {  // the event after phase k (k = −1: before the first)
+    if (phases) SNARKD_CUDA_CHECK(cudaEventRecord(phases->at[k + 1], stream));
+  };
+  mark(size_t(-1));
   enqueue_qap(key, ws, stream);
+  mark(0);
   enqueue_h(key, ws, stream);
-  enqueue_msms(key, ws, stream);
+  mark(1);
+  enqueue_msms(key, ws, stream, mark);
   SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_out, ws.sums, sizeof(DeviceSums), cudaMemcpyDeviceToHost, stream));
 }
 

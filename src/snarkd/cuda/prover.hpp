@@ -30,13 +30,15 @@
 //   witness  w·32 B                               uploaded by enqueue_witness_upload
 //   a        n·32 B                               a → H scalars
 //   phase    max(b + c + NTT scratch,             during step 2
-//                gather (max(|A|,|B|)·32 B) + MSM scratch for the largest of the five MSMs)
+//                gather (max(|A|,|B|)·32 B) + MSM scratch for the largest of the five MSMs, the
+//                split MSMs' tails sized for 2^23 points — longer tails run in chunks)
 //   sums     sizeof(DeviceSums)                   results + first failing row
 // At a PoRep partition (w ≈ 1.3·10^8, n = 2^27): 3.9 + 4 + max(12, ≈ 9) GiB ≈ 20 GiB. At small
-// n the MSM scratch dominates the phase (2^21 test domain: 993 MiB in all, ≈ 670 MiB of it MSM).
+// n the MSM scratch dominates the phase.
 #pragma once
 #include <cuda_runtime.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -134,12 +136,25 @@ void check_prover_workspace(const void* p, const char* who);
 void enqueue_witness_upload(const DeviceProvingKey& key, const ff::Fr* h_witness, void* d_workspace,
                             cudaStream_t stream);
 
+// Optional timing of prove_on_stream's phases: at[0] is recorded on the stream before step 1 and
+// at[k + 1] after phase k (events created with timing enabled, owned by the caller; a recorded
+// event costs the stream nothing measurable). Read them with phase_seconds once the stream has
+// passed at[kProverPhases].
+inline constexpr size_t kProverPhases = 7;
+inline constexpr const char* kProverPhaseNames[kProverPhases] = {"qap", "h", "msm_a", "msm_b1", "msm_b2", "msm_l", "msm_h"};
+struct PhaseEvents {
+  cudaEvent_t at[kProverPhases + 1] = {};
+};
+// Seconds of each phase between the recorded events (cudaEventElapsedTime; no synchronisation).
+std::array<double, kProverPhases> phase_seconds(const PhaseEvents& ev);
+
 // Runs steps 1–4 on `stream` (ordered after the witness upload by the caller: same stream, or an
 // event). It blocks the calling thread while it waits for `stream` after each of the four split
 // classifications (the tails' lengths), and returns with the H MSM and the final copy still
 // enqueued: *h_out (pinned host memory) holds the results once the stream has passed them. The
 // workspace (key.workspace_bytes(), 256-aligned) and h_out must stay untouched until then.
-void prove_on_stream(const DeviceProvingKey& key, void* d_workspace, DeviceSums* h_out, cudaStream_t stream);
+void prove_on_stream(const DeviceProvingKey& key, void* d_workspace, DeviceSums* h_out, cudaStream_t stream,
+                     const PhaseEvents* phases = nullptr);
 
 // The sums in groth16's form (XYZZ → Jacobian). Throws InvalidArgument when the witness's ONE
 // was not 1, groth16::UnsatisfiedWitness (the row, and the CPU prover's message) when a row

@@ -1,6 +1,7 @@
 #include "snarkd/engine/cuda_device.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "snarkd/util/error.hpp"
@@ -73,6 +74,7 @@ class CudaWorker final : public DeviceWorker {
     chunk_[0] = cuda::PinnedBuffer<std::byte>(kChunkBytes);
     chunk_[1] = cuda::PinnedBuffer<std::byte>(kChunkBytes);
     sums_ = cuda::PinnedBuffer<cuda::DeviceSums>(1);
+    for (auto& e : phase_) e = cuda::Event(true);
   }
 
   void upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) override {
@@ -93,13 +95,17 @@ class CudaWorker final : public DeviceWorker {
     // The host witness may go now: every byte is in a pinned chunk or already copied.
   }
 
-  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock&) override {
+  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock) override {
     cuda::DeviceGuard g(int(d_.index()));
     const auto key = d_.key(c.id);
     uploaded_.wait_in(compute_);
-    cuda::prove_on_stream(*key, d_.pool() + r.offset(), sums_.data(), compute_);
+    cuda::PhaseEvents ev;
+    for (size_t k = 0; k < phase_.size(); ++k) ev.at[k] = phase_[k].get();
+    cuda::prove_on_stream(*key, d_.pool() + r.offset(), sums_.data(), compute_, &ev);
     computed_.record(compute_);
     computed_.synchronize();  // this worker's stream only; sleeps (blocking-sync event)
+    const auto seconds = cuda::phase_seconds(ev);
+    for (size_t k = 0; k < seconds.size(); ++k) clock.phase(cuda::kProverPhaseNames[k], seconds[k]);
     return cuda::to_query_sums(*key, *sums_.data());
   }
 
@@ -109,6 +115,7 @@ class CudaWorker final : public DeviceWorker {
   cuda::Stream copy_, compute_;
   cuda::Event chunk_done_[2] = {cuda::Event::blocking(), cuda::Event::blocking()};
   cuda::Event uploaded_, computed_ = cuda::Event::blocking();
+  std::array<cuda::Event, cuda::kProverPhases + 1> phase_;  // timing events (constructor)
   cuda::PinnedBuffer<std::byte> chunk_[2];
   cuda::PinnedBuffer<cuda::DeviceSums> sums_;
 };

@@ -33,6 +33,8 @@ class StageClock {
   virtual ~StageClock() = default;
   virtual double now() const = 0;  // seconds on the engine's clock
   virtual void span(Stage stage, double begin_s, double end_s) = 0;
+  // Device time of a named phase of the compute stage (the CUDA worker's event timings).
+  virtual void phase(const char* name, double seconds) = 0;
 };
 
 class DeviceWorker {

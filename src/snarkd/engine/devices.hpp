@@ -27,6 +27,15 @@ struct DeviceOptions {
 // or naming a device that does not exist.
 std::vector<std::unique_ptr<Device>> make_devices(const std::string& spec, const DeviceOptions& opt);
 
+// The names the spec's devices will have, in order ("cuda:all" → "cuda:0", "cuda:1", …;
+// "sim:3" → "sim:0", "sim:1", "sim:2"). Validates like make_devices but constructs nothing (no
+// device memory is touched).
+std::vector<std::string> device_list(const std::string& spec);
+
+// The spec for the first k devices of `spec` ("cuda:0,2,3", 2 → "cuda:0,2"; "sim:4", 2 → "sim:2").
+// Throws InvalidArgument when spec has fewer than k devices (or k = 0).
+std::string first_devices(const std::string& spec, uint32_t k);
+
 // Whether this build has the CUDA backend and how many GPUs the process sees (0 without).
 int cuda_device_count();
 

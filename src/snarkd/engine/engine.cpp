@@ -4,6 +4,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -102,6 +103,7 @@ struct Engine::Impl {
 
   mutable std::mutex tl_mu;
   std::vector<StageSpan> spans;
+  std::vector<WorkerStatus> worker_status;  // device-major, tl_mu held
 
   std::vector<std::thread> threads;
   std::mutex wd_mu;
@@ -117,6 +119,11 @@ struct Engine::Impl {
     if (!cfg.record_timeline) return;
     std::lock_guard l(tl_mu);
     spans.push_back(StageSpan{d, w, j.id, p, s, b, e});
+  }
+  // The worker's current stage (job = 0: idle), shown by stats().workers.
+  void set_status(uint32_t d, uint32_t w, const char* stage, JobId job, uint32_t p) {
+    std::lock_guard l(tl_mu);
+    worker_status[size_t(d) * cfg.workers_per_device + w] = WorkerStatus{d, w, stage, job, p, now()};
   }
 
   void start_threads();
@@ -137,6 +144,8 @@ struct Engine::Impl {
 void Engine::Impl::start_threads() {
   if (devices.empty()) throw InvalidArgument("engine: no devices");
   if (cfg.workers_per_device == 0) throw InvalidArgument("engine: workers_per_device must be ≥ 1");
+  for (uint32_t d = 0; d < devices.size(); ++d)
+    for (uint32_t w = 0; w < cfg.workers_per_device; ++w) worker_status.push_back(WorkerStatus{d, w, "idle", 0, 0, now()});
   for (auto& d : devices) ledgers.push_back(std::make_unique<VramLedger>(d->pool_bytes()));
   for (uint32_t d = 0; d < devices.size(); ++d)
     for (uint32_t w = 0; w < cfg.workers_per_device; ++w) threads.emplace_back([this, d, w] { worker_loop(d, w); });
@@ -170,7 +179,10 @@ void Engine::Impl::worker_loop(uint32_t device, uint32_t worker) {
                  e.what());
     return;
   }
-  while (auto p = pop(device, worker)) run_partition(device, worker, *dw, *p);
+  while (auto p = pop(device, worker)) {
+    run_partition(device, worker, *dw, *p);
+    set_status(device, worker, "idle", 0, 0);
+  }
 }
 
 std::optional<Popped> Engine::Impl::pop(uint32_t device, uint32_t worker) {
@@ -208,7 +220,9 @@ class WorkerClock final : public StageClock {
     rec_(s, b, e);
     if (s == Stage::kWaitCompute) wait_end_ = e;
   }
+  void phase(const char* name, double seconds) override { phases_.push_back(PhaseTime{name, seconds}); }
   double wait_end_ = 0;
+  std::vector<PhaseTime> phases_;
 
  private:
   std::function<double()> now_;
@@ -222,6 +236,7 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
   const uint32_t part = p.partition;
   const CircuitEntry& c = *j.circuit->entry;
   auto rec = [&](Stage s, double b, double e) { record(device, worker, j, part, s, b, e); };
+  auto enter = [&](Stage s) { set_status(device, worker, stage_name(s), j.id, part); };
   auto give_up = [&] { return j.stop.load() || stopping.load(); };
   auto stamp = [&](double PartitionTiming::*field, double t) {
     std::lock_guard l(mu);
@@ -234,12 +249,23 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
     leave(j, part);
   };
   try {
+    enter(Stage::kWaitVram);
     const double t_wait = now();
     std::optional<Reservation> res = ledgers[device]->reserve(j.circuit->working_set[device], give_up);
     const double t_res = now();
     if (t_res > t_wait) rec(Stage::kWaitVram, t_wait, t_res);
     if (!res) return abandon();
+    // The working set must come from this device's own ledger (the multi-device invariant; the
+    // bench reports reserved_device against device for every partition).
+    const auto granter = std::find_if(ledgers.begin(), ledgers.end(), [&](const auto& l) { return l.get() == res->ledger(); });
     stamp(&PartitionTiming::reserved_s, t_res);
+    {
+      std::lock_guard l(mu);
+      j.timings[part].reserved_device = uint32_t(granter - ledgers.begin());
+    }
+    if (granter - ledgers.begin() != std::ptrdiff_t(device))
+      throw std::logic_error("engine: a reservation from another device's ledger reached " + devices[device]->name());
+    enter(Stage::kUpload);
     dw.upload(c, p.witness, *res);
     std::vector<ff::Fr>().swap(p.witness);  // the host copy is no longer needed
     {
@@ -251,13 +277,19 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
     rec(Stage::kUpload, t_res, t_up);
     stamp(&PartitionTiming::uploaded_s, t_up);
     if (give_up()) return abandon();
+    enter(Stage::kCompute);
     WorkerClock clock([this] { return now(); }, rec);
     const groth16::QuerySums sums = dw.compute(c, *res, clock);
     res->release();
     const double t_comp = now();
     rec(Stage::kCompute, std::max(t_up, clock.wait_end_), t_comp);
     stamp(&PartitionTiming::computed_s, t_comp);
+    {
+      std::lock_guard l(mu);
+      j.timings[part].phases = std::move(clock.phases_);
+    }
     if (give_up()) return abandon();
+    enter(Stage::kFinalize);
     const groth16::ProofRandomness rs = j.randomness.empty() ? groth16::random_proof_randomness() : j.randomness[part];
     groth16::Proof proof = groth16::assemble(c.pk->vk, sums, rs);
     rec(Stage::kFinalize, t_comp, now());
@@ -397,6 +429,29 @@ Engine::~Engine() { impl_->stop_threads(); }
 double Engine::now() const { return impl_->now(); }
 const std::vector<std::unique_ptr<Device>>& Engine::devices() const { return impl_->devices; }
 
+namespace {
+
+// Loads the circuit on every device at once, one thread per device (a PoRep key is ~75 GB of
+// host-to-device copies per device: in turn they would take devices × ~20 s). Rethrows the
+// first failure after every thread has finished.
+void load_everywhere(const std::vector<std::unique_ptr<Device>>& devices, const CircuitEntry& c) {
+  std::vector<std::exception_ptr> errors(devices.size());
+  std::vector<std::thread> loaders;
+  for (size_t d = 0; d < devices.size(); ++d)
+    loaders.emplace_back([&, d] {
+      try {
+        devices[d]->load(c);
+      } catch (...) {
+        errors[d] = std::current_exception();
+      }
+    });
+  for (auto& t : loaders) t.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+}  // namespace
+
 void Engine::register_circuit(const std::string& id, std::shared_ptr<const groth16::ProvingKey> pk,
                               std::shared_ptr<const r1cs::Circuit> circuit) {
   if (id.empty()) throw InvalidArgument("register_circuit: empty circuit id");
@@ -413,9 +468,9 @@ void Engine::register_circuit(const std::string& id, std::shared_ptr<const groth
   // Load first (the device knows its working set once the key is resident), check it fits, and
   // undo every load if one device cannot take the circuit.
   try {
+    load_everywhere(impl_->devices, *reg->entry);
     for (size_t d = 0; d < impl_->devices.size(); ++d) {
       Device& dev = *impl_->devices[d];
-      dev.load(*reg->entry);
       const uint64_t ws = VramLedger::round_up(dev.working_set_bytes(*reg->entry));
       if (ws > impl_->ledgers[d]->capacity())
         throw InvalidArgument("register_circuit '" + id + "': one partition needs " + std::to_string(ws) +
@@ -581,6 +636,11 @@ EngineStats Engine::stats() const {
     const LedgerStats ls = led->stats();
     s.vram_overcommits += ls.overcommits;
     s.peak_vram_bytes = std::max(s.peak_vram_bytes, ls.peak_in_use);
+    s.ledgers.push_back(ls);
+  }
+  {
+    std::lock_guard l(m.tl_mu);
+    s.workers = m.worker_status;
   }
   s.host_in_use_bytes = m.host.in_use();
   s.host_peak_bytes = m.host.peak();

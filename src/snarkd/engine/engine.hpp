@@ -49,12 +49,20 @@ struct JobRequest {
 };
 
 // One partition's passage, seconds on the engine's clock (0 where it never got there).
+// Device time of one phase of a compute stage (CUDA: "qap", "h", "msm_a", … from events).
+struct PhaseTime {
+  std::string name;
+  double seconds = 0;
+};
+
 struct PartitionTiming {
   uint32_t device = 0, worker = 0;
+  uint32_t reserved_device = 0;  // the device whose ledger granted the working set
   double submitted_s = 0, dequeued_s = 0, reserved_s = 0, uploaded_s = 0, computed_s = 0, finalized_s = 0;
   // Positions in one engine-wide sequence of submits and pops (exact priority checks: a
   // partition submitted before another was popped has the smaller submit_order).
   uint64_t submit_order = 0, dequeue_order = 0;
+  std::vector<PhaseTime> phases;  // compute-stage phases the device reported (may be empty)
 };
 
 struct JobResult {
@@ -77,6 +85,15 @@ struct EngineConfig {
   double watchdog_s = 30;          // no progress for this long with work in flight = a deadlock
 };
 
+// What one worker is doing now (for the daemon's Status and its live page).
+struct WorkerStatus {
+  uint32_t device = 0, worker = 0;
+  std::string stage = "idle";  // "idle" or a stage_name() (trace.hpp)
+  JobId job = 0;               // 0 when idle
+  uint32_t partition = 0;
+  double since_s = 0;          // engine clock: when the stage began
+};
+
 struct EngineStats {
   uint64_t submitted = 0, completed = 0, failed = 0, cancelled = 0;
   uint64_t queued_partitions = 0, in_flight_partitions = 0;
@@ -86,6 +103,8 @@ struct EngineStats {
   uint64_t peak_vram_bytes = 0;     // max over devices of the ledger's peak use
   uint64_t host_in_use_bytes = 0, host_peak_bytes = 0;
   std::vector<double> compute_busy_s;  // per device (simulated devices: the SMs' busy time)
+  std::vector<LedgerStats> ledgers;    // per device, in device order
+  std::vector<WorkerStatus> workers;   // device-major: workers_per_device entries per device
 };
 
 class Engine {

@@ -42,6 +42,7 @@ class Reservation {
   explicit operator bool() const { return ledger_ != nullptr; }
   uint64_t offset() const { return offset_; }
   uint64_t bytes() const { return bytes_; }
+  const VramLedger* ledger() const { return ledger_; }  // who granted it (null once released)
   void release();
 
  private:

@@ -34,7 +34,7 @@ struct ServerConfig {
   uint32_t max_partitions = 1024;                    // per job
   std::vector<std::string> witness_dirs;             // where witness paths may point (reloadable)
   uint64_t submit_wait_ms = 10000;  // host budget full: wait this long, then RESOURCE_EXHAUSTED (reloadable)
-  double drain_timeout_s = 300;     // SIGTERM: how long running jobs may take to finish
+  double drain_timeout_s = 300;     // SIGTERM: how long in-flight partitions may take to finish
   uint32_t max_rpc_threads = 256;
   std::string ports_file;  // if set: the bound ports as JSON {"tcp": N, "http": M} after start-up
 

@@ -174,7 +174,7 @@ void drain(Service& s, const ServerConfig& c, const sigset_t& set) {
       s.stop();
     }
   }
-  spdlog::info("drain_finished all_running_jobs_done={}", done.get());
+  spdlog::info("drain_finished in_flight_work_done={}", done.get());
 }
 
 int serve(const ServerConfig& c, const sigset_t& set) {

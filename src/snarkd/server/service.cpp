@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "snarkd/engine/ledger.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace fs = std::filesystem;
@@ -109,9 +108,6 @@ void Service::register_circuit(LoadedCircuit lc) {
   const std::string id = lc.spec.id;
   engine_->register_circuit(id, lc.pk, lc.circuit);  // throws if the id is taken or it does not fit
   auto c = std::make_shared<Circuit>();
-  const engine::CircuitEntry entry{id, lc.pk, lc.circuit};
-  for (const auto& d : engine_->devices())
-    c->working_set.push_back(engine::VramLedger::round_up(d->working_set_bytes(entry)));
   c->lc = std::move(lc);
   spdlog::info("circuit_registered circuit={} constraints={} vars={} source=\"{}\" load_s={:.3f}", id,
                c->lc.circuit->num_constraints(), c->lc.circuit->num_vars(), describe_source(c->lc.spec), c->lc.load_s);
@@ -486,13 +482,20 @@ v1::JobResult Service::cancel(uint64_t id) {
   std::optional<engine::JobId> eid;
   {
     std::lock_guard l(mu_);
+    if (rec->terminal) return rec->result;  // nothing to cancel; the engine may have forgotten it
     eid = rec->engine_id;
   }
   if (eid) {
     // Cancelled now, or finished just before: either way the engine's state is final, so
     // journal it here (finish ignores it if the watcher was first) and reply with it.
-    engine_->cancel(*eid);
-    finish(rec, engine_->peek(*eid));
+    try {
+      engine_->cancel(*eid);
+      finish(rec, engine_->peek(*eid));
+    } catch (const InvalidArgument&) {  // finished and purged (forgotten) in between
+      std::lock_guard l(mu_);
+      if (!rec->terminal) throw;
+      return rec->result;
+    }
   } else {
     // Not handed to the engine yet (being accepted, or re-queued after a restart): whoever
     // hands it over sees it terminal and cancels the engine's copy.
@@ -506,23 +509,46 @@ v1::JobResult Service::cancel(uint64_t id) {
 
 void Service::begin_drain() {
   draining_ = true;
+  engine_->set_paused(true);  // for good: no partition starts from here on
   spdlog::info("drain_started");
 }
 
-bool Service::drain(double timeout_s) {
-  std::vector<std::shared_ptr<Record>> running;
-  {
-    std::lock_guard l(mu_);
-    for (const auto& [id, r] : records_)
-      if (!r->terminal && r->engine_id && engine_->peek(*r->engine_id).state == engine::JobState::kRunning)
-        running.push_back(r);
-  }
-  spdlog::info("drain_waiting running_jobs={} timeout_s={}", running.size(), timeout_s);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  std::unique_lock l(mu_);
-  for (const auto& r : running)
-    if (!done_cv_.wait_until(l, deadline, [&] { return r->terminal || bool(stopping_); })) return false;
+namespace {
+
+// No partition between pop and leave, and no worker in a stage or a job's self-check (which
+// runs after the last partition's leave, while its worker still shows "finalize").
+bool engine_idle(const engine::Engine& e) {
+  const engine::EngineStats s = e.stats();
+  if (s.in_flight_partitions != 0) return false;
+  for (const engine::WorkerStatus& w : s.workers)
+    if (w.stage != "idle") return false;
   return true;
+}
+
+}  // namespace
+
+// The engine is paused, so the in-flight partitions only drain away: wait for that (polling:
+// the engine has no "idle" notification; 20 ms against stages of seconds), then journal every
+// job that ended meanwhile. What has not run stays "queued" in the journal.
+bool Service::drain(double timeout_s) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  spdlog::info("drain_waiting in_flight_partitions={} timeout_s={}", engine_->stats().in_flight_partitions,
+               timeout_s);
+  // Two idle snapshots in a row: whatever order stats() reads the count and the stages in, a
+  // partition that left between the two reads of one snapshot is seen busy (its self-check) or
+  // done by the next. Paused, nothing new can start in between.
+  for (int idle = 0; idle < 2; idle = engine_idle(*engine_) ? idle + 1 : 0) {
+    if (stopping_ || std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  scan_active();  // claims what the watcher has not; finish() is exactly-once either way
+  std::unique_lock l(mu_);
+  return done_cv_.wait_until(l, deadline, [&] {
+    if (stopping_) return true;
+    for (const auto& [id, r] : records_)
+      if (r->finishing && !r->terminal) return false;  // the watcher is journaling it
+    return true;
+  }) && !stopping_;
 }
 
 std::vector<std::string> Service::reload(const ServerConfig& next) {

@@ -8,7 +8,8 @@
 //   watcher  one thread: when the engine's finished-job count moves (or every 500 ms), peek the
 //            active jobs; each newly terminal one is journaled (queued → done/failed/cancelled,
 //            exactly once), its spool removed, its metrics recorded, then Await callers woken.
-//            It also purges results past the retention time.
+//            It also purges results past the retention time, from the journal, from memory
+//            and from the engine (Engine::forget), so a long-running daemon stays bounded.
 //   restart  rows still queued are re-queued from their spool by a background thread, in id
 //            order, while the daemon already serves; a job that cannot be re-queued (circuit
 //            gone, spool unreadable) fails with that reason.
@@ -74,8 +75,10 @@ class Service {
   // SIGHUP: applies the reloadable settings (config.hpp) and registers new [[circuit]] ids;
   // returns what it could not apply (for the log).
   std::vector<std::string> reload(const ServerConfig& cfg);
-  // SIGTERM: new submissions get UNAVAILABLE; then wait up to timeout for the jobs running now
-  // to finish (queued ones stay journaled and run after the restart). True if they all did.
+  // SIGTERM: new submissions get UNAVAILABLE and the engine is paused for good (no partition
+  // starts); drain waits up to timeout for the partitions in flight to finish and for every job
+  // that ended to be journaled. Jobs not finished (queued, or with partitions not yet started)
+  // stay "queued" in the journal and run in full after the restart. True if all that happened.
   void begin_drain();
   bool drain(double timeout_s);
   bool draining() const { return draining_; }
@@ -101,7 +104,6 @@ class Service {
   };
   struct Circuit {
     LoadedCircuit lc;
-    std::vector<uint64_t> working_set;  // per device, for the reserved-bytes gauge
   };
   struct Staged;
 
@@ -129,6 +131,7 @@ class Service {
   void requeue_one(const std::shared_ptr<Record>& rec);
   void load_journal_jobs(std::vector<uint64_t>& unfinished);
   void purge_expired();
+  void forget_engine_jobs(const std::vector<engine::JobId>& ids);
   v1::JobResult progress(const Record& rec) const;
   v1::JobResult to_result(const Record& rec, const engine::JobResult& r) const;
 
@@ -155,6 +158,7 @@ class Service {
   std::unordered_map<std::string, uint64_t> by_request_;
   std::map<std::string, Digest> pending_requests_;
   std::map<std::string, std::shared_ptr<const Circuit>> circuits_;
+  std::vector<engine::JobId> forget_later_;  // purged jobs the engine could not forget yet
   bool rescan_ = false;  // a job reached the engine: scan without waiting
   std::condition_variable watch_cv_;
 

@@ -149,6 +149,7 @@ void Service::complete(const std::shared_ptr<Record>& rec, v1::JobResult result)
     spdlog::error("journal_finish_failed job={} error=\"{}\"", rec->id, e.what());
     std::lock_guard l(mu_);
     rec->finishing = false;
+    done_cv_.notify_all();  // a drain waiting for this finish stops waiting
     return;
   }
   journal_->remove_spool(rec->id);
@@ -225,15 +226,42 @@ void Service::purge_expired() {
     spdlog::error("journal_purge_failed error=\"{}\"", e.what());
     return;
   }
-  std::lock_guard l(mu_);
-  for (uint64_t id : gone) {
-    const auto it = records_.find(id);
-    if (it == records_.end()) continue;
-    if (!it->second->request_id.empty()) by_request_.erase(it->second->request_id);
-    if (it->second->engine_id) by_engine_.erase(*it->second->engine_id);
-    records_.erase(it);
+  std::vector<engine::JobId> forget;
+  {
+    std::lock_guard l(mu_);
+    forget.swap(forget_later_);
+    for (uint64_t id : gone) {
+      const auto it = records_.find(id);
+      if (it == records_.end()) continue;
+      if (!it->second->request_id.empty()) by_request_.erase(it->second->request_id);
+      if (it->second->engine_id) {
+        by_engine_.erase(*it->second->engine_id);
+        forget.push_back(*it->second->engine_id);
+      }
+      records_.erase(it);
+    }
   }
+  forget_engine_jobs(forget);
   if (!gone.empty()) spdlog::info("results_purged jobs={} retention_s={}", gone.size(), retention);
+}
+
+// The engine keeps every job's record until told to forget it. A job the daemon cancelled before
+// the engine's copy was cancelled (Submit racing Cancel) may not be terminal there yet: retried
+// at the next purge.
+void Service::forget_engine_jobs(const std::vector<engine::JobId>& ids) {
+  std::vector<engine::JobId> retry;
+  for (const engine::JobId eid : ids) {
+    try {
+      engine_->forget(eid);
+    } catch (const std::exception&) {
+      try {
+        if (!is_terminal(engine_->peek(eid).state)) retry.push_back(eid);
+      } catch (const std::exception&) {  // already unknown to the engine: nothing to do
+      }
+    }
+  }
+  std::lock_guard l(mu_);
+  forget_later_.insert(forget_later_.end(), retry.begin(), retry.end());
 }
 
 // ---- restart --------------------------------------------------------------------------------

@@ -33,15 +33,17 @@ struct Service::Families {
         queue_depth(r.gauge("snarkd_queue_depth_partitions", "Partitions waiting for a worker.")),
         in_flight(r.gauge("snarkd_in_flight_partitions", "Partitions on a device (memory stage to finalize).")),
         jobs(r.gauge("snarkd_jobs", "Jobs the daemon knows, by state (finished ones until the retention time).")),
-        vram_pool(r.gauge("snarkd_vram_pool_bytes", "Device memory managed by the ledger, by device.")),
+        vram_pool(r.gauge("snarkd_vram_pool_bytes", "Device memory managed by the ledger (its capacity), by device.")),
         vram_reserved(r.gauge("snarkd_vram_reserved_bytes", "Working sets reserved on the ledger now, by device.")),
         vram_resident(r.gauge("snarkd_vram_resident_bytes", "Resident keys, by device.")),
-        vram_peak(r.gauge("snarkd_vram_peak_bytes", "Most ledger bytes reserved at once (max over devices).")),
+        vram_peak(r.gauge("snarkd_vram_peak_bytes", "Most ledger bytes reserved at once, by device.")),
+        vram_waiting(r.gauge("snarkd_vram_waiting_reservations", "Partitions waiting for the ledger now, by device.")),
         host_capacity(r.gauge("snarkd_host_budget_bytes", "Host budget for queued witnesses (0 = unlimited).")),
         host_in_use(r.gauge("snarkd_host_budget_in_use_bytes", "Host budget charged now.")),
         host_peak(r.gauge("snarkd_host_budget_peak_bytes", "Most host budget charged at once.")),
         busy(r.gauge("snarkd_device_compute_busy_seconds", "Compute engine busy time (simulated devices), by device.")),
         workers_busy(r.gauge("snarkd_workers_busy", "Workers carrying a partition, by device.")),
+        workers(r.gauge("snarkd_workers", "Workers by device and current stage (idle included).")),
         invalid(r.counter("snarkd_invalid_proofs_total", "Proofs the self-check rejected.")),
         deadlocks(r.counter("snarkd_engine_deadlocks_total", "Watchdog firings (no progress with work in flight).")),
         overcommits(r.counter("snarkd_vram_overcommits_total", "Ledger audit failures.")),
@@ -51,8 +53,9 @@ struct Service::Families {
 
   MetricFamily &submitted, &completed, &failed, &cancelled, &deduplicated, &requeued, &partitions, &rpc;
   MetricFamily &stage, &job, &journal;
-  MetricFamily &queue_depth, &in_flight, &jobs, &vram_pool, &vram_reserved, &vram_resident, &vram_peak;
-  MetricFamily &host_capacity, &host_in_use, &host_peak, &busy, &workers_busy, &invalid, &deadlocks, &overcommits;
+  MetricFamily &queue_depth, &in_flight, &jobs, &vram_pool, &vram_reserved, &vram_resident, &vram_peak, &vram_waiting;
+  MetricFamily &host_capacity, &host_in_use, &host_peak, &busy, &workers_busy, &workers;
+  MetricFamily &invalid, &deadlocks, &overcommits;
   MetricFamily &keys, &uptime, &draining;
 };
 
@@ -127,34 +130,6 @@ bool Service::token_matches(const std::string& presented) const {
 
 namespace {
 
-const char* stage_text(v1::PartitionStage s) {
-  switch (s) {
-    case v1::PARTITION_STAGE_WAIT_VRAM:
-      return "wait_vram";
-    case v1::PARTITION_STAGE_UPLOAD:
-      return "upload";
-    case v1::PARTITION_STAGE_COMPUTE:
-      return "compute";
-    case v1::PARTITION_STAGE_FINALIZE:
-      return "finalize";
-    default:
-      return "idle";
-  }
-}
-
-double stage_start(const engine::PartitionTiming& t, v1::PartitionStage s) {
-  switch (s) {
-    case v1::PARTITION_STAGE_WAIT_VRAM:
-      return t.dequeued_s;
-    case v1::PARTITION_STAGE_UPLOAD:
-      return t.reserved_s;
-    case v1::PARTITION_STAGE_COMPUTE:
-      return t.uploaded_s;
-    default:
-      return t.computed_s;
-  }
-}
-
 v1::JobSummary summary_of(const v1::JobResult& r, double now) {
   v1::JobSummary s;
   s.set_job_id(r.job_id());
@@ -170,9 +145,13 @@ v1::JobSummary summary_of(const v1::JobResult& r, double now) {
   return s;
 }
 
-// Version, engine counters, devices with idle workers.
-void fill_engine_status(v1::StatusReply& s, const engine::Engine& e, const ServerConfig& cfg) {
+// Version, engine counters, and per device its ledger's VRAM figures and its workers as the
+// engine reports them; `daemon_job` maps an engine job id to ours (0: not known yet, the moment
+// between the engine's submit and the daemon recording the id).
+void fill_engine_status(v1::StatusReply& s, const engine::Engine& e, const ServerConfig& cfg,
+                        const std::function<uint64_t(engine::JobId)>& daemon_job) {
   const engine::EngineStats es = e.stats();
+  const double now = e.now();
   s.set_version(SNARKD_VERSION);
   s.set_queued_partitions(es.queued_partitions);
   s.set_in_flight_partitions(es.in_flight_partitions);
@@ -186,35 +165,26 @@ void fill_engine_status(v1::StatusReply& s, const engine::Engine& e, const Serve
   for (size_t d = 0; d < devs.size(); ++d) {
     v1::DeviceStatus* ds = s.add_devices();
     ds->set_name(devs[d]->name());
-    ds->set_pool_bytes(devs[d]->pool_bytes());
     ds->set_resident_bytes(devs[d]->resident_bytes());
     ds->set_compute_busy_s(d < es.compute_busy_s.size() ? es.compute_busy_s[d] : 0);
-    for (uint32_t w = 0; w < cfg.workers_per_device; ++w) {
-      v1::WorkerStatus* ws = ds->add_workers();
-      ws->set_index(w);
-      ws->set_stage("idle");
+    if (d < es.ledgers.size()) {
+      const engine::LedgerStats& l = es.ledgers[d];
+      ds->set_pool_bytes(l.capacity);
+      ds->set_reserved_bytes(l.in_use);
+      ds->set_peak_reserved_bytes(l.peak_in_use);
+      ds->set_vram_waiting(l.waiting);
     }
   }
-}
-
-// The workers carrying partitions of one active job, and the working sets they reserve (from
-// reservation to the end of compute, when the engine releases it).
-void fill_workers(v1::StatusReply& s, uint64_t job_id, const engine::JobResult& er, const v1::JobResult& p,
-                  const std::vector<uint64_t>& working_set, double now_engine) {
-  for (size_t k = 0; k < er.timings.size() && k < size_t(p.partitions_size()); ++k) {
-    const engine::PartitionTiming& t = er.timings[k];
-    const v1::PartitionStage st = p.partitions(int(k)).stage();
-    if (st < v1::PARTITION_STAGE_WAIT_VRAM || st > v1::PARTITION_STAGE_FINALIZE) continue;
-    if (t.device >= uint32_t(s.devices_size()) || t.worker >= uint32_t(s.devices(int(t.device)).workers_size()))
-      continue;
-    v1::DeviceStatus* ds = s.mutable_devices(int(t.device));
-    v1::WorkerStatus* w = ds->mutable_workers(int(t.worker));
-    w->set_stage(stage_text(st));
-    w->set_job_id(job_id);
-    w->set_partition(uint32_t(k));
-    w->set_stage_s(std::max(0.0, now_engine - stage_start(t, st)));
-    if ((st == v1::PARTITION_STAGE_UPLOAD || st == v1::PARTITION_STAGE_COMPUTE) && t.device < working_set.size())
-      ds->set_reserved_bytes(ds->reserved_bytes() + working_set[t.device]);
+  for (const engine::WorkerStatus& w : es.workers) {
+    if (w.device >= devs.size()) continue;
+    v1::WorkerStatus* ws = s.mutable_devices(int(w.device))->add_workers();
+    ws->set_index(w.worker);
+    ws->set_stage(w.stage);
+    if (w.job != 0) {
+      ws->set_job_id(daemon_job(w.job));
+      ws->set_partition(w.partition);
+    }
+    ws->set_stage_s(std::max(0.0, now - w.since_s));
   }
 }
 
@@ -223,21 +193,21 @@ void fill_workers(v1::StatusReply& s, uint64_t job_id, const engine::JobResult& 
 v1::StatusReply Service::status(uint32_t recent) const {
   recent = std::min<uint32_t>(recent == 0 ? 20 : recent, 1000);
   v1::StatusReply s;
-  fill_engine_status(s, *engine_, cfg_);
+  fill_engine_status(s, *engine_, cfg_, [this](engine::JobId eid) -> uint64_t {
+    std::lock_guard l(mu_);
+    const auto it = by_engine_.find(eid);
+    return it == by_engine_.end() ? 0 : it->second;
+  });
   s.set_uptime_s(std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
   s.set_draining(draining_);
-  std::vector<std::pair<std::shared_ptr<Record>, std::optional<engine::JobId>>> active;
+  std::vector<std::shared_ptr<Record>> active;
   std::vector<std::shared_ptr<Record>> latest;
-  std::map<std::string, std::vector<uint64_t>> working_sets;
   {
     std::lock_guard l(mu_);
-    for (const auto& [id, c] : circuits_) {
-      *s.add_keys() = key_info(*c);
-      working_sets[id] = c->working_set;
-    }
+    for (const auto& [id, c] : circuits_) *s.add_keys() = key_info(*c);
     for (const auto& [id, r] : records_) {
       if (!r->terminal)
-        active.emplace_back(r, r->engine_id);
+        active.push_back(r);
       else if (r->result.state() == v1::JOB_STATE_DONE)
         s.set_jobs_done(s.jobs_done() + 1);
       else if (r->result.state() == v1::JOB_STATE_FAILED)
@@ -248,15 +218,14 @@ v1::StatusReply Service::status(uint32_t recent) const {
     for (auto it = records_.rbegin(); it != records_.rend() && latest.size() < recent; ++it)
       latest.push_back(it->second);
   }
-  const double now_engine = engine_->now(), now_unix = unix_now();
+  const double now_unix = unix_now();
   std::map<uint64_t, v1::JobResult> live;
-  for (const auto& [rec, eid] : active) {
+  for (const auto& rec : active) {
     v1::JobResult p = progress(*rec);
     if (p.state() == v1::JOB_STATE_RUNNING)
       s.set_jobs_running(s.jobs_running() + 1);
     else if (p.state() == v1::JOB_STATE_QUEUED)
       s.set_jobs_queued(s.jobs_queued() + 1);
-    if (eid) fill_workers(s, rec->id, engine_->peek(*eid), p, working_sets[rec->circuit_id], now_engine);
     live[rec->id] = std::move(p);
   }
   for (const auto& rec : latest) {
@@ -282,12 +251,16 @@ void Service::refresh_gauges(const v1::StatusReply& s) const {
     m_->vram_pool.set(dev, double(d.pool_bytes()));
     m_->vram_reserved.set(dev, double(d.reserved_bytes()));
     m_->vram_resident.set(dev, double(d.resident_bytes()));
+    m_->vram_peak.set(dev, double(d.peak_reserved_bytes()));
+    m_->vram_waiting.set(dev, double(d.vram_waiting()));
     m_->busy.set(dev, d.compute_busy_s());
-    double busy = 0;
-    for (const auto& w : d.workers()) busy += w.stage() != "idle";
-    m_->workers_busy.set(dev, busy);
+    // Every stage gets a sample (0 included), so a stage's series never vanishes between scrapes.
+    std::map<std::string, double> by_stage{{"idle", 0}, {"wait_vram", 0}, {"upload", 0},
+                                           {"wait_compute", 0}, {"compute", 0}, {"finalize", 0}};
+    for (const auto& w : d.workers()) by_stage[w.stage()] += 1;
+    for (const auto& [stage, n] : by_stage) m_->workers.set({{"device", d.name()}, {"stage", stage}}, n);
+    m_->workers_busy.set(dev, double(d.workers_size()) - by_stage["idle"]);
   }
-  m_->vram_peak.set({}, double(engine_->stats().peak_vram_bytes));
   m_->host_capacity.set({}, double(s.host_budget_bytes()));
   m_->host_in_use.set({}, double(s.host_in_use_bytes()));
   m_->host_peak.set({}, double(s.host_peak_bytes()));

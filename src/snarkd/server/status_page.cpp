@@ -1,7 +1,7 @@
 // The live status page served at GET / on the HTTP side port: one self-contained HTML file
 // (inline CSS and JavaScript, no build step, no external requests) that polls /status once a
-// second and draws devices with their workers' current stages, queues, budgets, keys and the
-// most recent jobs. Text is inserted with textContent only (job errors come from clients).
+// second and draws devices (VRAM reserved on each ledger) with their workers' current stages,
+// queues, budgets, keys and the most recent jobs. Text is inserted with textContent only (job errors come from clients).
 #include "snarkd/server/status_page.hpp"
 
 namespace snarkd::server {
@@ -36,7 +36,7 @@ const char* status_page_html() {
   .bar > div { height:100%; background:var(--upload); }
   .worker { display:flex; align-items:center; gap:8px; margin:4px 0; }
   .chip { display:inline-block; min-width:86px; padding:2px 8px; border-radius:3px; text-align:center; color:#fff; }
-  .idle { background:var(--idle); } .wait_vram { background:var(--wait); } .upload { background:var(--upload); }
+  .idle { background:var(--idle); } .wait_vram, .wait_compute { background:var(--wait); } .upload { background:var(--upload); }
   .compute { background:var(--compute); } .finalize { background:var(--finalize); }
   .s-done { color:var(--done); } .s-failed { color:var(--failed); } .s-cancelled { color:var(--cancelled); }
   .s-running { color:var(--compute); } .s-queued { color:var(--wait); }
@@ -88,9 +88,12 @@ function render(s) {
                  ["partitions queued", s.queued_partitions], ["partitions in flight", s.in_flight_partitions],
                  ["invalid proofs", s.invalid_proofs], ["deadlocks", s.deadlocks], ["VRAM over-commits", s.vram_overcommits]];
   $("tiles").replaceChildren(...tiles.map(([k, v]) => el("div", { class: "tile" }, el("b", {}, v), el("span", { class: "dim" }, k))));
+  const pct = (a, b) => (b > 0 ? Math.min(100, 100 * a / b) : 0).toFixed(1) + "%";
   $("devices").replaceChildren(...s.devices.map((d) => el("div", {},
     el("div", {}, el("b", {}, d.name), el("span", { class: "dim" },
-      "  pool " + bytes(d.pool_bytes) + " · reserved " + bytes(d.reserved_bytes) + " · resident keys " + bytes(d.resident_bytes))),
+      "  VRAM " + bytes(d.reserved_bytes) + " of " + bytes(d.pool_bytes) + " reserved (peak " + bytes(d.peak_reserved_bytes) +
+      ") · " + d.vram_waiting + " waiting · resident keys " + bytes(d.resident_bytes))),
+    el("div", { class: "bar", title: "VRAM reserved" }, el("div", { style: "width:" + pct(d.reserved_bytes, d.pool_bytes) })),
     ...d.workers.map((w) => el("div", { class: "worker" },
       el("span", { class: "dim" }, "worker " + w.index),
       el("span", { class: "chip " + w.stage }, w.stage),
@@ -99,8 +102,9 @@ function render(s) {
   $("budgets").replaceChildren(
     el("div", {}, "host budget: " + bytes(s.host_in_use_bytes) + " of " + (s.host_budget_bytes > 0 ? bytes(s.host_budget_bytes) : "unlimited") + " (peak " + bytes(s.host_peak_bytes) + ")"),
     el("div", { class: "bar" }, el("div", { style: "width:" + (100 * Math.min(1, used)).toFixed(1) + "%" })),
-    ...s.devices.map((d) => el("div", {}, d.name + " VRAM reserved " + bytes(d.reserved_bytes) + " of " + bytes(d.pool_bytes),
-      el("div", { class: "bar" }, el("div", { style: "width:" + (d.pool_bytes > 0 ? 100 * d.reserved_bytes / d.pool_bytes : 0).toFixed(1) + "%" })))));
+    ...s.devices.map((d) => el("div", {}, d.name + " VRAM reserved " + bytes(d.reserved_bytes) + " of " + bytes(d.pool_bytes) +
+      " (peak " + bytes(d.peak_reserved_bytes) + ")",
+      el("div", { class: "bar" }, el("div", { style: "width:" + pct(d.reserved_bytes, d.pool_bytes) })))));
   table("keys", ["circuit", "flavour", "constraints", "variables", "public", "domain", "unfinished jobs", "source"],
     s.keys.map((k) => el("tr", {}, el("td", {}, k.circuit_id), el("td", {}, k.flavour), el("td", {}, k.constraints),
       el("td", {}, k.num_vars), el("td", {}, k.num_public), el("td", {}, "2^" + k.domain_log2), el("td", {}, k.unfinished_jobs),
