@@ -42,6 +42,7 @@ std::vector<ff::Fr> porep_fr(size_t n, uint64_t seed) {
 }
 
 bool same_point(const ec::G1Xyzz& a, const ec::G1Xyzz& b) { return a.to_jacobian() == b.to_jacobian(); }
+bool same_point(const ec::G2Xyzz& a, const ec::G2Xyzz& b) { return a.to_jacobian() == b.to_jacobian(); }
 
 bool split_self_check_g1(const std::vector<ec::G1Affine>& b, uint64_t seed) {
   const auto s = porep_fr(b.size(), seed);

@@ -22,6 +22,7 @@ ec::G2Affine cpu_msm_g2(const std::vector<ec::G2Affine>& b, const std::vector<ff
 std::vector<ff::Fr> porep_fr(size_t n, uint64_t seed);
 // Whether two XYZZ points are the same group element (the split and plain GPU MSM results).
 bool same_point(const ec::G1Xyzz& a, const ec::G1Xyzz& b);
+bool same_point(const ec::G2Xyzz& a, const ec::G2Xyzz& b);
 // The GPU split MSM (msm_split_sync) equals the CPU MSM on `b` with PoRep-like scalars.
 bool split_self_check_g1(const std::vector<ec::G1Affine>& b, uint64_t seed);
 // Whether `got` = Σ s[i]·tile[i mod tile.size()]: the CPU MSM over the tile with the scalars

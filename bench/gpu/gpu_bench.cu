@@ -1,15 +1,20 @@
 // snarkd_gpu_bench: GPU timings without Google Benchmark. Every figure is the median of ≥ 5
 // timed runs (CUDA events around each run, on one non-blocking stream) after warm-up runs.
 //
-//   snarkd_gpu_bench [--min-log=20] [--max-log=28] [--reps=7] [--generator=7] [--only=ntt|msm|split|all]
+//   snarkd_gpu_bench [--min-log=20] [--max-log=28] [--reps=7] [--generator=7]
+//                    [--only=ntt|msm|split|spmv|window|all] [--precomp-gib=64] [--precomp-c=N] [--precomp-only]
+//                    [--constraints=130278869]
 //
 // Prints: the device; a device-to-device copy (bytes read + written per second: the memory
 // ceiling); field multiplication throughput for Fr and Fp (4 independent chains per thread, so
 // the multiplier pipe, not latency, is the limit); NTT medians per size and variant with the two
 // floors (multiplications at the measured Fr rate, bytes at the measured copy rate); MSM medians
-// for G1 and G2 (msm_bench.cu). --only=split runs the split MSM instead (split_bench.cu: G1 at 2^20,
-// 2^24, 2^26, 2^27 within [min-log, max-log], PoRep-like scalars, against cuda::msm); "all" (the
-// default) is NTT + MSM.
+// for G1 and G2 with their floors, plain and with precomputed bases within --precomp-gib of table (--precomp-c forces
+// the window; msm_bench.cu). --only=split runs the split MSM instead (split_bench.cu: G1 at 2^20,
+// 2^24, 2^26, 2^27 within [min-log, max-log], PoRep-like scalars, against cuda::msm); --only=spmv
+// times cuda::spmv on a synthetic PoRep-shaped circuit of --constraints rows (spmv_bench.cpp);
+// --only=window times the plain G1 MSM at the candidate window widths (52,000 and 2^min..2^max);
+// "all" (the default) is NTT + MSM.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "msm_bench.hpp"
 #include "snarkd/cuda/field.hpp"
 #include "snarkd/cuda/ntt.hpp"
 #include "snarkd/cuda/runtime.hpp"
@@ -30,8 +36,21 @@ namespace {
 struct Options {
   uint32_t min_log = 20, max_log = 28, reps = 7;
   uint64_t generator = 7;
-  std::string only = "all";  // ntt | msm | split | all (= ntt + msm)
+  std::string only = "all";  // ntt | msm | split | spmv | all (= ntt + msm)
+  uint64_t constraints = 130'278'869;  // spmv: PoRep's partition
+  size_t precomp_budget = size_t{64} << 30;
+  uint32_t precomp_c = 0;
+  bool precomp_only = false;
 };
+
+[[noreturn]] void usage(const char* argv0) {
+  std::fprintf(stderr,
+               "usage: %s [--min-log=N] [--max-log=N] [--reps=N>=5] [--generator=5|7]"
+               " [--only=ntt|msm|split|spmv|window|all] [--precomp-gib=N] [--precomp-c=4..24] [--precomp-only]"
+               " [--constraints=N]\n",
+               argv0);
+  std::exit(2);
+}
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -42,15 +61,14 @@ Options parse(int argc, char** argv) {
     else if (a.rfind("--max-log=", 0) == 0) o.max_log = uint32_t(value("--max-log="));
     else if (a.rfind("--reps=", 0) == 0) o.reps = std::max<uint32_t>(5, uint32_t(value("--reps=")));
     else if (a.rfind("--generator=", 0) == 0) o.generator = value("--generator=");
-    else if (a.rfind("--only=", 0) == 0 &&
-             (a == "--only=ntt" || a == "--only=msm" || a == "--only=split" || a == "--only=all"))
+    else if (a.rfind("--constraints=", 0) == 0) o.constraints = value("--constraints=");
+    else if (a.rfind("--precomp-gib=", 0) == 0) o.precomp_budget = size_t(value("--precomp-gib=")) << 30;
+    else if (a.rfind("--precomp-c=", 0) == 0) o.precomp_c = uint32_t(value("--precomp-c="));
+    else if (a == "--precomp-only") o.precomp_only = true;
+    else if (a == "--only=ntt" || a == "--only=msm" || a == "--only=split" || a == "--only=spmv" ||
+             a == "--only=window" || a == "--only=all")
       o.only = a.substr(7);
-    else {
-      std::fprintf(stderr,
-                   "usage: %s [--min-log=N] [--max-log=N] [--reps=N>=5] [--generator=5|7] [--only=ntt|msm|split|all]\n",
-                   argv[0]);
-      std::exit(2);
-    }
+    else usage(argv[0]);
   }
   return o;
 }
@@ -98,7 +116,6 @@ void fill_random_fr(Fr* d, size_t n, uint64_t seed, cudaStream_t s) {
   fill_random<Fr><<<4096, 256, 0, s>>>(d, n, seed);
   SNARKD_CUDA_CHECK(cudaGetLastError());
 }
-void bench_msm(uint32_t min_log, uint32_t max_log, uint32_t reps, const Stream& s);    // msm_bench.cu
 void bench_split(uint32_t min_log, uint32_t max_log, uint32_t reps, const Stream& s);  // split_bench.cu
 
 namespace {
@@ -237,9 +254,13 @@ int main(int argc, char** argv) {
     Stream s;
     const double bytes_per_s = copy_rate(s, o.reps);
     const double fr_rate = mul_rate<Fr>(s, prop.multiProcessorCount, o.reps, "Fr");
-    mul_rate<Fp>(s, prop.multiProcessorCount, o.reps, "Fp");
+    const double fp_rate = mul_rate<Fp>(s, prop.multiProcessorCount, o.reps, "Fp");
     if (o.only == "all" || o.only == "ntt") bench_ntt(o, s, fr_rate, bytes_per_s);
-    if (o.only == "all" || o.only == "msm") bench_msm(o.min_log, o.max_log, o.reps, s);
+    const MsmBenchOptions mo{o.min_log, o.max_log, o.reps, o.precomp_budget, o.precomp_c, o.precomp_only,
+                             fp_rate,   bytes_per_s};
+    if (o.only == "all" || o.only == "msm") bench_msm(mo, s);
+    if (o.only == "window") bench_windows(mo, s);
+    if (o.only == "spmv") bench_spmv(o.constraints, o.reps, fr_rate, bytes_per_s, s);
     if (o.only == "split") bench_split(o.min_log, o.max_log, o.reps, s);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

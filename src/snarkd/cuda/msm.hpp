@@ -9,11 +9,13 @@
 //   2. sort: one CUB radix sort of the keys (c + log₂W bits) groups the points of each bucket.
 //   3. accumulate: one thread per bucket finds its run by binary search in the sorted keys and
 //      adds its points (negated when the sign bit is set) with XYZZ mixed additions.
-//   4. reduce: per window (one block), Σ j·B_j by running sums over 256 segments in parallel,
-//      the segments added by a tree in shared memory; then Horner over the windows (c doublings
-//      each, one thread): one XYZZ point on the device.
+//   4. reduce: per window, Σ j·B_j by running sums over segments of ≥ 32 buckets (several blocks
+//      per window when that fills the GPU better), each block's segments added by a tree in
+//      shared memory, the blocks' sums by a second tree; then Horner over the windows (c
+//      doublings each, one thread): one XYZZ point on the device.
 // Windows are processed in passes of at most kMaxEntriesPerPass / n windows, so the sort
-// buffers stay ≤ 2^28 entries (4 GiB) for any n.
+// buffers stay ≤ 2^28 entries (4 GiB) for any n. The same code runs the precomputed-bases MSM
+// (msm_precomp.hpp) through detail::WindowLayout.
 //
 // Stream-ordered contract: msm() only enqueues work on `stream`, never allocates, frees or
 // synchronises; the scratch is the caller's (msm_scratch_bytes). Inputs: affine bases with the
@@ -35,8 +37,8 @@ namespace snarkd::cuda {
 
 inline constexpr size_t kMaxEntriesPerPass = size_t{1} << 28;
 
-// The window size msm() uses for n points when window_bits = 0: ≈ log₂n − 4 within 4..16, from
-// the widths whose top window is not nearly empty (see msm.cu).
+// The window size msm() uses for n points when window_bits = 0: 16 from 2^15 points, 13 from 2^14,
+// ≈ log₂n − 4 below, from the widths whose top window is not nearly empty (measurements in msm.cu).
 uint32_t msm_default_window(size_t n);
 
 // Device scratch msm() needs for n points and window c (0 = default).
@@ -49,6 +51,31 @@ template <class F>
 void msm(const Affine<F>* d_bases, const Fr* d_scalars, size_t n, Xyzz<F>* d_result, void* d_scratch,
          size_t scratch_bytes, cudaStream_t stream, uint32_t window_bits = 0);
 
+namespace detail {
+
+// The digit layout shared by msm() and msm_precomp() (msm_precomp.hpp): W windows of c bits are
+// folded onto W' = virtual_windows windows over copies·n "virtual" points, where virtual point
+// k·n + i is 2^(k·W'·c)·P_i; window w adds its digit of scalar i to bucket (w mod W') of virtual
+// point (w / W')·n + i. msm() is the case copies = 1, W' = W. Requires W·c ≥ 256, copies =
+// ⌈W/W'⌉, copies·n < 2^31 and c + bit_width(W' − 1) ≤ 32.
+struct WindowLayout {
+  uint32_t c = 0, windows = 0, virtual_windows = 0, copies = 1;
+  size_t max_pass_entries = kMaxEntriesPerPass;  // sort entries per pass (tests lower it to force passes)
+};
+
+// Throws InvalidArgument naming `who` when the layout breaks a rule above for n points.
+void check_layout(const WindowLayout& l, size_t n, const char* who);
+
+template <class F>
+size_t pippenger_scratch_bytes(size_t n, const WindowLayout& l);
+
+// *d_result = Σ_w 2^(c·w) Σ_i digit_w(s_i)·P_i with d_points holding the copies·n virtual points.
+template <class F>
+void pippenger(const Affine<F>* d_points, const Fr* d_scalars, size_t n, const WindowLayout& l, Xyzz<F>* d_result,
+               void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who);
+
+}  // namespace detail
+
 // Synchronous convenience over host memory (tests, tools): allocates, copies, runs on a private
 // stream of the current device, waits, returns the host point.
 template <class C>
@@ -57,6 +84,9 @@ ec::Jacobian<C> msm_sync(std::span<const ec::Affine<C>> bases, std::span<const f
 
 #define SNARKD_CUDA_MSM_DECLARE(F, C)                                                               \
   extern template size_t msm_scratch_bytes<F>(size_t, uint32_t);                                   \
+  extern template size_t detail::pippenger_scratch_bytes<F>(size_t, const detail::WindowLayout&);     \
+  extern template void detail::pippenger<F>(const Affine<F>*, const Fr*, size_t, const detail::WindowLayout&, \
+                                            Xyzz<F>*, void*, size_t, cudaStream_t, const char*);   \
   extern template void msm<F>(const Affine<F>*, const Fr*, size_t, Xyzz<F>*, void*, size_t,       \
                               cudaStream_t, uint32_t);                                            \
   extern template ec::Jacobian<C> msm_sync<C>(std::span<const ec::Affine<C>>,                      \

@@ -214,8 +214,8 @@ void msm_split_classify(const Fr* d_scalars, const DeviceSplit& split, SplitCoun
 }
 
 // The tail MSM's scratch is not monotonic in its length (msm_default_window widens c at powers of
-// two, which lowers the W·m sort entries: 26·(2^16 − 1) entries at c = 10 against 20·2^16 at
-// c = 13), so the bound is a maximum over the lengths where it peaks: m_max itself, and 2^k − 1
+// two, which lowers the W·m sort entries: fewer windows over the same points), so the bound is a
+// maximum over the lengths where it peaks: m_max itself, and 2^k − 1
 // and 2^k (the top of each window width's range; 2^24 and above hold kMaxEntriesPerPass entries
 // with the most key bits) up to m_max. Within a range of one width the entries, key bits and
 // hence CUB's temp are non-decreasing in m, or (past 2^24 points) bounded by those at 2^24.

@@ -1,0 +1,27 @@
+// Entry points of the MSM and SpMV parts of snarkd_gpu_bench (msm_bench.cu, spmv_bench.cpp),
+// called from gpu_bench.cu's main.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "snarkd/cuda/runtime.hpp"
+
+namespace snarkd::cuda {
+
+struct MsmBenchOptions {
+  uint32_t min_log = 20, max_log = 27, reps = 7;
+  size_t precomp_budget = size_t{64} << 30;  // table bytes
+  uint32_t precomp_c = 0;                    // 0: the shape msm_precomp_choose picks
+  bool precomp_only = false;                 // plain MSM run once (for the check), not timed
+  double fp_mul_per_s = 0, bytes_per_s = 0;  // measured ceilings (gpu_bench.cu)
+};
+
+void bench_msm(const MsmBenchOptions& o, const Stream& s);
+// Plain G1 MSM over every window width at small sizes (--only=window).
+void bench_windows(const MsmBenchOptions& o, const Stream& s);
+
+// SpMV of a synthetic PoRep-shaped circuit of `constraints` rows (A, B, C), with the floors at
+// the measured Fr multiplication and copy rates.
+void bench_spmv(uint64_t constraints, uint32_t reps, double fr_mul_per_s, double bytes_per_s, const Stream& s);
+
+}  // namespace snarkd::cuda
