@@ -23,6 +23,7 @@
 #include "snarkd/r1cs/synthetic.hpp"
 #include "snarkd/util/proc_stats.hpp"
 #include "snarkd/util/thread_pool.hpp"
+#include "snarkd/util/threads.hpp"
 #ifdef SNARKD_ENGINE_CUDA
 #include "snarkd/cuda/setup_gpu.hpp"
 #endif
@@ -224,19 +225,7 @@ void print_table(const Report& r, uint32_t devices, uint32_t workers) {
 // are made in parallel, one thread per partition.
 std::vector<std::vector<ff::Fr>> copy_witnesses(const std::vector<ff::Fr>& w, uint64_t parts) {
   std::vector<std::vector<ff::Fr>> out(parts);
-  std::vector<std::exception_ptr> errors(parts);
-  std::vector<std::thread> copiers;
-  for (uint64_t k = 0; k < parts; ++k)
-    copiers.emplace_back([&, k] {
-      try {
-        out[k] = w;
-      } catch (...) {  // out of memory: reported by the submitter
-        errors[k] = std::current_exception();
-      }
-    });
-  for (auto& t : copiers) t.join();
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  run_on_threads(parts, [&](size_t k) { out[k] = w; });  // out of memory: reported by the submitter
   return out;
 }
 

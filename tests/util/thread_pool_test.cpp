@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "snarkd/util/thread_pool.hpp"
+#include "snarkd/util/threads.hpp"
 
 namespace snarkd {
 namespace {
@@ -32,6 +33,22 @@ TEST(ThreadPool, RethrowsTaskException) {
   std::atomic<int> c{0};
   pool.run(8, [&](size_t) { c++; });  // still usable afterwards
   EXPECT_EQ(c.load(), 8);
+}
+
+TEST(RunOnThreads, EveryTaskRunsOnceAndAllFinishBeforeARethrow) {
+  for (size_t n : {0u, 1u, 4u, 9u}) {
+    std::vector<std::atomic<int>> hits(n);
+    run_on_threads(n, [&](size_t k) { hits[k]++; });
+    for (size_t i = 0; i < n; ++i) EXPECT_EQ(hits[i].load(), 1) << "n=" << n << " task " << i;
+  }
+  std::atomic<int> done{0};
+  EXPECT_THROW(run_on_threads(6,
+                              [&](size_t k) {
+                                if (k == 2) throw std::runtime_error("boom");
+                                done++;
+                              }),
+               std::runtime_error);
+  EXPECT_EQ(done.load(), 5);  // the other tasks ran to the end before the exception came out
 }
 
 TEST(ParallelFor, CoversRangeExactly) {

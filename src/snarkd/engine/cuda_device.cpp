@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <thread>
 
 #include "snarkd/util/error.hpp"
+#include "snarkd/util/threads.hpp"
 
 namespace snarkd::engine {
 
@@ -75,12 +75,10 @@ namespace {
 void parallel_copy(std::byte* dst, const std::byte* src, uint64_t len) {
   constexpr uint64_t kCopyThreads = 4;
   const uint64_t slice = (len + kCopyThreads - 1) / kCopyThreads;
-  std::array<std::jthread, kCopyThreads - 1> helpers;  // joined on scope exit, also on a throw
-  for (uint64_t k = 1; k < kCopyThreads; ++k) {
-    const uint64_t off = std::min(len, k * slice), n = std::min(slice, len - off);
-    if (n > 0) helpers[k - 1] = std::jthread([=] { std::memcpy(dst + off, src + off, n); });
-  }
-  std::memcpy(dst, src, std::min(slice, len));
+  run_on_threads(kCopyThreads, [&](size_t k) {
+    const uint64_t off = std::min(len, k * slice);
+    std::memcpy(dst + off, src + off, std::min(slice, len - off));
+  });
 }
 
 class CudaWorker final : public DeviceWorker {

@@ -4,7 +4,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
-#include <exception>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -12,6 +11,7 @@
 
 #include "snarkd/groth16/verifier.hpp"
 #include "snarkd/util/error.hpp"
+#include "snarkd/util/threads.hpp"
 
 namespace snarkd::engine {
 
@@ -435,19 +435,7 @@ namespace {
 // host-to-device copies per device: in turn they would take devices × ~20 s). Rethrows the
 // first failure after every thread has finished.
 void load_everywhere(const std::vector<std::unique_ptr<Device>>& devices, const CircuitEntry& c) {
-  std::vector<std::exception_ptr> errors(devices.size());
-  std::vector<std::thread> loaders;
-  for (size_t d = 0; d < devices.size(); ++d)
-    loaders.emplace_back([&, d] {
-      try {
-        devices[d]->load(c);
-      } catch (...) {
-        errors[d] = std::current_exception();
-      }
-    });
-  for (auto& t : loaders) t.join();
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  run_on_threads(devices.size(), [&](size_t d) { devices[d]->load(c); });
 }
 
 }  // namespace
