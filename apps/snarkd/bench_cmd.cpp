@@ -90,6 +90,10 @@ struct Report {
   uint64_t cross_device = 0;  // partitions that ran on a device other than the one that reserved
   double wall_s = 0, busy = 0, busy_wall = 0;
   double steady_s_per_partition = 0;  // between the first and the last partition finished
+  // Seconds after the first submit at which the first and the last job had all partitions
+  // finalized, and the workers' busy time (Σ upload + compute + finalize): the same figures as
+  // tests/server/daemon_bench prints for the daemon path (overhead.sh compares the two).
+  double first_job_done_s = 0, last_job_done_s = 0, busy_sum_s = 0;
   std::vector<uint64_t> partitions_per_device;
   std::vector<std::pair<std::string, double>> phase_median;  // compute-stage phases (CUDA)
   std::vector<double> busy_per_device;
@@ -98,9 +102,10 @@ struct Report {
   engine::EngineStats stats;
 };
 
-Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& results, double wall_s) {
+Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& results, double t0, double wall_s) {
   Report r;
   r.wall_s = wall_s;
+  r.first_job_done_s = INFINITY;
   r.stats = e.stats();
   std::vector<double> queue_wait, finished;
   std::vector<std::pair<std::string, std::vector<double>>> phases;  // in first-seen order
@@ -109,7 +114,10 @@ Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& 
     if (res.state == engine::JobState::kDone) r.proofs += res.proofs.size();
     else ++r.failed;
     r.partitions += res.timings.size();
+    double job_done = 0;
     for (const auto& t : res.timings) {
+      job_done = std::max(job_done, t.finalized_s - t0);
+      if (t.uploaded_s > 0 && t.finalized_s > 0) r.busy_sum_s += t.finalized_s - t.reserved_s;
       queue_wait.push_back(t.dequeued_s - t.submitted_s);
       if (t.finalized_s > 0) finished.push_back(t.finalized_s), ++r.partitions_per_device.at(t.device);
       if (t.finalized_s > 0 && t.reserved_device != t.device) ++r.cross_device;
@@ -119,7 +127,10 @@ Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& 
         it->second.push_back(ph.seconds);
       }
     }
+    r.first_job_done_s = std::min(r.first_job_done_s, job_done);
+    r.last_job_done_s = std::max(r.last_job_done_s, job_done);
   }
+  if (results.empty()) r.first_job_done_s = 0;
   for (const auto& [name, v] : phases) r.phase_median.emplace_back(name, median(v));
   // Steady-state throughput: the partitions finished after the first one, over the time they
   // took (excludes the pipeline's fill: the first upload and compute with an idle device).
@@ -162,6 +173,9 @@ void write_json(const std::string& path, const std::string& device, const Args& 
   num("wall_s", r.wall_s);
   num("s_per_partition", r.partitions ? r.wall_s / double(r.partitions) : 0);
   num("s_per_partition_steady", r.steady_s_per_partition);
+  num("first_job_done_s", r.first_job_done_s);
+  num("last_job_done_s", r.last_job_done_s);
+  num("busy_sum_s", r.busy_sum_s);
   num("devices", double(r.partitions_per_device.size()));
   f << "  \"partitions_per_device\": [";
   for (size_t d = 0; d < r.partitions_per_device.size(); ++d) f << (d ? ", " : "") << r.partitions_per_device[d];
@@ -292,7 +306,7 @@ int run_once(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_
   e.register_circuit("bench", bc.pk, bc.circuit);
   const double t0 = e.now();
   const std::vector<engine::JobResult> results = run_jobs(e, bc, run.jobs, run.parts);
-  const Report r = summarise(e, results, e.now() - t0);
+  const Report r = summarise(e, results, t0, e.now() - t0);
   print_table(r, num_devices, workers);
   for (const auto& res : results)
     if (res.state != engine::JobState::kDone)
@@ -336,6 +350,11 @@ int cmd_bench(int argc, char** argv) {
   if (auto g = a.get("host-gib")) run.ec.host_budget_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
   run.ec.watchdog_s = double(a.get_u64("watchdog-s", 120));
   engine::device_list(run.device);  // a bad spec fails before the (long) setup
+#ifdef SNARKD_CUDA_COMPILE_CHECK
+  if (run.device.rfind("cuda:", 0) == 0)
+    std::fprintf(stderr, "warning: this build's device code is PTX at -O0 (SNARKD_CUDA_COMPILE_CHECK): GPU timings "
+                         "mean nothing; rebuild without it to measure\n");
+#endif
   std::vector<uint32_t> counts{uint32_t(engine::device_list(run.device).size())};
   if (auto c = a.get("device-counts")) counts = parse_counts("--device-counts", *c);
   for (uint32_t k : counts) engine::first_devices(run.device, k);

@@ -241,6 +241,11 @@ void bench_ntt(const Options& o, const Stream& s, double mul_per_s, double bytes
 int main(int argc, char** argv) {
   using namespace snarkd::cuda;
   const Options o = parse(argc, argv);
+#ifdef SNARKD_CUDA_COMPILE_CHECK
+  std::fprintf(stderr, "snarkd_gpu_bench: this build's device code is PTX at -O0 (SNARKD_CUDA_COMPILE_CHECK): "
+                       "rebuild without it to measure\n");
+  return 2;
+#endif
   if (device_count() == 0) {
     std::fprintf(stderr, "no CUDA device\n");
     return 1;

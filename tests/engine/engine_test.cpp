@@ -176,6 +176,30 @@ TEST(Engine, CancelsQueuedAndRunningJobs) {
   EXPECT_EQ(s.cancelled, 2u);
 }
 
+TEST(Engine, WaitFinishedWakesWhenAJobEnds) {
+  const Family& f = small_family();
+  SimDeviceConfig cfg;
+  cfg.compute_s = 0.05;
+  EngineConfig ec;
+  ec.workers_per_device = 1;
+  Engine e(sim_devices(1, cfg), ec);
+  e.register_circuit("fam", f.pk, f.circuit);
+  EXPECT_EQ(e.wait_finished(0, 1ms), 0u);  // nothing finished: the timeout passes
+  const JobId done = e.submit(request(f, "fam", {1}));
+  EXPECT_EQ(e.wait_finished(0, 60s), 1u);  // returns on the job's end, long before the timeout
+  EXPECT_EQ(e.peek(done).state, JobState::kDone);
+  const JobId cancelled = e.submit(request(f, "fam", {2, 3}));
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(20ms);
+    e.cancel(cancelled);
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(e.wait_finished(1, 60s), 2u);  // a cancel counts as finished
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 30s);
+  canceller.join();
+  EXPECT_EQ(e.wait_finished(2, 5ms), 2u);
+}
+
 TEST(Engine, StatsShowEachWorkersStageAndEachLedger) {
   const Family& f = small_family();
   SimDeviceConfig cfg;

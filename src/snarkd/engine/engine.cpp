@@ -636,6 +636,14 @@ EngineStats Engine::stats() const {
   return s;
 }
 
+uint64_t Engine::wait_finished(uint64_t seen, std::chrono::milliseconds timeout) const {
+  Impl& m = *impl_;
+  const auto finished = [&m] { return m.counters.completed + m.counters.failed + m.counters.cancelled; };
+  std::unique_lock l(m.mu);
+  m.done_cv.wait_for(l, timeout, [&] { return finished() != seen; });  // notified by every terminal change
+  return finished();
+}
+
 Timeline Engine::timeline() const {
   Timeline t;
   t.devices = uint32_t(impl_->devices.size());

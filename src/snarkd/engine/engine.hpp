@@ -141,6 +141,10 @@ class Engine {
   void set_paused(bool paused);
 
   EngineStats stats() const;
+  // Blocks until the number of finished jobs (completed + failed + cancelled) differs from
+  // `seen` or `timeout` passes, and returns that number: the daemon's watcher wakes when a job
+  // ends instead of polling stats().
+  uint64_t wait_finished(uint64_t seen, std::chrono::milliseconds timeout) const;
   Timeline timeline() const;  // spans so far (record_timeline)
   double now() const;         // seconds since the engine started
   const std::vector<std::unique_ptr<Device>>& devices() const;

@@ -84,7 +84,6 @@ void Service::stop() {
   if (stopping_.exchange(true)) return;
   {
     std::lock_guard l(mu_);
-    watch_cv_.notify_all();
     done_cv_.notify_all();
     request_cv_.notify_all();
   }
@@ -385,7 +384,6 @@ uint64_t Service::accept(const v1::SubmitRequest& req, Staged& st, engine::Prior
       by_engine_[eid] = id;
       cancelled = rec->terminal || rec->finishing;  // Cancel came first (the id is guessable)
       rescan_ = true;
-      watch_cv_.notify_all();
     }
     if (cancelled) engine_->cancel(eid);
   } catch (...) {

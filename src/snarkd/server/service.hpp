@@ -159,8 +159,7 @@ class Service {
   std::map<std::string, Digest> pending_requests_;
   std::map<std::string, std::shared_ptr<const Circuit>> circuits_;
   std::vector<engine::JobId> forget_later_;  // purged jobs the engine could not forget yet
-  bool rescan_ = false;  // a job reached the engine: scan without waiting
-  std::condition_variable watch_cv_;
+  bool rescan_ = false;  // a job reached the engine: the watcher scans at its next wake-up
 
   std::atomic<bool> stopping_{false}, draining_{false};
   std::thread watcher_, requeuer_;

@@ -182,29 +182,31 @@ void Service::scan_active() {
   }
 }
 
+// Wakes when a job ends in the engine (Engine::wait_finished) or after kWatchPeriod, which bounds
+// how long a rescan request (a job that reached the engine, which may have finished before its
+// record knew its engine id) or a stop waits. It used to poll stats() every 5 ms: 200 wake-ups a
+// second, each preempting a proving thread on a machine whose cores all prove.
 void Service::watch_loop() {
+  constexpr auto kWatchPeriod = std::chrono::milliseconds(20);
   uint64_t seen = ~uint64_t(0);
   auto last_full = std::chrono::steady_clock::now();
   auto last_purge = last_full;
   while (!stopping_) {
-    {
-      std::unique_lock l(mu_);
-      watch_cv_.wait_for(l, std::chrono::milliseconds(5), [&] { return rescan_ || stopping_.load(); });
-      rescan_ = false;
-    }
-    const engine::EngineStats s = engine_->stats();
-    const uint64_t finished = s.completed + s.failed + s.cancelled;
-    const auto now = std::chrono::steady_clock::now();
-    // The count is read before the scan: a job finishing during the scan moves it again.
-    if (finished != seen || now - last_full > std::chrono::milliseconds(500)) {
-      seen = finished;
-      last_full = now;
-      scan_active();
-    }
+    const uint64_t finished = engine_->wait_finished(seen, kWatchPeriod);
+    bool rescan;
     double retention;
     {
       std::lock_guard l(mu_);
+      rescan = rescan_;
+      rescan_ = false;
       retention = cfg_.retention_s;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    // The count is read before the scan: a job finishing during the scan moves it again.
+    if (finished != seen || rescan || now - last_full > std::chrono::milliseconds(500)) {
+      seen = finished;
+      last_full = now;
+      scan_active();
     }
     if (now - last_purge > std::chrono::duration<double>(std::clamp(retention / 4, 0.5, 60.0))) {
       last_purge = now;
@@ -324,7 +326,6 @@ void Service::requeue_one(const std::shared_ptr<Record>& rec) {
     by_engine_[eid] = rec->id;
     cancelled = rec->terminal || rec->finishing;
     rescan_ = true;
-    watch_cv_.notify_all();
   }
   if (cancelled) engine_->cancel(eid);
   metric_requeued();
