@@ -47,6 +47,17 @@ JobRequest request(const Family& f, const std::string& id, std::vector<uint64_t>
   return r;
 }
 
+// One simulated device, one worker, compute_s per partition, small_family() registered as "fam".
+std::unique_ptr<Engine> one_worker_engine(double compute_s) {
+  SimDeviceConfig cfg;
+  cfg.compute_s = compute_s;
+  EngineConfig ec;
+  ec.workers_per_device = 1;
+  auto e = std::make_unique<Engine>(sim_devices(1, cfg), ec);
+  e->register_circuit("fam", small_family().pk, small_family().circuit);
+  return e;
+}
+
 TEST(Engine, ProofsEqualTheCpuProversWithTheSameRandomness) {
   const Family& f = small_family();
   Engine e(sim_devices(1, {}), EngineConfig{});
@@ -126,12 +137,8 @@ TEST(Engine, UnsatisfiedWitnessFailsItsJobOnlyAndNamesThePartition) {
 
 TEST(Engine, HigherPriorityOvertakesQueuedWork) {
   const Family& f = small_family();
-  SimDeviceConfig cfg;
-  cfg.compute_s = 0.01;
-  EngineConfig ec;
-  ec.workers_per_device = 1;
-  Engine e(sim_devices(1, cfg), ec);
-  e.register_circuit("fam", f.pk, f.circuit);
+  const auto engine = one_worker_engine(0.01);
+  Engine& e = *engine;
   const JobId low = e.submit(request(f, "fam", {1, 2, 3, 4, 5, 6, 7, 8}, Priority::kLow));
   std::this_thread::sleep_for(15ms);
   const JobId crit = e.submit(request(f, "fam", {9, 10}, Priority::kCritical));
@@ -151,12 +158,8 @@ TEST(Engine, HigherPriorityOvertakesQueuedWork) {
 
 TEST(Engine, CancelsQueuedAndRunningJobs) {
   const Family& f = small_family();
-  SimDeviceConfig cfg;
-  cfg.compute_s = 0.05;
-  EngineConfig ec;
-  ec.workers_per_device = 1;
-  Engine e(sim_devices(1, cfg), ec);
-  e.register_circuit("fam", f.pk, f.circuit);
+  const auto engine = one_worker_engine(0.05);
+  Engine& e = *engine;
   const JobId running = e.submit(request(f, "fam", {1, 2, 3}));
   const JobId queued = e.submit(request(f, "fam", {4, 5}));
   while (e.peek(running).state != JobState::kRunning) std::this_thread::sleep_for(1ms);
@@ -178,12 +181,8 @@ TEST(Engine, CancelsQueuedAndRunningJobs) {
 
 TEST(Engine, WaitFinishedWakesWhenAJobEnds) {
   const Family& f = small_family();
-  SimDeviceConfig cfg;
-  cfg.compute_s = 0.05;
-  EngineConfig ec;
-  ec.workers_per_device = 1;
-  Engine e(sim_devices(1, cfg), ec);
-  e.register_circuit("fam", f.pk, f.circuit);
+  const auto engine = one_worker_engine(0.05);
+  Engine& e = *engine;
   EXPECT_EQ(e.wait_finished(0, 1ms), 0u);  // nothing finished: the timeout passes
   const JobId done = e.submit(request(f, "fam", {1}));
   EXPECT_EQ(e.wait_finished(0, 60s), 1u);  // returns on the job's end, long before the timeout

@@ -13,7 +13,8 @@
 # to tell where a difference comes from: the steady-state ratio (last − first job done, free of
 # the fixed latencies of the first Submit and the last Await), the workers' busy time (Σ upload +
 # compute + finalize: proving itself slower) and the partitions' median compute stage.
-# DAEMON_BENCH is build/tests/server/daemon_bench; SNARKD_OVERHEAD_DEVICE picks the device (cpu).
+# DAEMON_BENCH is build/tests/server/daemon_bench; SNARKD_OVERHEAD_DEVICE picks the device (cpu);
+# SNARKD_OVERHEAD_THREADS sets both paths' prover threads (default: one per core).
 # Needs only sh, sed, sort and awk (no bc: it runs on bare machines, tools/daemon-carry).
 set -eu
 S=$1
@@ -23,6 +24,7 @@ J=${4:-8}
 P=${5:-2}
 R=${6:-3}
 DEV=${SNARKD_OVERHEAD_DEVICE:-cpu}
+THREADS=${SNARKD_OVERHEAD_THREADS:-0}
 T=$(mktemp -d "${TMPDIR:-/tmp}/snarkd-overhead-XXXXXX")
 PID=""
 trap '[ -n "$PID" ] && kill -9 "$PID" 2>/dev/null; rm -rf "$T"' EXIT
@@ -38,6 +40,7 @@ ports_file = "$T/ports.json"
 [engine]
 devices = "$DEV"
 workers_per_device = 1
+threads = $THREADS
 [journal]
 state_dir = "$T/state"
 [log]
@@ -50,7 +53,7 @@ EOF
 
 bench_run() {  # bench_run JOBS → "WALL_S COMPUTE_MEDIAN_S FIRST_DONE_S LAST_DONE_S BUSY_SUM_S"
   "$S" bench --device "$DEV" --circuit "$T/c.csr" --witness "$T/w.wtns" --params "$T/k.params" --jobs "$1" \
-    --partitions-per-job "$P" --workers 1 --json "$T/b.json" >/dev/null 2>&1
+    --partitions-per-job "$P" --workers 1 $([ "$THREADS" -gt 0 ] && echo "--threads $THREADS") --json "$T/b.json" >/dev/null 2>&1
   for k in wall_s first_job_done_s last_job_done_s busy_sum_s; do
     sed -n "s/.*\"$k\": \([0-9.e+-]*\).*/\1/p" "$T/b.json"
   done | awk -v c="$(sed -n 's/.*"stage_median_s".*"compute": \([0-9.e+-]*\).*/\1/p' "$T/b.json")" \
