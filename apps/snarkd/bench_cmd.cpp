@@ -105,19 +105,18 @@ struct Report {
 Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& results, double t0, double wall_s) {
   Report r;
   r.wall_s = wall_s;
-  r.first_job_done_s = INFINITY;
   r.stats = e.stats();
-  std::vector<double> queue_wait, finished;
+  std::vector<double> queue_wait, finished, job_done;
   std::vector<std::pair<std::string, std::vector<double>>> phases;  // in first-seen order
   r.partitions_per_device.assign(e.devices().size(), 0);
   for (const auto& res : results) {
     if (res.state == engine::JobState::kDone) r.proofs += res.proofs.size();
     else ++r.failed;
     r.partitions += res.timings.size();
-    double job_done = 0;
+    job_done.push_back(0);
     for (const auto& t : res.timings) {
-      job_done = std::max(job_done, t.finalized_s - t0);
-      if (t.uploaded_s > 0 && t.finalized_s > 0) r.busy_sum_s += t.finalized_s - t.reserved_s;
+      job_done.back() = std::max(job_done.back(), t.finalized_s - t0);
+      if (t.reserved_s > 0 && t.finalized_s > 0) r.busy_sum_s += t.finalized_s - t.reserved_s;
       queue_wait.push_back(t.dequeued_s - t.submitted_s);
       if (t.finalized_s > 0) finished.push_back(t.finalized_s), ++r.partitions_per_device.at(t.device);
       if (t.finalized_s > 0 && t.reserved_device != t.device) ++r.cross_device;
@@ -127,10 +126,11 @@ Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& 
         it->second.push_back(ph.seconds);
       }
     }
-    r.first_job_done_s = std::min(r.first_job_done_s, job_done);
-    r.last_job_done_s = std::max(r.last_job_done_s, job_done);
   }
-  if (results.empty()) r.first_job_done_s = 0;
+  if (!job_done.empty()) {
+    const auto [lo, hi] = std::minmax_element(job_done.begin(), job_done.end());
+    r.first_job_done_s = *lo, r.last_job_done_s = *hi;
+  }
   for (const auto& [name, v] : phases) r.phase_median.emplace_back(name, median(v));
   // Steady-state throughput: the partitions finished after the first one, over the time they
   // took (excludes the pipeline's fill: the first upload and compute with an idle device).
