@@ -499,6 +499,12 @@ v1::JobResult Service::cancel(uint64_t id) {
     // hands it over sees it terminal and cancels the engine's copy.
     finish_unstarted(rec, v1::JOB_STATE_CANCELLED, "cancelled");
   }
+  {
+    // The engine wakes the watcher as the job ends, so the watcher often claims the finish first
+    // and is still journaling it: wait for that (one SQLite commit) rather than reply "running".
+    std::unique_lock l(mu_);
+    done_cv_.wait(l, [&] { return rec->terminal || !rec->finishing || stopping_; });
+  }
   spdlog::info("job_cancel job={}", id);
   return await(id, std::chrono::milliseconds(0));
 }
