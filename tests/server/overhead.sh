@@ -12,7 +12,11 @@
 # figure the ≤ 2 % goal is judged on: pairs cancel slow drift) and the ratio of the medians; and
 # to tell where a difference comes from: the steady-state ratio (last − first job done, free of
 # the fixed latencies of the first Submit and the last Await), the workers' busy time (Σ upload +
-# compute + finalize: proving itself slower) and the partitions' median compute stage.
+# compute + finalize: proving itself slower) and the partitions' median compute stage; and the
+# CPU time each path used (`times`: the bench process against the daemon plus its client), with the
+# daemon's share split by thread name into its provers and its other threads (/proc/PID/task):
+# the other threads and the client are the work the daemon path adds (CPU time still moves with
+# the host's noise: caches, frequency, neighbours).
 # DAEMON_BENCH is build/tests/server/daemon_bench; SNARKD_OVERHEAD_DEVICE picks the device (cpu);
 # SNARKD_OVERHEAD_THREADS sets both paths' prover threads (default: one per core).
 # Needs only sh, sed, sort and awk (no bc: it runs on bare machines, tools/daemon-carry).
@@ -51,13 +55,31 @@ params = "$T/k.params"
 circuit = "$T/c.csr"
 EOF
 
-bench_run() {  # bench_run JOBS → "WALL_S COMPUTE_MEDIAN_S FIRST_DONE_S LAST_DONE_S BUSY_SUM_S"
+# CPU seconds (user + system) of the calling shell's finished children, from `times` (its second
+# line), written to a file first: a pipeline or command substitution would fork a subshell whose
+# children's times start at zero. Resolution: one clock tick.
+children_cpu() {
+  times >"$T/times.$1"
+  awk 'NR == 2 { t = 0; for (i = 1; i <= 2; ++i) { split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%.2f", t }' "$T/times.$1"
+}
+
+bench_run() {  # bench_run JOBS → "WALL_S COMPUTE_MEDIAN_S FIRST_DONE_S LAST_DONE_S BUSY_SUM_S CPU_S"
   "$S" bench --device "$DEV" --circuit "$T/c.csr" --witness "$T/w.wtns" --params "$T/k.params" --jobs "$1" \
     --partitions-per-job "$P" --workers 1 $([ "$THREADS" -gt 0 ] && echo "--threads $THREADS") --json "$T/b.json" >/dev/null 2>&1
   for k in wall_s first_job_done_s last_job_done_s busy_sum_s; do
     sed -n "s/.*\"$k\": \([0-9.e+-]*\).*/\1/p" "$T/b.json"
   done | awk -v c="$(sed -n 's/.*"stage_median_s".*"compute": \([0-9.e+-]*\).*/\1/p' "$T/b.json")" \
-    '{ v[NR] = $1 } END { print v[1], c, v[2], v[3], v[4] }'
+    '{ v[NR] = $1 } END { print v[1], c, v[2], v[3], v[4] }' | tr '\n' ' '
+  children_cpu bench
+  echo
+}
+
+# CPU seconds of the daemon's threads by name (util/thread_pool.hpp's name_this_thread): the
+# provers ("snarkd-work*", "snarkd-pool") and all the others (gRPC, watcher, start-up), read
+# from /proc before the daemon stops. Thread names hold no spaces, so stat's fields split.
+daemon_threads_cpu() {
+  cat /proc/"$1"/task/*/stat 2>/dev/null | awk -v hz="$(getconf CLK_TCK)" \
+    '{ t = ($14 + $15) / hz; if ($2 ~ /^\(snarkd-(work|pool)/) p += t; else o += t } END { printf "%.2f %.2f", p, o }'
 }
 
 daemon_run() {
@@ -72,12 +94,16 @@ daemon_run() {
   done
   # "WALL_S COMPUTE_MEDIAN_S SUBMITTED_S FIRST_DONE_S LAST_DONE_S BUSY_SUM_S": first Submit →
   # last result, as bench's wall_s (tests/server/daemon_bench.cpp)
-  wall=$("$B" "$T/d.sock" bench "$T/w.wtns" "$J" "$P") || { kill -9 "$PID"; echo "daemon_bench failed" >&2; exit 1; }
+  wall=$("$B" "$T/d.sock" bench "$T/w.wtns" "$J" "$P" && children_cpu client >"$T/client_cpu") ||
+    { kill -9 "$PID"; echo "daemon_bench failed" >&2; exit 1; }
+  threads=$(daemon_threads_cpu "$PID")
   kill -TERM "$PID"
   wait "$PID" || true
   PID=""
   rm -rf "$T/state"
-  echo "$wall"
+  # + "CPU_S PROVERS_CPU_S OTHER_THREADS_CPU_S CLIENT_CPU_S" (CPU_S: daemon and client together)
+  children_cpu daemon >"$T/daemon_cpu"  # not in $(…): that subshell would count no children
+  echo "$wall $(cat "$T/daemon_cpu") $threads $(cat "$T/client_cpu")"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -97,6 +123,7 @@ esac
 : >"$T/cratio.txt"
 : >"$T/sratio.txt"
 : >"$T/bratio.txt"
+: >"$T/uratio.txt"
 r=0
 while [ $r -lt "$R" ]; do
   # Alternate which path runs first (ABBA): a drift within a round (clocks, heat) then favours
@@ -109,20 +136,25 @@ while [ $r -lt "$R" ]; do
     b=$(bench_run "$J")
   fi
   set -- $b $d
-  [ $# -eq 11 ] || { echo "overhead: round $((r + 1)) failed (bench and daemon gave: $*)" >&2; exit 1; }
-  # bench: $1 wall, $2 compute median, $3 first job done, $4 last job done, $5 busy sum;
-  # daemon: $6 wall, $7 compute median, $8 all submitted, $9 first result, ${10} last result, ${11} busy sum.
-  line=$(awk -v bw="$1" -v bc="$2" -v bf="$3" -v bl="$4" -v bb="$5" -v dw="$6" -v dc="$7" -v ds="$8" -v df="$9" \
-    -v dl="${10}" -v db="${11}" 'BEGIN {
+  [ $# -eq 16 ] || { echo "overhead: round $((r + 1)) failed (bench and daemon gave: $*)" >&2; exit 1; }
+  # bench: $1 wall, $2 compute median, $3 first job done, $4 last job done, $5 busy sum, $6 CPU;
+  # daemon: $7 wall, $8 compute median, $9 all submitted, ${10} first result, ${11} last result,
+  # ${12} busy sum, ${13} CPU (daemon + client), ${14} provers' CPU, ${15} other threads', ${16} client's.
+  line=$(awk -v bw="$1" -v bc="$2" -v bf="$3" -v bl="$4" -v bb="$5" -v bu="$6" -v dw="$7" -v dc="$8" -v ds="$9" \
+    -v df="${10}" -v dl="${11}" -v db="${12}" -v du="${13}" -v dp="${14}" -v dt="${15}" -v dk="${16}" 'BEGIN {
       q = dw / bw; qc = (bc > 0) ? dc / bc : 0; qs = (bl > bf && dl > df) ? (dl - df) / (bl - bf) : 0; qb = (bb > 0) ? db / bb : 0
-      printf "%.4f %.4f %.4f %.4f|wall bench %.3f s, daemon %.3f s, daemon/bench %.4f; steady (last − first job done) %.3f against %.3f s, %.4f;", \
-        q, qc, qs, qb, bw, dw, q, bl - bf, dl - df, qs
+      qu = (bu > 0) ? du / bu : 0
+      printf "%.4f %.4f %.4f %.4f %.4f|wall bench %.3f s, daemon %.3f s, daemon/bench %.4f; steady (last − first job done) %.3f against %.3f s, %.4f;", \
+        q, qc, qs, qb, qu, bw, dw, q, bl - bf, dl - df, qs
       printf " workers busy %.3f against %.3f s, %.4f; compute median %.4f against %.4f s, %.4f;", bb, db, qb, bc, dc, qc
-      printf " first job done %.3f against %.3f s; daemon accepted every job after %.3f s", bf, df, ds }')
+      printf " first job done %.3f against %.3f s; daemon accepted every job after %.3f s;", bf, df, ds
+      printf " CPU bench %.2f s against daemon + client %.2f s, %.4f (daemon provers %.2f s, its other threads %.2f s, client %.2f s)", \
+        bu, du, qu, dp, dt, dk }')
   echo "round $((r + 1)): ${line#*|} ($J jobs × $P partitions, $N constraints, $DEV)"
-  set -- ${line%%|*} "$1" "$6"
-  echo "$5" >>"$T/bench.txt"
-  echo "$6" >>"$T/daemon.txt"
+  set -- ${line%%|*} "$1" "$7"
+  echo "$5" >>"$T/uratio.txt"
+  echo "$6" >>"$T/bench.txt"
+  echo "$7" >>"$T/daemon.txt"
   echo "$1" >>"$T/ratio.txt"
   echo "$2" >>"$T/cratio.txt"
   echo "$3" >>"$T/sratio.txt"
@@ -142,3 +174,5 @@ echo "median of the per-round steady-state ratios (last − first job done) daem
 echo "median of the per-round workers-busy ratios daemon/bench: $(median <"$T/bratio.txt")" \
   "(above 1: proving itself ran slower beside the daemon)"
 echo "median of the per-round compute-stage ratios daemon/bench: $(median <"$T/cratio.txt")"
+echo "median of the per-round CPU ratios (daemon + client)/bench: $(median <"$T/uratio.txt")" \
+  "(range $(sort -g "$T/uratio.txt" | head -1) .. $(sort -g "$T/uratio.txt" | tail -1))"

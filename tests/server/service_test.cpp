@@ -182,6 +182,23 @@ TEST(Service, CancelsQueuedAndRunningJobs) {
   EXPECT_EQ(code_of([&] { s->cancel(999999); }), Code::kNotFound);
 }
 
+// The engine wakes the watcher as a job ends, so the watcher often claims a cancelled job's
+// finish and is still journaling it when Cancel replies: the reply must still say cancelled
+// (it said running in CI, 1 run in 3 here, before Cancel waited for that journaling).
+TEST(Service, CancelRepliesCancelledWhileTheWatcherJournals) {
+  Env env(1500);
+  auto s = env.service();
+  const uint64_t running = s->submit(env.job({env.x()})).job_id();
+  wait_running(*s, running);
+  for (int k = 0; k < 40; ++k) {
+    const uint64_t queued = s->submit(env.job({env.x()})).job_id();
+    const v1::JobResult r = s->cancel(queued);
+    EXPECT_EQ(r.state(), v1::JOB_STATE_CANCELLED) << "cancel " << k << " of job " << queued;
+    EXPECT_EQ(r.error(), "cancelled");
+  }
+  EXPECT_EQ(s->cancel(running).state(), v1::JOB_STATE_CANCELLED);
+}
+
 TEST(Service, EvictRefusedWhileInUse) {
   Env env(300);
   auto s = env.service();

@@ -1,7 +1,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <fstream>
+#include <mutex>
+#include <set>
 #include <stdexcept>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "snarkd/util/thread_pool.hpp"
@@ -69,3 +75,39 @@ TEST(ParallelFor, NestedCallsRunSerially) {
 
 }  // namespace
 }  // namespace snarkd
+
+#ifdef __linux__
+// /proc/self/task/TID/comm of the calling thread.
+static std::string own_comm() {
+  std::ifstream f("/proc/thread-self/comm");
+  std::string name;
+  std::getline(f, name);
+  return name;
+}
+
+TEST(ThreadPool, NamesThreadsAndCutsAt15Characters) {
+  std::string seen_short, seen_long;
+  std::thread([&] {
+    snarkd::name_this_thread("snarkd-test");
+    seen_short = own_comm();
+    snarkd::name_this_thread("snarkd-a-name-longer-than-15");
+    seen_long = own_comm();
+  }).join();
+  EXPECT_EQ(seen_short, "snarkd-test");
+  EXPECT_EQ(seen_long, "snarkd-a-name-l");  // the kernel keeps 15 characters
+}
+
+TEST(ThreadPool, PoolThreadsCarryTheirName) {
+  snarkd::ThreadPool pool(3);
+  std::mutex mu;
+  std::set<std::string> names;
+  pool.run(200, [&](size_t) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));  // let every worker take some
+    std::lock_guard l(mu);
+    names.insert(own_comm());
+  });
+  names.erase(own_comm());  // the calling thread runs tasks too, under its own name
+  ASSERT_FALSE(names.empty());
+  for (const std::string& n : names) EXPECT_EQ(n, "snarkd-pool");
+}
+#endif

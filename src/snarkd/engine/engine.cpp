@@ -11,6 +11,7 @@
 
 #include "snarkd/groth16/verifier.hpp"
 #include "snarkd/util/error.hpp"
+#include "snarkd/util/thread_pool.hpp"
 #include "snarkd/util/threads.hpp"
 
 namespace snarkd::engine {
@@ -171,6 +172,7 @@ void Engine::Impl::stop_threads() {
 }
 
 void Engine::Impl::worker_loop(uint32_t device, uint32_t worker) {
+  name_this_thread(("snarkd-work" + std::to_string(device) + "." + std::to_string(worker)).c_str());
   std::unique_ptr<DeviceWorker> dw;
   try {
     dw = devices[device]->make_worker(worker);
@@ -374,6 +376,7 @@ void Engine::Impl::fail(Job& j, const std::string& why, JobState state) {
 }
 
 void Engine::Impl::watchdog_loop() {
+  name_this_thread("snarkd-watchdog");
   const auto limit = std::chrono::duration<double>(cfg.watchdog_s);
   const auto period = std::min<Clock::duration>(std::chrono::seconds(1),
                                                 std::chrono::duration_cast<Clock::duration>(limit / 4));

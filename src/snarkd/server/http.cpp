@@ -11,6 +11,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "snarkd/util/thread_pool.hpp"
+
 namespace snarkd::server {
 
 namespace {
@@ -131,6 +133,7 @@ HttpServer::~HttpServer() {
 }
 
 void HttpServer::accept_loop() {
+  name_this_thread("snarkd-http");
   while (!stop_) {
     pollfd p[2] = {{listen_fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
     if (::poll(p, 2, -1) < 0 || (p[1].revents & POLLIN)) continue;
@@ -151,6 +154,7 @@ void HttpServer::accept_loop() {
 }
 
 void HttpServer::worker_loop() {
+  name_this_thread("snarkd-http");
   for (;;) {
     int fd;
     {

@@ -8,6 +8,7 @@
 #include "snarkd/groth16/bellperson_io.hpp"
 #include "snarkd/server/service.hpp"
 #include "snarkd/util/error.hpp"
+#include "snarkd/util/thread_pool.hpp"
 
 namespace snarkd::server {
 
@@ -187,6 +188,7 @@ void Service::scan_active() {
 // record knew its engine id) or a stop waits. It used to poll stats() every 5 ms: 200 wake-ups a
 // second, each preempting a proving thread on a machine whose cores all prove.
 void Service::watch_loop() {
+  name_this_thread("snarkd-watcher");
   constexpr auto kWatchPeriod = std::chrono::milliseconds(20);
   uint64_t seen = ~uint64_t(0);
   auto last_full = std::chrono::steady_clock::now();
@@ -333,6 +335,7 @@ void Service::requeue_one(const std::shared_ptr<Record>& rec) {
 }
 
 void Service::requeue_loop(std::vector<uint64_t> ids) {
+  name_this_thread("snarkd-requeue");
   for (uint64_t id : ids) {
     if (stopping_) return;
     std::shared_ptr<Record> rec;

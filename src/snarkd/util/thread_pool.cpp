@@ -6,7 +6,12 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
+
+#ifdef __linux__
+#include <pthread.h>
+#endif
 #include <vector>
 
 namespace snarkd {
@@ -46,6 +51,7 @@ size_t g_default_threads = 0;
 ThreadPool::ThreadPool(size_t threads) : state_(new State), threads_(std::max<size_t>(1, threads)) {
   for (size_t i = 1; i < threads_; ++i) {
     state_->workers.emplace_back([s = state_] {
+      name_this_thread("snarkd-pool");
       t_inside_pool = true;
       uint64_t seen = 0;
       for (;;) {
@@ -113,6 +119,15 @@ ThreadPool& ThreadPool::global() {
 }
 
 void ThreadPool::set_default_threads(size_t threads) { g_default_threads = threads; }
+
+void name_this_thread(const char* name) {
+#ifdef __linux__
+  const std::string kept = std::string(name).substr(0, 15);  // the kernel's limit (16 with NUL)
+  pthread_setname_np(pthread_self(), kept.c_str());
+#else
+  (void)name;
+#endif
+}
 
 void parallel_for(size_t n, const std::function<void(size_t, size_t)>& fn, size_t parts) {
   if (n == 0) return;

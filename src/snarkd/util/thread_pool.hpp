@@ -45,6 +45,11 @@ class InlinePoolScope {
   bool previous_;
 };
 
+// Names the calling thread (Linux: at most 15 characters are kept; elsewhere a no-op), so that
+// top -H, perf and /proc/PID/task/*/comm tell provers from the daemon's own threads
+// (tests/server/overhead.sh adds up CPU time by these names).
+void name_this_thread(const char* name);
+
 // Splits [0, n) into at most `parts` contiguous ranges (parts = 0: pool size) and calls
 // fn(begin, end) for each, in parallel on the global pool.
 void parallel_for(size_t n, const std::function<void(size_t, size_t)>& fn, size_t parts = 0);
