@@ -107,6 +107,7 @@ daemon_run() {
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+range() { echo "$(sort -g "$1" | head -1) .. $(sort -g "$1" | tail -1)"; }  # range FILE
 
 case $J in
   auto:*)
@@ -164,15 +165,13 @@ done
 mb=$(median <"$T/bench.txt")
 md=$(median <"$T/daemon.txt")
 mq=$(median <"$T/ratio.txt")
-lo=$(sort -g "$T/ratio.txt" | head -1)
-hi=$(sort -g "$T/ratio.txt" | tail -1)
 echo "median bench $mb s, daemon $md s: overhead $(awk -v d="$md" -v b="$mb" 'BEGIN { printf "%.2f", (d / b - 1) * 100 }') % (ratio of the medians)"
-echo "median of the per-round ratios daemon/bench: $mq (range $lo .. $hi over $R rounds):" \
+echo "median of the per-round ratios daemon/bench: $mq (range $(range "$T/ratio.txt") over $R rounds):" \
   "overhead $(awk -v q="$mq" 'BEGIN { printf "%.2f %%, goal ≤ 2 %%: %s", (q - 1) * 100, (q <= 1.02) ? "met" : "NOT met" }')"
 echo "median of the per-round steady-state ratios (last − first job done) daemon/bench: $(median <"$T/sratio.txt")" \
-  "(range $(sort -g "$T/sratio.txt" | head -1) .. $(sort -g "$T/sratio.txt" | tail -1); fixed latencies at both ends cancel)"
+  "(range $(range "$T/sratio.txt"); fixed latencies at both ends cancel)"
 echo "median of the per-round workers-busy ratios daemon/bench: $(median <"$T/bratio.txt")" \
   "(above 1: proving itself ran slower beside the daemon)"
 echo "median of the per-round compute-stage ratios daemon/bench: $(median <"$T/cratio.txt")"
 echo "median of the per-round CPU ratios (daemon + client)/bench: $(median <"$T/uratio.txt")" \
-  "(range $(sort -g "$T/uratio.txt" | head -1) .. $(sort -g "$T/uratio.txt" | tail -1))"
+  "(range $(range "$T/uratio.txt"))"

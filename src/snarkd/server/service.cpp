@@ -457,6 +457,14 @@ v1::JobResult Service::await(uint64_t id, std::optional<std::chrono::millisecond
       std::chrono::steady_clock::now() + (timeout ? std::min<std::chrono::milliseconds>(*timeout, kForever) : kForever);
   std::unique_lock l(mu_);
   while (!rec->terminal && !stopping_) {
+    // A record being finished is one journal commit from terminal (complete() sets terminal, or
+    // clears finishing on failure, and notifies): wait for it even past the deadline rather than
+    // report "running" for a job the engine has ended — the watcher, woken by the engine, often
+    // claims a cancelled job's finish just before Cancel replies.
+    if (rec->finishing) {
+      done_cv_.wait_for(l, std::chrono::milliseconds(100));
+      continue;
+    }
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline || (abandoned && abandoned())) break;
     // Short slices: a client that hangs up is noticed within 100 ms.
@@ -498,12 +506,6 @@ v1::JobResult Service::cancel(uint64_t id) {
     // Not handed to the engine yet (being accepted, or re-queued after a restart): whoever
     // hands it over sees it terminal and cancels the engine's copy.
     finish_unstarted(rec, v1::JOB_STATE_CANCELLED, "cancelled");
-  }
-  {
-    // The engine wakes the watcher as the job ends, so the watcher often claims the finish first
-    // and is still journaling it: wait for that (one SQLite commit) rather than reply "running".
-    std::unique_lock l(mu_);
-    done_cv_.wait(l, [&] { return rec->terminal || !rec->finishing || stopping_; });
   }
   spdlog::info("job_cancel job={}", id);
   return await(id, std::chrono::milliseconds(0));

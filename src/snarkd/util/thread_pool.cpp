@@ -8,11 +8,11 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #ifdef __linux__
 #include <pthread.h>
 #endif
-#include <vector>
 
 namespace snarkd {
 
