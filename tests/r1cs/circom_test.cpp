@@ -34,8 +34,12 @@ void expect_decode_error(Read read, const std::string& path, const std::string& 
 void expect_r1cs_error(const std::string& path, const std::string& needle) {
   expect_decode_error([](const std::string& p) { read_circom_r1cs(p); }, path, needle);
 }
+// Both .wtns entry points: the file reader and the in-memory parser (the daemon's inline
+// witnesses) give the same error, each naming what it was given.
 void expect_wtns_error(const std::string& path, const std::string& needle) {
   expect_decode_error([](const std::string& p) { read_wtns(p); }, path, needle);
+  const std::vector<uint8_t> bytes = test::read_bytes(path);
+  expect_decode_error([&](const std::string& name) { parse_wtns(bytes, name); }, "partition 7", needle);
 }
 
 // fixtures/fixture.circom compiled by circom 2.2.3 (--prime bls12381); the expected constraints
@@ -205,6 +209,43 @@ TEST(Circom, TruncationAnywhereIsAnError) {
   }
 }
 
+TEST(Circom, WtnsFromBytesEqualsFromFile) {
+  const std::vector<uint8_t> b = test::read_bytes(kFixtures + "/fixture.wtns");
+  const std::vector<Fr> w = parse_wtns(b, "inline");
+  EXPECT_EQ(w, read_wtns(kFixtures + "/fixture.wtns"));
+  ASSERT_EQ(w.size(), 10u);
+  EXPECT_EQ(w[2], Fr::from_i64(kFixtureWitness[2]));
+  // A parse reads only its span: the same bytes inside a larger buffer, cut at both ends.
+  std::vector<uint8_t> padded(3, 0xee);
+  padded.insert(padded.end(), b.begin(), b.end());
+  padded.insert(padded.end(), 5, 0xee);
+  EXPECT_EQ(parse_wtns(std::span(padded).subspan(3, b.size()), "inline"), w);
+  EXPECT_THROW(parse_wtns(std::span(padded).subspan(3, b.size() + 1), "inline"), DecodeError);
+}
+
+// b with 1–3 random bytes changed.
+template <class Rng>
+std::vector<uint8_t> damaged(std::vector<uint8_t> b, Rng& g) {
+  for (int k = 0; k < 1 + int(g() % 3); ++k) b[g() % b.size()] ^= uint8_t(1 + g() % 255);
+  return b;
+}
+
+// Random single-byte damage of the in-memory .wtns: decoded (values all below r) or DecodeError.
+TEST(Circom, RandomWtnsDamageNeverEscapesDecodeError) {
+  auto g = snarkd::test::rng("r1cs.circom.wtns.fuzz");
+  const std::vector<uint8_t> b = test::read_bytes(kFixtures + "/fixture.wtns");
+  int decoded = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const std::vector<uint8_t> m = damaged(b, g);
+    try {
+      for (const Fr& v : parse_wtns(m, "fuzz")) EXPECT_TRUE(ff::less_than(v.montgomery(), Fr::kModulus));
+      ++decoded;
+    } catch (const DecodeError&) {
+    }
+  }
+  RecordProperty("decoded", decoded);
+}
+
 // Random single-byte damage: the reader either decodes a valid circuit or throws DecodeError.
 TEST(Circom, RandomDamageNeverEscapesDecodeError) {
   TempFile t("fuzz.r1cs");
@@ -212,9 +253,7 @@ TEST(Circom, RandomDamageNeverEscapesDecodeError) {
   const std::vector<uint8_t> b = test::read_bytes(kFixtures + "/fixture.r1cs");
   int decoded = 0;
   for (int i = 0; i < 400; ++i) {
-    std::vector<uint8_t> m = b;
-    for (int k = 0; k < 1 + int(g() % 3); ++k) m[g() % m.size()] ^= uint8_t(1 + g() % 255);
-    test::write_bytes(t.path(), m);
+    test::write_bytes(t.path(), damaged(b, g));
     try {
       const CircomR1cs c = read_circom_r1cs(t.path());
       EXPECT_EQ(find_structure_error(c.circuit), std::nullopt);

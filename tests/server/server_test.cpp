@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 
 #include "common/seed.hpp"
@@ -36,6 +37,11 @@ struct TempDir {
 
 void write_bytes(const std::string& path, const std::vector<uint8_t>& b) {
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+}
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
 std::string error_of(const std::function<void()>& f) {
@@ -277,6 +283,19 @@ TEST(Journal, Circuits) {
 
 // ---- witnesses ------------------------------------------------------------------------------
 
+// The spool-file decoder (a path witness, a restarted daemon) and the bytes decoder (an inline
+// witness at Submit) must agree on values and on every error message: returns the message,
+// or "(no error)" when both decoded the same values.
+std::string decode_both(const std::string& path, WitnessFormat f, uint64_t n, const std::string& label) {
+  std::vector<ff::Fr> from_file, from_bytes;
+  const std::string e_file = error_of([&] { from_file = read_witness_file(path, f, n, label); });
+  const std::vector<uint8_t> bytes = read_bytes(path);
+  const std::string e_bytes = error_of([&] { from_bytes = decode_witness(bytes, f, n, label); });
+  EXPECT_EQ(e_file, e_bytes) << path;
+  EXPECT_EQ(from_file, from_bytes) << path;
+  return e_file;
+}
+
 TEST(Witness, MontgomeryLayoutRoundTripAndChecks) {
   TempDir d;
   auto rng = test::rng("witness");
@@ -284,22 +303,26 @@ TEST(Witness, MontgomeryLayoutRoundTripAndChecks) {
   for (int i = 0; i < 9; ++i) w.push_back(ff::Fr::random(rng));
   write_bytes(d.path + "/w.fr", encode_fr_montgomery(w));
   EXPECT_EQ(read_witness_file(d.path + "/w.fr", WitnessFormat::kFrMontgomery, 10, "p0"), w);
-  EXPECT_EQ(error_of([&] { read_witness_file(d.path + "/w.fr", WitnessFormat::kFrMontgomery, 11, "p0"); }),
+  EXPECT_EQ(decode_both(d.path + "/w.fr", WitnessFormat::kFrMontgomery, 10, "p0"), "(no error)");
+  EXPECT_EQ(decode_both(d.path + "/w.fr", WitnessFormat::kFrMontgomery, 11, "p0"),
             "p0: has 10 values, the circuit has 11 variables");
   std::vector<uint8_t> bytes = encode_fr_montgomery(w);
   bytes.pop_back();
   write_bytes(d.path + "/short.fr", bytes);
-  EXPECT_EQ(error_of([&] { read_witness_file(d.path + "/short.fr", WitnessFormat::kFrMontgomery, 10, "p1"); }),
+  EXPECT_EQ(decode_both(d.path + "/short.fr", WitnessFormat::kFrMontgomery, 10, "p1"),
             "p1: 319 bytes is not a whole number of 32-byte Fr values");
   bytes = encode_fr_montgomery(w);
   std::fill(bytes.begin() + 32 * 4, bytes.begin() + 32 * 5, 0xff);  // value 4 ≥ r
   write_bytes(d.path + "/big.fr", bytes);
-  EXPECT_EQ(error_of([&] { read_witness_file(d.path + "/big.fr", WitnessFormat::kFrMontgomery, 10, "p2"); }),
+  EXPECT_EQ(decode_both(d.path + "/big.fr", WitnessFormat::kFrMontgomery, 10, "p2"),
             "p2: value 4 is not below the Fr modulus (expected fully reduced Montgomery limbs)");
   w[0] = ff::Fr::from_u64(2);
   write_bytes(d.path + "/two.fr", encode_fr_montgomery(w));
-  EXPECT_EQ(error_of([&] { read_witness_file(d.path + "/two.fr", WitnessFormat::kFrMontgomery, 10, "p3"); }),
+  EXPECT_EQ(decode_both(d.path + "/two.fr", WitnessFormat::kFrMontgomery, 10, "p3"),
             "p3: value 0 (the constant ONE) is not 1");
+  write_bytes(d.path + "/empty.fr", {});
+  EXPECT_EQ(decode_both(d.path + "/empty.fr", WitnessFormat::kFrMontgomery, 0, "p4"),
+            "p4: value 0 (the constant ONE) is not 1");
 }
 
 TEST(Witness, WtnsAndDetection) {
@@ -307,10 +330,16 @@ TEST(Witness, WtnsAndDetection) {
   std::vector<ff::Fr> w{ff::Fr::one(), ff::Fr::from_u64(5), ff::Fr::from_u64(7)};
   r1cs::write_wtns(d.path + "/w.wtns", w);
   EXPECT_EQ(read_witness_file(d.path + "/w.wtns", WitnessFormat::kWtns, 3, "p0"), w);
+  EXPECT_EQ(decode_both(d.path + "/w.wtns", WitnessFormat::kWtns, 3, "p0"), "(no error)");
+  EXPECT_EQ(decode_both(d.path + "/w.wtns", WitnessFormat::kWtns, 4, "p0"),
+            "p0: has 3 witness values, the circuit has 4 variables");
   write_bytes(d.path + "/bad.wtns", {'x', 't', 'n', 's', 0, 0, 0, 0});
-  const std::string e = error_of([&] { read_witness_file(d.path + "/bad.wtns", WitnessFormat::kWtns, 3, "p1"); });
+  const std::string e = decode_both(d.path + "/bad.wtns", WitnessFormat::kWtns, 3, "p1");
   EXPECT_EQ(e.rfind("p1 (.wtns): ", 0), 0u) << e;
   EXPECT_EQ(e.find(d.path), std::string::npos) << "the spool path must not leak: " << e;
+  w[0] = ff::Fr::zero();
+  r1cs::write_wtns(d.path + "/zero.wtns", w);
+  EXPECT_EQ(decode_both(d.path + "/zero.wtns", WitnessFormat::kWtns, 3, "p2"), "p2: value 0 (the constant ONE) is not 1");
   const uint8_t magic[] = {'w', 't', 'n', 's', 2};
   EXPECT_EQ(detect_witness_format(magic), WitnessFormat::kWtns);
   EXPECT_EQ(detect_witness_format(std::span<const uint8_t>(magic, 3)), WitnessFormat::kFrMontgomery);

@@ -66,6 +66,17 @@ const uint8_t* ByteCursor::take(uint64_t n, std::string_view field) {
   return p;
 }
 
+void ByteCursor::seek(uint64_t pos) {
+  if (pos > data_.size())
+    fail("seek to " + std::to_string(pos) + " past the end (" + std::to_string(data_.size()) + ")");
+  pos_ = pos;
+}
+
+void ByteCursor::read(void* dst, uint64_t n, std::string_view field) {
+  const uint8_t* p = take(n, field);
+  if (n) std::memcpy(dst, p, n);
+}
+
 uint32_t ByteCursor::u32(std::string_view field) {
   uint32_t v;
   std::memcpy(&v, take(4, field), 4);

@@ -46,14 +46,19 @@ class FileReader {
   uint64_t pos_ = 0;
 };
 
-// Reader over bytes already in memory (one section of a file); errors name `path`.
+// Reader over bytes already in memory (a whole file, or one section of it); errors name `path`.
 class ByteCursor {
  public:
   ByteCursor(std::span<const uint8_t> data, std::string path) : data_(data), path_(std::move(path)) {}
 
+  uint64_t size() const { return data_.size(); }
+  uint64_t position() const { return pos_; }
   uint64_t remaining() const { return data_.size() - pos_; }
+  void seek(uint64_t pos);
   // Pointer to the next n bytes, or throws "<path>: truncated in <field>".
   const uint8_t* take(uint64_t n, std::string_view field);
+  // FileReader's interface, so a container walk serves files and bytes alike.
+  void read(void* dst, uint64_t n, std::string_view field);
   uint32_t u32(std::string_view field);
   uint64_t u64(std::string_view field);
 

@@ -23,8 +23,10 @@ struct SectionRef {
   uint64_t offset, size;
 };
 
-// Walks the container: every section's size is checked against the bytes that remain.
-std::vector<SectionRef> read_sections(io::FileReader& r, const char (&magic)[5], uint32_t version) {
+// Walks the container: every section's size is checked against the bytes that remain. Reader:
+// io::FileReader (the .r1cs, streamed) or io::ByteCursor (a .wtns already in memory).
+template <class Reader>
+std::vector<SectionRef> read_sections(Reader& r, const char (&magic)[5], uint32_t version) {
   char m[4];
   r.read(m, 4, "magic");
   if (std::memcmp(m, magic, 4) != 0) r.fail(std::string("bad magic (not a circom .") + magic + " file)");
@@ -47,7 +49,8 @@ std::vector<SectionRef> read_sections(io::FileReader& r, const char (&magic)[5],
 }
 
 // The section of `type`, or nullptr if absent and optional; duplicates are an error.
-const SectionRef* find_section(const io::FileReader& r, const std::vector<SectionRef>& refs, uint32_t type,
+template <class Reader>
+const SectionRef* find_section(const Reader& r, const std::vector<SectionRef>& refs, uint32_t type,
                                const char* name, bool required) {
   const SectionRef* found = nullptr;
   for (const SectionRef& s : refs) {
@@ -216,25 +219,34 @@ CircomR1cs read_circom_r1cs(const std::string& path) {
   return out;
 }
 
-std::vector<Fr> read_wtns(const std::string& path) {
-  io::FileReader r(path);
+std::vector<Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& name) {
+  io::ByteCursor r(bytes, name);
   const std::vector<SectionRef> refs = read_sections(r, "wtns", kWtnsVersion);
   const SectionRef* hs = find_section(r, refs, kHeaderSection, "header", true);
   const SectionRef* vs = find_section(r, refs, kBodySection, "values", true);
-  const std::vector<uint8_t> hb = r.read_block(hs->offset, hs->size, "header section");
-  io::ByteCursor hc(hb, path);
+  io::ByteCursor hc(bytes.subspan(hs->offset, hs->size), name);
   read_prime(hc);
   const uint32_t n = hc.u32("nWitness");
   if (hc.remaining() != 0) hc.fail("header section has " + std::to_string(hc.remaining()) + " extra bytes");
   if (vs->size != uint64_t(n) * kN8)
     r.fail("values section has " + std::to_string(vs->size) + " bytes, nWitness " + std::to_string(n) +
            " needs " + std::to_string(uint64_t(n) * kN8));
-  const std::vector<uint8_t> vb = r.read_block(vs->offset, vs->size, "values section");
-  std::vector<Fr> w(n);
-  for (uint32_t i = 0; i < n; ++i)
-    if (!Fr::from_bytes_le(&vb[uint64_t(i) * kN8], w[i]))
-      r.fail("witness value " + std::to_string(i) + " is not below r");
+  // reserve + push_back: no zero-fill of a vector every value overwrites (a 4 GB PoRep witness
+  // would be written twice).
+  std::vector<Fr> w;
+  w.reserve(n);
+  const uint8_t* values = bytes.data() + vs->offset;
+  for (uint32_t i = 0; i < n; ++i) {
+    Fr v;
+    if (!Fr::from_bytes_le(values + uint64_t(i) * kN8, v)) r.fail("witness value " + std::to_string(i) + " is not below r");
+    w.push_back(v);
+  }
   return w;
+}
+
+std::vector<Fr> read_wtns(const std::string& path) {
+  io::FileReader f(path);
+  return parse_wtns(f.read_block(0, f.size(), "file"), path);
 }
 
 void write_circom_r1cs(const std::string& path, const Circuit& c, const CircomR1csInfo& info) {

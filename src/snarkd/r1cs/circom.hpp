@@ -41,6 +41,8 @@ struct CircomR1cs {
 // repeated wires merged, zero coefficients dropped.
 CircomR1cs read_circom_r1cs(const std::string& path);
 std::vector<Fr> read_wtns(const std::string& path);
+// A .wtns already in memory (the daemon's inline witnesses); errors name `name` as the path.
+std::vector<Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& name);
 
 // Writers (fixtures, tests, export). The r1cs writer needs 1 + n_pub_out + n_pub_in =
 // num_inputs and n_prv_in ≤ num_aux; it writes info.wire_to_label, or the identity map when

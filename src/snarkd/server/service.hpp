@@ -110,7 +110,12 @@ class Service {
   // service.cpp
   std::shared_ptr<const Circuit> find_circuit(const std::string& id) const;
   Staged stage_witnesses(const v1::SubmitRequest& req, const Circuit& c);
-  WitnessFormat stage_one(const v1::Witness& w, int k, const std::string& dir, uint64_t max_bytes, Sha256& h) const;
+  struct StagedOne {
+    WitnessFormat format;
+    std::vector<ff::Fr> values;
+  };
+  StagedOne stage_one(const v1::Witness& w, int k, const std::string& dir, uint64_t num_vars, uint64_t max_bytes,
+                      Sha256& h) const;
   std::string check_witness_path(const std::string& path) const;
   std::optional<uint64_t> claim_request_id(const std::string& rid, const Digest& hash);
   void release_request_id(const std::string& rid);
@@ -123,6 +128,7 @@ class Service {
   bool claim_finish(Record& rec);  // true for exactly one caller per record
   void watch_loop();
   void scan_active();
+  void adopt_engine_job(const std::shared_ptr<Record>& rec, engine::JobId eid);
   void finish(const std::shared_ptr<Record>& rec, const engine::JobResult& r);
   void finish_unstarted(const std::shared_ptr<Record>& rec, v1::JobState state, const std::string& why);
   void complete(const std::shared_ptr<Record>& rec, v1::JobResult result);
@@ -159,7 +165,6 @@ class Service {
   std::map<std::string, Digest> pending_requests_;
   std::map<std::string, std::shared_ptr<const Circuit>> circuits_;
   std::vector<engine::JobId> forget_later_;  // purged jobs the engine could not forget yet
-  bool rescan_ = false;  // a job reached the engine: the watcher scans at its next wake-up
 
   std::atomic<bool> stopping_{false}, draining_{false};
   std::thread watcher_, requeuer_;

@@ -183,29 +183,50 @@ void Service::scan_active() {
   }
 }
 
+// Ties a record to its engine job. A job that ended before its record knew its engine id (a
+// Cancel that came first, a job refused at once) was counted by the watcher's wake-up but not
+// found by its scan: it is claimed here, so the watcher needs no polling for it (finish() is
+// exactly-once whoever calls it).
+void Service::adopt_engine_job(const std::shared_ptr<Record>& rec, engine::JobId eid) {
+  bool cancelled;
+  {
+    std::lock_guard l(mu_);
+    rec->engine_id = eid;
+    by_engine_[eid] = rec->id;
+    cancelled = rec->terminal || rec->finishing;  // Cancel came first (the id is guessable)
+  }
+  try {
+    if (cancelled) {
+      engine_->cancel(eid);
+      return;
+    }
+    const engine::JobResult r = engine_->peek(eid);
+    if (is_terminal(r.state)) finish(rec, r);
+  } catch (const std::exception& e) {  // the job is journaled: the watcher's full scan retries
+    spdlog::error("watch_error job={} error=\"{}\"", rec->id, e.what());
+  }
+}
+
 // Wakes when a job ends in the engine (Engine::wait_finished) or after kWatchPeriod, which bounds
-// how long a rescan request (a job that reached the engine, which may have finished before its
-// record knew its engine id) or a stop waits. It used to poll stats() every 5 ms: 200 wake-ups a
-// second, each preempting a proving thread on a machine whose cores all prove.
+// how long a stop waits; a full scan every 500 ms is the safety net. It used to poll stats()
+// every 5 ms, then woke every 20 ms for a rescan flag that adopt_engine_job made unnecessary:
+// each wake-up preempts a proving thread on a machine whose cores all prove.
 void Service::watch_loop() {
   name_this_thread("snarkd-watcher");
-  constexpr auto kWatchPeriod = std::chrono::milliseconds(20);
+  constexpr auto kWatchPeriod = std::chrono::milliseconds(100);
   uint64_t seen = ~uint64_t(0);
   auto last_full = std::chrono::steady_clock::now();
   auto last_purge = last_full;
   while (!stopping_) {
     const uint64_t finished = engine_->wait_finished(seen, kWatchPeriod);
-    bool rescan;
     double retention;
     {
       std::lock_guard l(mu_);
-      rescan = rescan_;
-      rescan_ = false;
       retention = cfg_.retention_s;
     }
     const auto now = std::chrono::steady_clock::now();
     // The count is read before the scan: a job finishing during the scan moves it again.
-    if (finished != seen || rescan || now - last_full > std::chrono::milliseconds(500)) {
+    if (finished != seen || now - last_full > std::chrono::milliseconds(500)) {
       seen = finished;
       last_full = now;
       scan_active();
@@ -320,16 +341,11 @@ void Service::requeue_one(const std::shared_ptr<Record>& rec) {
   if (stopping_) return;
   journal_->job_restarted(rec->id, rec->attempts + 1);
   const engine::JobId eid = engine_->submit(std::move(req));
-  bool cancelled;
   {
     std::lock_guard l(mu_);
     ++rec->attempts;
-    rec->engine_id = eid;
-    by_engine_[eid] = rec->id;
-    cancelled = rec->terminal || rec->finishing;
-    rescan_ = true;
   }
-  if (cancelled) engine_->cancel(eid);
+  adopt_engine_job(rec, eid);
   metric_requeued();
   spdlog::info("job_requeued job={} circuit={} attempt={}", rec->id, rec->circuit_id, rec->attempts);
 }

@@ -17,38 +17,54 @@ WitnessFormat detect_witness_format(std::span<const uint8_t> head) {
 
 namespace {
 
-// The file's bytes straight into the Fr vector (our layout is the host's little-endian limbs),
-// then each value checked to be below r: a non-reduced value would make every later step
-// silently wrong.
-std::vector<ff::Fr> read_fr_montgomery(const std::string& path, uint64_t num_vars, const std::string& label) {
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  if (!f) throw std::runtime_error("spool file " + path + " cannot be opened");
-  const uint64_t size = uint64_t(f.tellg());
+// Checks before anything is allocated: the size must be num_vars whole values.
+void check_fr_size(uint64_t size, uint64_t num_vars, const std::string& label) {
   if (size % sizeof(ff::Fr) != 0)
     throw InvalidArgument(label + ": " + std::to_string(size) + " bytes is not a whole number of 32-byte Fr values");
   if (size / sizeof(ff::Fr) != num_vars)
     throw InvalidArgument(label + ": has " + std::to_string(size / sizeof(ff::Fr)) + " values, the circuit has " +
                           std::to_string(num_vars) + " variables");
-  std::vector<ff::Fr> w(num_vars);
-  f.seekg(0);
-  if (!f.read(reinterpret_cast<char*>(w.data()), std::streamsize(size)))
-    throw std::runtime_error("spool file " + path + ": read failed");
-  for (uint64_t i = 0; i < num_vars; ++i) {
+}
+
+// Each value below r: a non-reduced value would make every later step silently wrong.
+void check_fr_reduced(std::span<const ff::Fr> w, const std::string& label) {
+  for (uint64_t i = 0; i < w.size(); ++i) {
     if (!ff::less_than(w[i].montgomery(), ff::Fr::kModulus))
       throw InvalidArgument(label + ": value " + std::to_string(i) +
                             " is not below the Fr modulus (expected fully reduced Montgomery limbs)");
   }
+}
+
+// The file's bytes straight into the Fr vector (our layout is the host's little-endian limbs):
+// a PoRep partition is 4.2 GB, so it is not staged through a byte buffer first.
+std::vector<ff::Fr> read_fr_montgomery(const std::string& path, uint64_t num_vars, const std::string& label) {
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  if (!f) throw std::runtime_error("spool file " + path + " cannot be opened");
+  const uint64_t size = uint64_t(f.tellg());
+  check_fr_size(size, num_vars, label);
+  std::vector<ff::Fr> w(num_vars);
+  f.seekg(0);
+  if (!f.read(reinterpret_cast<char*>(w.data()), std::streamsize(size)))
+    throw std::runtime_error("spool file " + path + ": read failed");
+  check_fr_reduced(w, label);
   return w;
 }
 
-std::vector<ff::Fr> read_wtns_checked(const std::string& path, uint64_t num_vars, const std::string& label) {
+std::vector<ff::Fr> decode_fr_montgomery(std::span<const uint8_t> bytes, uint64_t num_vars, const std::string& label) {
+  check_fr_size(bytes.size(), num_vars, label);
+  std::vector<ff::Fr> w(num_vars);
+  std::memcpy(w.data(), bytes.data(), bytes.size());
+  check_fr_reduced(w, label);
+  return w;
+}
+
+// The circom decoder's errors name the "file" it is given: the label, never a spool path.
+std::vector<ff::Fr> decode_wtns(std::span<const uint8_t> bytes, uint64_t num_vars, const std::string& label) {
   std::vector<ff::Fr> w;
   try {
-    w = r1cs::read_wtns(path);
+    w = r1cs::parse_wtns(bytes, label + " (.wtns)");
   } catch (const DecodeError& e) {
-    std::string msg = e.what();  // "<spool path>: <what>": the client knows it as its partition
-    if (msg.rfind(path, 0) == 0) msg = msg.substr(path.size());
-    throw InvalidArgument(label + " (.wtns)" + msg);
+    throw InvalidArgument(e.what());
   }
   if (w.size() != num_vars)
     throw InvalidArgument(label + ": has " + std::to_string(w.size()) + " witness values, the circuit has " +
@@ -56,14 +72,35 @@ std::vector<ff::Fr> read_wtns_checked(const std::string& path, uint64_t num_vars
   return w;
 }
 
+std::vector<uint8_t> read_all(const std::string& path) {
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  if (!f) throw std::runtime_error("spool file " + path + " cannot be opened");
+  std::vector<uint8_t> bytes(size_t(f.tellg()));
+  f.seekg(0);
+  if (!f.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size())))
+    throw std::runtime_error("spool file " + path + ": read failed");
+  return bytes;
+}
+
+std::vector<ff::Fr> check_one(std::vector<ff::Fr> w, const std::string& label) {
+  if (w.empty() || w[0] != ff::Fr::one()) throw InvalidArgument(label + ": value 0 (the constant ONE) is not 1");
+  return w;
+}
+
 }  // namespace
+
+std::vector<ff::Fr> decode_witness(std::span<const uint8_t> bytes, WitnessFormat f, uint64_t num_vars,
+                                   const std::string& label) {
+  return check_one(
+      f == WitnessFormat::kWtns ? decode_wtns(bytes, num_vars, label) : decode_fr_montgomery(bytes, num_vars, label),
+      label);
+}
 
 std::vector<ff::Fr> read_witness_file(const std::string& path, WitnessFormat f, uint64_t num_vars,
                                       const std::string& label) {
-  std::vector<ff::Fr> w =
-      f == WitnessFormat::kWtns ? read_wtns_checked(path, num_vars, label) : read_fr_montgomery(path, num_vars, label);
-  if (w.empty() || w[0] != ff::Fr::one()) throw InvalidArgument(label + ": value 0 (the constant ONE) is not 1");
-  return w;
+  return check_one(f == WitnessFormat::kWtns ? decode_wtns(read_all(path), num_vars, label)
+                                             : read_fr_montgomery(path, num_vars, label),
+                   label);
 }
 
 std::vector<uint8_t> encode_fr_montgomery(std::span<const ff::Fr> values) {
