@@ -3,13 +3,13 @@
 // back to back over one channel (each Submit returns once the job is journaled), then awaits
 // every job. Prints one line: the wall time from the first Submit (on a connected channel) to
 // the last result; the median compute stage of the partitions (to tell the daemon's own cost
-// from a change in proving speed); when the last Submit returned; when the first and the last job finished, as seconds
-// after the first Submit (the daemon's journaled finished_unix_s: Await returns in submit order
-// only after every Submit, so its return times would date the first jobs late; their difference
-// is the steady-state throughput, free of the fixed latencies at both ends); and the sum over
-// partitions of upload + compute + finalize (the workers' busy time: more of it means proving
-// itself got slower). Exits 1 if any job did not finish done. Not a ctest test: a tool for
-// measurements.
+// from a change in proving speed); when the last Submit returned; when the first and the last
+// job finished, as seconds after the first Submit (the daemon's journaled finished_unix_s: Await
+// returns in submit order only after every Submit, so its return times would date the first jobs
+// late; their difference is the steady-state throughput, free of the fixed latencies at both
+// ends); and the sum over partitions of upload + compute + finalize (the workers' busy time:
+// more of it means proving itself got slower). Exits 1 if any job did not finish done. Not a
+// ctest test: a tool for measurements.
 //   daemon_bench SOCKET CIRCUIT_ID WITNESS.wtns JOBS PARTITIONS
 #include <grpcpp/grpcpp.h>
 

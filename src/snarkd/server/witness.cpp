@@ -27,12 +27,10 @@ void check_fr_size(uint64_t size, uint64_t num_vars, const std::string& label) {
 }
 
 // Each value below r: a non-reduced value would make every later step silently wrong.
-void check_fr_reduced(std::span<const ff::Fr> w, const std::string& label) {
-  for (uint64_t i = 0; i < w.size(); ++i) {
-    if (!ff::less_than(w[i].montgomery(), ff::Fr::kModulus))
-      throw InvalidArgument(label + ": value " + std::to_string(i) +
-                            " is not below the Fr modulus (expected fully reduced Montgomery limbs)");
-  }
+void check_fr_reduced(const ff::Fr& v, uint64_t i, const std::string& label) {
+  if (!ff::less_than(v.montgomery(), ff::Fr::kModulus))
+    throw InvalidArgument(label + ": value " + std::to_string(i) +
+                          " is not below the Fr modulus (expected fully reduced Montgomery limbs)");
 }
 
 // The file's bytes straight into the Fr vector (our layout is the host's little-endian limbs):
@@ -46,15 +44,22 @@ std::vector<ff::Fr> read_fr_montgomery(const std::string& path, uint64_t num_var
   f.seekg(0);
   if (!f.read(reinterpret_cast<char*>(w.data()), std::streamsize(size)))
     throw std::runtime_error("spool file " + path + ": read failed");
-  check_fr_reduced(w, label);
+  for (uint64_t i = 0; i < num_vars; ++i) check_fr_reduced(w[i], i, label);
   return w;
 }
 
+// One pass: copy and check each value (a zero-filled vector, a copy and a check pass would
+// touch a 4.2 GB PoRep witness three times).
 std::vector<ff::Fr> decode_fr_montgomery(std::span<const uint8_t> bytes, uint64_t num_vars, const std::string& label) {
   check_fr_size(bytes.size(), num_vars, label);
-  std::vector<ff::Fr> w(num_vars);
-  std::memcpy(w.data(), bytes.data(), bytes.size());
-  check_fr_reduced(w, label);
+  std::vector<ff::Fr> w;
+  w.reserve(num_vars);
+  for (uint64_t i = 0; i < num_vars; ++i) {
+    ff::Fr v;
+    std::memcpy(static_cast<void*>(&v), bytes.data() + i * sizeof(ff::Fr), sizeof(ff::Fr));
+    check_fr_reduced(v, i, label);
+    w.push_back(v);
+  }
   return w;
 }
 
