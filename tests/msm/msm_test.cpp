@@ -9,6 +9,7 @@
 
 #include "common/seed.hpp"
 #include "msm/msm_test_util.hpp"
+#include "snarkd/msm/buckets.hpp"
 #include "snarkd/msm/msm.hpp"
 #include "snarkd/util/error.hpp"
 
@@ -171,6 +172,40 @@ TYPED_TEST(MsmTest, CancellationsAmongAdditionsInOneBatch) {
     scalars.insert(scalars.end(), {Fr::from_u64(i + 1), Fr::from_u64(m + i + 1)});
   }
   expect_all_variants<C>(bases, scalars, "cancellations in a batch");
+}
+
+// The batch-affine bucket reduction (weighted_sum_batched: runs of m/runs buckets whose running
+// sums advance together) on the cases its affine additions must settle: with scalars below
+// 2^(c−1) only window 0 has digits and scalar k puts its base alone in bucket k − 1. Run 0: two
+// equal neighbours (the running sum doubles); run 1: P then −P (the running sum cancels); run 2:
+// P, an empty bucket, then another point (the weighted sum doubles: a_g += r_g with r_g = a_g);
+// run 3: P then −2P (the weighted sum cancels); thousands of duplicates in two buckets (their
+// XYZZ overflows are folded in first); the top bucket; random points elsewhere.
+TYPED_TEST(MsmTest, BatchedBucketReductionEdgeCases) {
+  using C = TypeParam;
+  auto g = test::rng("msm-batched-reduction");
+  for (size_t c : {13, 16}) {
+    const size_t m = size_t(1) << (c - 1), len = m / msm::detail::reduction_runs(m);
+    const auto p = test::random_bases<C>(64, g);
+    std::vector<ec::Affine<C>> bases;
+    std::vector<Fr> scalars;
+    auto put = [&](const ec::Affine<C>& b, size_t k) {
+      bases.push_back(b);
+      scalars.push_back(Fr::from_u64(k));
+    };
+    put(p[0], len), put(p[0], len - 1);                  // run 0: equal neighbours
+    put(p[1], 2 * len), put(-p[1], 2 * len - 1);         // run 1: P, −P
+    put(p[2], 3 * len), put(p[3], 3 * len - 2);          // run 2: P, empty, Q
+    const ec::Affine<C> two = ec::Jacobian<C>::from_affine(p[4]).dbl().to_affine();
+    put(p[4], 4 * len), put(-two, 4 * len - 1);          // run 3: P, −2P
+    for (size_t i = 0; i < 3000; ++i) put(p[5], 5 * len + 1), put(p[6 + i % 2], 5 * len + 2);
+    put(p[8], m);                                        // top bucket (digit −2^(c−1))
+    for (size_t i = 9; i < 64; ++i) put(p[i], 6 * len + (g() % (m - 6 * len)));
+    const ec::Jacobian<C> want = test::naive_msm<C>(bases, scalars);
+    for (Accumulation a : {Accumulation::kBatchAffine, Accumulation::kXyzz})
+      EXPECT_EQ(msm::msm<C>(bases, scalars, Options{1, c, a}), want)
+          << "window " << c << ", accumulation " << int(a);
+  }
 }
 
 TYPED_TEST(MsmTest, AllInfinityBases) {

@@ -100,6 +100,26 @@ class BatchAffineBuckets {
     acc = acc.add_mixed(aff_[j]);
     if (state_[j] & kOverflow) acc += overflow_[j];
   }
+  // Bucket j's affine part (all of it once fold_overflow has run).
+  const A& bucket(size_t j) const { return aff_[j]; }
+
+  // After finish(): adds every used overflow into its affine bucket (one inversion for their
+  // conversion, then one batch), so each bucket is a single affine point.
+  void fold_overflow() {
+    std::vector<size_t> used;
+    std::vector<ec::Jacobian<C>> jac;
+    for (size_t j = 0; j < state_.size(); ++j) {
+      if (!(state_[j] & kOverflow)) continue;
+      used.push_back(j);
+      jac.push_back(overflow_[j].to_jacobian());
+      overflow_[j] = ec::Xyzz<C>::infinity();
+      state_[j] = uint8_t(state_[j] & ~kOverflow);
+    }
+    if (used.empty()) return;
+    const std::vector<A> aff = ec::batch_to_affine<C>(jac);
+    for (size_t i = 0; i < used.size(); ++i) add(used[i], aff[i]);  // distinct: none defers
+    finish();
+  }
 
  private:
   void queue(size_t j, const A& p) {
@@ -226,6 +246,46 @@ ec::Xyzz<C> weighted_sum(const Buckets& b) {
     sum += running;
   }
   return sum;
+}
+
+// Runs of the batched bucket reduction below for m buckets (0: use weighted_sum): runs of 16
+// buckets, at most 2048 runs. Measured on the Zen 3 dev VM, 2^15 G1 buckets: 35 ms with 256 runs,
+// 29 ms with 1024, 24–27 ms with 2048, against 44–58 ms for weighted_sum.
+constexpr size_t reduction_runs(size_t m) {
+  if (m < 4096 || (m & (m - 1)) != 0) return 0;
+  return m / 16 < 2048 ? m / 16 : 2048;
+}
+
+// The same sum for affine buckets, with the running sums themselves batch-affine: the m buckets
+// are cut into G runs of S = m/G, and the G runs' running sums advance together, one bucket a
+// step, as two batches of G affine additions (r_g += b[gS + k], then a_g += r_g) sharing one
+// inversion each. Then a_g = Σ_k (k + 1)·b[gS + k] and r_g = Σ_k b[gS + k], so
+//   Σ_j (j + 1)·b[j] = Σ_g a_g + S·Σ_g g·r_g,
+// the last sum by XYZZ running sums over the G runs. Per bucket ≈ 2 × (6M + inversion/G) plus
+// 3G XYZZ additions in all, against a mixed plus a full XYZZ addition per bucket (≈ 24M) for
+// weighted_sum, which took 8.5 % of a G1 MSM of 2^20 on the Zen 3 dev VM.
+template <class C>
+ec::Xyzz<C> weighted_sum_batched(BatchAffineBuckets<C>& b) {
+  const size_t m = b.size(), runs = reduction_runs(m);
+  if (runs == 0) return weighted_sum<C>(b);
+  b.fold_overflow();
+  const size_t len = m / runs;  // a power of two
+  BatchAffineBuckets<C> run(runs, runs), acc(runs, runs);
+  for (size_t k = len; k-- > 0;) {
+    for (size_t g = 0; g < runs; ++g) run.add(g, b.bucket(g * len + k));
+    run.finish();
+    for (size_t g = 0; g < runs; ++g) acc.add(g, run.bucket(g));
+    acc.finish();
+  }
+  ec::Xyzz<C> sum = ec::Xyzz<C>::infinity(), running = ec::Xyzz<C>::infinity(),
+              weighted = ec::Xyzz<C>::infinity();
+  for (size_t g = runs; g-- > 1;) {  // Σ_g g·r_g
+    running = running.add_mixed(run.bucket(g));
+    weighted += running;
+  }
+  for (size_t s = len; s > 1; s /= 2) weighted = weighted.dbl();
+  for (size_t g = 0; g < runs; ++g) sum = sum.add_mixed(acc.bucket(g));
+  return sum + weighted;
 }
 
 }  // namespace snarkd::msm::detail

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 
 #include "snarkd/msm/buckets.hpp"
 #include "snarkd/msm/pippenger.hpp"
@@ -50,7 +51,10 @@ ec::Xyzz<C> window_sum(std::span<const ec::Affine<C>> bases, const int16_t* d, B
     }
   }
   buckets.finish();
-  return detail::weighted_sum<C>(buckets);
+  if constexpr (std::is_same_v<std::decay_t<Buckets>, detail::BatchAffineBuckets<C>>)
+    return detail::weighted_sum_batched<C>(buckets);
+  else
+    return detail::weighted_sum<C>(buckets);
 }
 
 template <class C>
