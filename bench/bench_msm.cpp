@@ -13,6 +13,7 @@
 
 #include "snarkd/ec/g1.hpp"
 #include "snarkd/ec/g2.hpp"
+#include "snarkd/msm/buckets.hpp"
 #include "snarkd/msm/msm.hpp"
 #include "snarkd/util/thread_pool.hpp"
 
@@ -82,6 +83,26 @@ void BM_MsmG1Xyzz(benchmark::State& state) {
   run_msm<ec::G1Config>(state, g1_bases(), msm::Accumulation::kXyzz);
 }
 
+// One window's bucket reduction Σ (j + 1)·bucket[j] over 2^range(0) filled affine G1 buckets, on
+// the calling thread: the XYZZ running sums (kBatched = false) against the batch-affine running
+// sums the MSM uses (weighted_sum_batched). Filling the buckets is not timed.
+template <bool kBatched>
+void BM_MsmBucketReduction(benchmark::State& state) {
+  using C = ec::G1Config;
+  const size_t m = size_t(1) << state.range(0);
+  for (auto _ : state) {
+    state.PauseTiming();
+    msm::detail::BatchAffineBuckets<C> b(m, 2048);
+    for (size_t j = 0; j < m; ++j) b.add(j, g1_bases()[j]);
+    b.finish();
+    state.ResumeTiming();
+    if constexpr (kBatched)
+      benchmark::DoNotOptimize(msm::detail::weighted_sum_batched<C>(b));
+    else
+      benchmark::DoNotOptimize(msm::detail::weighted_sum<C>(b));
+  }
+}
+
 // Half the bits set.
 void BM_MsmSumBits(benchmark::State& state) {
   const size_t n = size_t(1) << state.range(0);
@@ -108,6 +129,8 @@ BENCHMARK(BM_MsmG1)->Arg(16)->Arg(18)->Unit(benchmark::kMillisecond)->UseRealTim
 BENCHMARK(BM_MsmG1Large)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_MsmG1Xyzz)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MsmG2)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MsmBucketReduction<false>)->Arg(15)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MsmBucketReduction<true>)->Arg(15)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MsmSumBits)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MsmSplitPoRep)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
 
