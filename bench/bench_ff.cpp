@@ -11,6 +11,7 @@
 #include "snarkd/ff/fp.hpp"
 #include "snarkd/ff/fp2.hpp"
 #include "snarkd/ff/fr.hpp"
+#include "snarkd/ff/inverse.hpp"
 
 namespace {
 
@@ -55,6 +56,15 @@ void BM_FrMul(benchmark::State& state) {
 void BM_FrInverse(benchmark::State& state) {
   run_chain(state, random_element<Fr>(9), kLongChain, [](const Fr& x) { return x.inverse(); });
 }
+// The binary-GCD inversion (ff/inverse.hpp) on the same chains, for an A/B in one process.
+void BM_FpInverseVartime(benchmark::State& state) {
+  run_chain(state, random_element<Fp>(6), kLongChain,
+            [](const Fp& x) { return snarkd::ff::inverse_vartime(x); });
+}
+void BM_FrInverseVartime(benchmark::State& state) {
+  run_chain(state, random_element<Fr>(9), kLongChain,
+            [](const Fr& x) { return snarkd::ff::inverse_vartime(x); });
+}
 void BM_Fp2Mul(benchmark::State& state) {
   const Fp2 y = random_element<Fp2>(10);
   run_chain(state, random_element<Fp2>(11), kShortChain, [&](const Fp2& x) { return x * y; });
@@ -81,6 +91,8 @@ BENCHMARK(BM_FpAdd);
 BENCHMARK(BM_FpInverse);
 BENCHMARK(BM_FrMul);
 BENCHMARK(BM_FrInverse);
+BENCHMARK(BM_FpInverseVartime);
+BENCHMARK(BM_FrInverseVartime);
 BENCHMARK(BM_Fp2Mul);
 BENCHMARK(BM_Fp2MulReducedKaratsuba);
 BENCHMARK(BM_Fp2Square);

@@ -15,6 +15,7 @@
 #include "common/gmp_util.hpp"
 #include "snarkd/ff/fp.hpp"
 #include "snarkd/ff/fr.hpp"
+#include "snarkd/ff/inverse.hpp"
 
 namespace snarkd::test {
 namespace {
@@ -160,6 +161,11 @@ TYPED_TEST(FieldDiff, MulSquareLimbPatterns) {
     ASSERT_TRUE(gf.has_value(x.square(), want)) << "square, case " << done;
     mpz_mul(want, a, b);
     ASSERT_TRUE(gf.has_value(x * y, want)) << "mul, case " << done;
+    if (a.sign() == 0)
+      mpz_set_ui(want, 0);
+    else
+      mpz_invert(want, a, gf.p);
+    ASSERT_TRUE(gf.has_value(ff::inverse_vartime(x), want)) << "binary GCD, case " << done;
     ++done;
   }
 }
@@ -216,6 +222,7 @@ TYPED_TEST(FieldDiff, Inverse) {
     else
       ASSERT_NE(mpz_invert(want, a, gf.p), 0);
     ASSERT_TRUE(gf.has_value(x.inverse(), want)) << "i=" << i;
+    ASSERT_TRUE(gf.has_value(ff::inverse_vartime(x), want)) << "binary GCD, i=" << i;
   }
 }
 

@@ -1,5 +1,7 @@
 #include "snarkd/ff/fp6.hpp"
 
+#include "snarkd/ff/inverse.hpp"
+
 namespace snarkd::ff {
 
 namespace detail {
@@ -75,7 +77,9 @@ Fp6 Fp6::inverse() const {
   Fp2 B = c2.square().mul_by_nonresidue() - c0 * c1;
   Fp2 C = c1.square() - c0 * c2;
   Fp2 n = c0 * A + (c2 * B + c1 * C).mul_by_nonresidue();
-  Fp2 ni = n.inverse();
+  // The binary-GCD inversion (≈ 10 µs instead of Fermat's 27 for Fp on the dev VM); Fp12
+  // inversion, i.e. the final exponentiation's easy part, lands here.
+  const Fp2 ni = inverse_vartime(n);
   return {A * ni, B * ni, C * ni};
 }
 

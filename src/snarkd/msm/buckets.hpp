@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "snarkd/ec/curve.hpp"
+#include "snarkd/ff/inverse.hpp"
 
 namespace snarkd::msm::detail {
 
@@ -144,7 +145,7 @@ class BatchAffineBuckets {
     F lane[kLanes];
     std::fill(lane, lane + kLanes, F::one());
     const size_t k = prepare(lane);
-    ff::batch_inverse(std::span<F>(lane, kLanes));
+    invert_lanes(lane);
     for (size_t t = k; t-- > 0;) {  // lane[t % kLanes] = 1 / (its chain's product up to t)
       F& inv = lane[t % kLanes];
       pre_[t] = inv * pre_[t];
@@ -164,6 +165,20 @@ class BatchAffineBuckets {
       }
     }
     deferred_.clear();
+  }
+
+  // The lanes' products inverted with one inversion through a product tree (9 products). A lane
+  // is never zero: it starts at 1 and gathers non-zero denominators. The binary-GCD inversion
+  // (≈ 10 µs for Fp against Fermat's 27 on the dev VM) was ≈ 3 % of a G1 MSM of 2^20 as Fermat.
+  static void invert_lanes(F (&lane)[kLanes]) {
+    static_assert(kLanes == 4);
+    const F p01 = lane[0] * lane[1], p23 = lane[2] * lane[3];
+    const F inv = ff::inverse_vartime(p01 * p23);
+    const F i01 = inv * p23, i23 = inv * p01, l0 = lane[0], l2 = lane[2];
+    lane[0] = i01 * lane[1];
+    lane[1] = i01 * l0;
+    lane[2] = i23 * lane[3];
+    lane[3] = i23 * l2;
   }
 
   // For each pending addition: den_ = x₂ − x₁ and pts_[t].y = y₂ − y₁, or for a doubling (same
