@@ -2,6 +2,7 @@
 // Wall-clock time (the work runs on several threads). The argument is log2 of the size;
 // "Large" sizes (2^22: 128 MiB, 2^24: 512 MiB of data) are skipped by --quick.
 // Goal: forward 2^20 ≤ 150 ms with 2 threads on the dev machine.
+// SNARKD_NTT_KERNELS=portable|avx512 picks the kernels behind kAuto for A/B runs.
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
@@ -16,6 +17,7 @@ namespace {
 
 using snarkd::ff::Fr;
 using snarkd::poly::Domain;
+using snarkd::poly::NttKernels;
 
 std::vector<Fr> random_data(size_t n) {
   std::mt19937_64 g(n);
@@ -25,10 +27,12 @@ std::vector<Fr> random_data(size_t n) {
 }
 
 // Runs op(domain, data) on random data of 2^range(0) elements (in place: the data changes
-// between iterations, the cost does not).
+// between iterations, the cost does not). kAuto: the AVX-512 IFMA kernels where the CPU has
+// them (SNARKD_NTT_KERNELS=portable turns them off for a whole run).
 template <class Op>
-void run(benchmark::State& state, Op op) {
-  const Domain domain(static_cast<uint32_t>(state.range(0)), snarkd::ff::kBellpersonDomainGenerator);
+void run(benchmark::State& state, Op op, NttKernels kernels = NttKernels::kAuto) {
+  const Domain domain(static_cast<uint32_t>(state.range(0)), snarkd::ff::kBellpersonDomainGenerator,
+                      Domain::kDefaultPassLog, kernels);
   std::vector<Fr> data = random_data(domain.size());
   for (auto _ : state) {
     op(domain, data);
@@ -52,6 +56,10 @@ void BM_NttCosetInverse(benchmark::State& state) {
   run(state, [](const Domain& d, std::vector<Fr>& x) { snarkd::poly::coset_intt(d, x, kShift); });
 }
 void BM_NttForwardLarge(benchmark::State& state) { BM_NttForward(state); }
+// The 64-bit scalar kernels whatever the CPU: the in-process A/B against BM_NttForward.
+void BM_NttForwardPortable(benchmark::State& state) {
+  run(state, [](const Domain& d, std::vector<Fr>& x) { snarkd::poly::ntt(d, x); }, NttKernels::kPortable);
+}
 // Bit-reversed output (no permutation): what a pipeline that keeps evaluations reversed pays.
 void BM_NttForwardBitReversed(benchmark::State& state) {
   run(state, [](const Domain& d, std::vector<Fr>& x) { snarkd::poly::ntt_nr(d, x); });
@@ -64,5 +72,6 @@ BENCHMARK(BM_NttInverse)->Arg(16)->Arg(18)->Arg(20)->Unit(benchmark::kMillisecon
 BENCHMARK(BM_NttCoset)->Arg(16)->Arg(18)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_NttCosetInverse)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_NttForwardBitReversed)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_NttForwardPortable)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_NttForwardLarge)->Arg(22)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()
     ->Iterations(2);

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <utility>
 #include <random>
 #include <span>
 #include <string>
@@ -13,6 +15,7 @@
 #include "common/fr_util.hpp"
 #include "common/seed.hpp"
 #include "snarkd/ff/fr.hpp"
+#include "snarkd/ff/fr_avx512.hpp"
 #include "snarkd/poly/ntt.hpp"
 #include "snarkd/util/error.hpp"
 
@@ -64,10 +67,37 @@ std::string label(uint32_t log_n, uint64_t gen, uint32_t pass_log) {
          " pass_log=" + std::to_string(pass_log);
 }
 
-TEST(Domain, RootsHaveExactOrder) {
+// Every transform test runs once per kernel set (portable, AVX-512 IFMA); the latter is skipped
+// with a message on CPUs without IFMA.
+class KernelTest : public ::testing::TestWithParam<NttKernels> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == NttKernels::kAvx512Ifma && !ff::avx512::ifma_supported())
+      GTEST_SKIP() << "this CPU has no AVX-512 IFMA: the AVX-512 NTT kernels are not run";
+  }
+  Domain domain(uint32_t log_n, uint64_t gen, uint32_t pass_log = Domain::kDefaultPassLog) const {
+    Domain d(log_n, gen, pass_log, GetParam());
+    EXPECT_EQ(d.kernels(), GetParam());
+    return d;
+  }
+};
+std::string kernel_name(const ::testing::TestParamInfo<NttKernels>& info) {
+  return info.param == NttKernels::kPortable ? "portable" : "avx512";
+}
+#define SNARKD_KERNEL_SUITE(Suite)                                                          \
+  class Suite : public KernelTest {};                                                        \
+  INSTANTIATE_TEST_SUITE_P(Kernels, Suite,                                                  \
+                           ::testing::Values(NttKernels::kPortable, NttKernels::kAvx512Ifma), \
+                           kernel_name)
+SNARKD_KERNEL_SUITE(DomainKernels);
+SNARKD_KERNEL_SUITE(Ntt);
+SNARKD_KERNEL_SUITE(Coset);
+SNARKD_KERNEL_SUITE(BitReversed);
+
+TEST_P(DomainKernels, RootsHaveExactOrder) {
   for (uint64_t gen : kGenerators) {
     for (uint32_t log_n : {0u, 1u, 2u, 10u, 20u, 27u, 31u, 32u}) {
-      const Domain d(log_n, gen);
+      const Domain d = domain(log_n, gen);
       SCOPED_TRACE(label(log_n, gen, Domain::kDefaultPassLog));
       EXPECT_EQ(d.size(), size_t{1} << log_n);
       EXPECT_EQ(d.omega(), expected_root(log_n, gen));
@@ -82,13 +112,13 @@ TEST(Domain, RootsHaveExactOrder) {
   EXPECT_NE(Domain(10, 5).omega(), Domain(10, 7).omega());
 }
 
-TEST(Ntt, MatchesNaiveDft) {
+TEST_P(Ntt, MatchesNaiveDft) {
   auto g = test::rng("Ntt.MatchesNaiveDft");
   for (uint64_t gen : kGenerators) {
     for (uint32_t pass_log : {Domain::kDefaultPassLog, 1u, 2u, 3u}) {
       for (uint32_t log_n = 0; log_n <= 8; ++log_n) {
         SCOPED_TRACE(label(log_n, gen, pass_log));
-        const Domain d(log_n, gen, pass_log);
+        const Domain d = domain(log_n, gen, pass_log);
         const std::vector<Fr> c = test::random_fr_vector(g, d.size());
         const Fr omega = expected_root(log_n, gen);
         std::vector<Fr> a = c;
@@ -103,7 +133,7 @@ TEST(Ntt, MatchesNaiveDft) {
 }
 
 // Large sizes: a few outputs against Horner (O(n) each), including the multi-pass schedules.
-TEST(Ntt, MatchesNaiveAtSampledOutputs) {
+TEST_P(Ntt, MatchesNaiveAtSampledOutputs) {
   auto g = test::rng("Ntt.MatchesNaiveAtSampledOutputs");
   struct Case {
     uint32_t log_n, pass_log;
@@ -111,7 +141,7 @@ TEST(Ntt, MatchesNaiveAtSampledOutputs) {
   for (Case k : {Case{13, 12}, Case{16, 12}, Case{20, 12}, Case{14, 4}, Case{15, 5}}) {
     const uint64_t gen = kGenerators[k.log_n % 2];
     SCOPED_TRACE(label(k.log_n, gen, k.pass_log));
-    const Domain d(k.log_n, gen, k.pass_log);
+    const Domain d = domain(k.log_n, gen, k.pass_log);
     const std::vector<Fr> c = test::random_fr_vector(g, d.size());
     std::vector<Fr> a = c;
     ntt(d, a);
@@ -123,12 +153,12 @@ TEST(Ntt, MatchesNaiveAtSampledOutputs) {
 }
 
 // Every size to 2^18, then 2^20 and 2^22 (the largest dominate the run time).
-TEST(Ntt, RoundTrips) {
+TEST_P(Ntt, RoundTrips) {
   auto g = test::rng("Ntt.RoundTrips");
   for (uint32_t log_n = 0; log_n <= 22; log_n += log_n < 18 ? 1 : 2) {
     const uint64_t gen = kGenerators[log_n % 2];
     SCOPED_TRACE(label(log_n, gen, Domain::kDefaultPassLog));
-    const Domain d(log_n, gen);
+    const Domain d = domain(log_n, gen);
     const std::vector<Fr> x = test::random_fr_vector(g, d.size());
     std::vector<Fr> y = x;
     ntt(d, y);
@@ -140,10 +170,10 @@ TEST(Ntt, RoundTrips) {
   }
 }
 
-TEST(Ntt, RoundTripsWithManyPasses) {
+TEST_P(Ntt, RoundTripsWithManyPasses) {
   auto g = test::rng("Ntt.RoundTripsWithManyPasses");
   for (uint32_t log_n = 0; log_n <= 14; ++log_n) {
-    const Domain d(log_n, 7, 3);
+    const Domain d = domain(log_n, 7, 3);
     const std::vector<Fr> x = test::random_fr_vector(g, d.size());
     std::vector<Fr> y = x;
     ntt(d, y);
@@ -152,10 +182,10 @@ TEST(Ntt, RoundTripsWithManyPasses) {
   }
 }
 
-TEST(Ntt, Linearity) {
+TEST_P(Ntt, Linearity) {
   auto g = test::rng("Ntt.Linearity");
   for (uint32_t pass_log : {Domain::kDefaultPassLog, 3u}) {
-    const Domain d(14, 5, pass_log);
+    const Domain d = domain(14, 5, pass_log);
     const std::vector<Fr> x = test::random_fr_vector(g, d.size()), y = test::random_fr_vector(g, d.size());
     const Fr s = Fr::random(g);
     std::vector<Fr> combo(d.size()), nx = x, ny = y;
@@ -167,11 +197,11 @@ TEST(Ntt, Linearity) {
   }
 }
 
-TEST(Ntt, DeltaAndConstant) {
+TEST_P(Ntt, DeltaAndConstant) {
   auto g = test::rng("Ntt.DeltaAndConstant");
   for (uint32_t log_n = 0; log_n <= 16; ++log_n) {
     SCOPED_TRACE(label(log_n, 5, Domain::kDefaultPassLog));
-    const Domain d(log_n, 5);
+    const Domain d = domain(log_n, 5);
     const size_t n = d.size();
     std::vector<Fr> delta0(n, Fr::zero()), delta1(n, Fr::zero());
     delta0[0] = Fr::one();
@@ -191,13 +221,13 @@ TEST(Ntt, DeltaAndConstant) {
   }
 }
 
-TEST(Coset, MatchesNaive) {
+TEST_P(Coset, MatchesNaive) {
   auto g = test::rng("Coset.MatchesNaive");
   for (uint64_t gen : kGenerators) {
     for (uint32_t pass_log : {Domain::kDefaultPassLog, 2u}) {
       for (uint32_t log_n = 0; log_n <= 8; ++log_n) {  // 2^8: the tiled permutation
         SCOPED_TRACE(label(log_n, gen, pass_log));
-        const Domain d(log_n, gen, pass_log);
+        const Domain d = domain(log_n, gen, pass_log);
         const std::vector<Fr> c = test::random_fr_vector(g, d.size());
         const Fr shift = Fr::random(g);
         const Fr omega = expected_root(log_n, gen);
@@ -212,9 +242,9 @@ TEST(Coset, MatchesNaive) {
   }
 }
 
-TEST(Coset, MatchesNaiveAtSampledOutputs) {
+TEST_P(Coset, MatchesNaiveAtSampledOutputs) {
   auto g = test::rng("Coset.MatchesNaiveAtSampledOutputs");
-  const Domain d(17, 7);
+  const Domain d = domain(17, 7);
   const std::vector<Fr> c = test::random_fr_vector(g, d.size());
   const Fr shift = Fr::random(g);
   std::vector<Fr> a = c;
@@ -225,10 +255,10 @@ TEST(Coset, MatchesNaiveAtSampledOutputs) {
 }
 
 // Random shifts, Filecoin's (the generator 7) and snarkjs's (ω_{2n}, the 2n-th root).
-TEST(Coset, RoundTrips) {
+TEST_P(Coset, RoundTrips) {
   auto g = test::rng("Coset.RoundTrips");
   for (uint32_t log_n : {0u, 1u, 5u, 8u, 12u, 13u, 16u}) {
-    const Domain d(log_n, 5);
+    const Domain d = domain(log_n, 5);
     for (const Fr& shift : {Fr::random(g), Fr::from_u64(7), expected_root(log_n + 1, 5)}) {
       const std::vector<Fr> x = test::random_fr_vector(g, d.size());
       std::vector<Fr> y = x;
@@ -242,7 +272,7 @@ TEST(Coset, RoundTrips) {
   }
 }
 
-TEST(BitReversed, PermutationMatchesIndexReversal) {
+TEST_P(BitReversed, PermutationMatchesIndexReversal) {
   auto g = test::rng("BitReversed.PermutationMatchesIndexReversal");
   for (uint32_t log_n = 0; log_n <= 16; ++log_n) {
     const std::vector<Fr> x = test::random_fr_vector(g, size_t{1} << log_n);
@@ -254,12 +284,12 @@ TEST(BitReversed, PermutationMatchesIndexReversal) {
   }
 }
 
-TEST(BitReversed, VariantsAgreeWithNaturalOrder) {
+TEST_P(BitReversed, VariantsAgreeWithNaturalOrder) {
   auto g = test::rng("BitReversed.VariantsAgreeWithNaturalOrder");
   for (uint32_t pass_log : {Domain::kDefaultPassLog, 3u}) {
     for (uint32_t log_n = 0; log_n <= 14; ++log_n) {
       SCOPED_TRACE(label(log_n, 7, pass_log));
-      const Domain d(log_n, 7, pass_log);
+      const Domain d = domain(log_n, 7, pass_log);
       const std::vector<Fr> x = test::random_fr_vector(g, d.size());
       const std::vector<Fr> xr = reversed_copy(x, log_n);
       std::vector<Fr> fwd = x, inv = x;
@@ -299,6 +329,76 @@ TEST(ScaleByPowers, MatchesNaive) {
     Fr f = c;
     for (size_t i = 0; i < n; ++i, f = f * s) ASSERT_EQ(y[i], x[i] * f) << "n=" << n << " i=" << i;
   }
+}
+
+// The two kernel sets are twins: bit-identical outputs for every transform, on fresh random
+// inputs and on inputs of extreme values (0, r − 1 and their mixtures, where lazy reductions
+// would show), over the schedules the AVX-512 planner can produce (two to seven passes, odd and
+// even pass sizes, pass_log 3 to the default) and generators 5 and 7.
+TEST(Kernels, AvxAndPortableAgreeBitForBit) {
+  if (!ff::avx512::ifma_supported()) GTEST_SKIP() << "this CPU has no AVX-512 IFMA";
+  auto g = test::rng("Kernels.AvxAndPortableAgreeBitForBit");
+  using Fn = void (*)(const Domain&, std::span<Fr>);
+  const std::pair<const char*, Fn> plain[] = {{"ntt", ntt},       {"intt", intt},
+                                              {"ntt_nr", ntt_nr}, {"ntt_rn", ntt_rn},
+                                              {"intt_nr", intt_nr}, {"intt_rn", intt_rn}};
+  const Fr minus_one = -Fr::one();
+  struct Case {
+    uint32_t log_n, pass_log;
+  };
+  std::vector<Case> cases;
+  for (uint32_t log_n = 5; log_n <= 14; ++log_n)
+    for (uint32_t pass_log : {3u, 4u, 5u, Domain::kDefaultPassLog}) cases.push_back({log_n, pass_log});
+  for (Case k : {Case{16, 12}, Case{17, 7}, Case{19, 12}, Case{20, 12}}) cases.push_back(k);
+  for (Case k : cases) {
+    const uint64_t gen = kGenerators[(k.log_n + k.pass_log) % 2];
+    SCOPED_TRACE(label(k.log_n, gen, k.pass_log));
+    const Domain p(k.log_n, gen, k.pass_log, NttKernels::kPortable);
+    const Domain v(k.log_n, gen, k.pass_log, NttKernels::kAvx512Ifma);
+    for (int pattern = 0; pattern < (k.log_n <= 14 ? 4 : 1); ++pattern) {  // large: random only
+      std::vector<Fr> x = test::random_fr_vector(g, p.size());
+      for (size_t i = 0; i < x.size(); ++i) {
+        if (pattern == 1) x[i] = minus_one;
+        if (pattern == 2) x[i] = i % 2 ? minus_one : Fr::zero();
+        if (pattern == 3 && g() % 2) x[i] = g() % 2 ? minus_one : Fr::zero();
+      }
+      const Fr shift = pattern == 0 ? Fr::random(g) : Fr::from_u64(gen);
+      for (const auto& [name, fn] : plain) {
+        std::vector<Fr> a = x, b = x;
+        fn(p, a);
+        fn(v, b);
+        ASSERT_TRUE(a == b) << name << ", pattern " << pattern;
+      }
+      std::vector<Fr> a = x, b = x;
+      coset_ntt(p, a, shift);
+      coset_ntt(v, b, shift);
+      ASSERT_TRUE(a == b) << "coset_ntt, pattern " << pattern;
+      a = x, b = x;
+      coset_intt(p, a, shift);
+      coset_intt(v, b, shift);
+      ASSERT_TRUE(a == b) << "coset_intt, pattern " << pattern;
+    }
+  }
+}
+
+TEST(Arguments, KernelChoice) {
+  EXPECT_EQ(Domain(10, 5, Domain::kDefaultPassLog, NttKernels::kPortable).kernels(),
+            NttKernels::kPortable);
+  if (ff::avx512::ifma_supported())
+    EXPECT_EQ(Domain(10, 5).kernels(), NttKernels::kAvx512Ifma);  // kAuto picks them
+  else
+    EXPECT_THROW(Domain(10, 5, Domain::kDefaultPassLog, NttKernels::kAvx512Ifma), InvalidArgument);
+  // SNARKD_NTT_KERNELS steers kAuto and rejects unknown values (by name).
+  ::setenv("SNARKD_NTT_KERNELS", "portable", 1);
+  EXPECT_EQ(Domain(10, 5).kernels(), NttKernels::kPortable);
+  ::setenv("SNARKD_NTT_KERNELS", "fast", 1);
+  try {
+    Domain(10, 5);
+    ADD_FAILURE() << "SNARKD_NTT_KERNELS=fast accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("SNARKD_NTT_KERNELS=fast"), std::string::npos) << e.what();
+  }
+  ::unsetenv("SNARKD_NTT_KERNELS");
 }
 
 TEST(Arguments, BadDomainsThrow) {

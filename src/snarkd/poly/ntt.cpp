@@ -24,11 +24,19 @@
 // Cost at 2^20 (two passes of 10 levels, callgrind, one thread): 5·2^18 radix-4 groups per
 // pass of 4 multiplications, 8 additions/subtractions (≈740 instructions each), minus the
 // multiplications at twiddle 1, plus one permutation: ≈2.03·10^9 instructions.
+//
+// This file holds the portable kernels and the entry points; where the Domain chose the AVX-512
+// IFMA kernels (and the size allows them) the passes run in ntt_avx512.cpp instead, on the
+// same schedule with eight columns or blocks per lane vector.
 #include "snarkd/poly/ntt.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
+#include "snarkd/ff/fr_avx512.hpp"
+#include "snarkd/poly/ntt_detail.hpp"
 #include "snarkd/poly/permute.hpp"
 #include "snarkd/util/error.hpp"
 #include "snarkd/util/thread_pool.hpp"
@@ -38,12 +46,31 @@ namespace snarkd::poly {
 // Sizes up to 2^32 elements of 32 bytes must be representable.
 static_assert(sizeof(size_t) >= 8, "poly needs a 64-bit size_t");
 
+namespace detail {
+
+size_t task_parts() { return 4 * ThreadPool::global().size(); }
+
+std::vector<Pass> plan(uint32_t log_n, uint32_t count) {
+  std::vector<Pass> passes;
+  if (log_n == 0) return passes;
+  uint32_t lo = 0;
+  for (uint32_t k = 0; k < count; ++k) {
+    const uint32_t bits = log_n / count + (k < log_n % count ? 1 : 0);
+    passes.push_back({lo, lo + bits});
+    lo += bits;
+  }
+  return passes;
+}
+
+}  // namespace detail
+
 namespace {
+
+using detail::Pass;
+using detail::task_parts;
 
 // Columns gathered per pass item: 8 × 32 bytes = 4 cache lines read per row.
 constexpr size_t kColumnWidth = 8;
-
-size_t task_parts() { return 4 * ThreadPool::global().size(); }  // slack for uneven cores
 
 // w^k for k < count, in parallel (one multiplication each after a pow per chunk).
 std::vector<Fr> powers(const Fr& w, size_t count) {
@@ -59,7 +86,9 @@ std::vector<Fr> powers(const Fr& w, size_t count) {
   return out;
 }
 
-Twiddles make_twiddles(const Fr& root, uint32_t log_n, uint32_t pass_log) {
+// `avx512`: the AVX-512 kernels will run the column passes (they build their own twiddles in
+// lanes), so no `full` table; instead the radix-2^52 copy of the leaf table.
+Twiddles make_twiddles(const Fr& root, uint32_t log_n, uint32_t pass_log, bool avx512) {
   Twiddles t;
   t.roots.resize(log_n + 1);
   t.roots[log_n] = root;
@@ -71,7 +100,9 @@ Twiddles make_twiddles(const Fr& root, uint32_t log_n, uint32_t pass_log) {
     level[0] = Fr::one();
     for (size_t j = 1; j < (size_t{1} << s); ++j) level[j] = level[j - 1] * t.roots[s + 1];
   }
-  if (log_n > t.leaf_log && log_n - 1 <= Domain::kMaxFullTableLog)
+  if (avx512)
+    t.leaf52 = detail::avx512_leaf(t, std::min(t.leaf_log, detail::kAvx512MaxPassLog));
+  else if (log_n > t.leaf_log && log_n - 1 <= Domain::kMaxFullTableLog)
     t.full = powers(root, size_t{1} << (log_n - 1));
   return t;
 }
@@ -193,25 +224,6 @@ void run_kernel(Direction dir, Fr* x, uint32_t log_len, const Fr* tw, bool unit_
     dit_kernel(x, log_len, tw, unit_first);
 }
 
-struct Pass {
-  uint32_t lo, hi;  // index bits handled
-};
-
-// Passes from the bottom (lo = 0) up: as few as leaf_log allows, sizes as equal as possible,
-// the larger ones at the bottom where they are cheapest (no gather, no column twiddles).
-std::vector<Pass> plan(uint32_t log_n, uint32_t leaf_log) {
-  std::vector<Pass> passes;
-  if (log_n == 0) return passes;
-  const uint32_t count = (log_n + leaf_log - 1) / leaf_log;
-  uint32_t lo = 0;
-  for (uint32_t k = 0; k < count; ++k) {
-    const uint32_t bits = log_n / count + (k < log_n % count ? 1 : 0);
-    passes.push_back({lo, lo + bits});
-    lo += bits;
-  }
-  return passes;
-}
-
 // Twiddles of column c of a pass over bits [lo, lo + a), given w = ω_{2^(lo+a)}^c: level s
 // gets w_s·leaf_s[j] with w_(a−1) = w and w_(s−1) = w_s² (2^a − 1 + a muls for 2^a elements).
 void column_twiddles(const Twiddles& tw, uint32_t a, Fr w, Fr* out) {
@@ -282,10 +294,20 @@ void block_pass(const Twiddles& tw, std::span<Fr> x, uint32_t a, Direction dir, 
   parallel_for(x.size() >> a, body, task_parts());
 }
 
-// The whole network; scale (may be null) multiplies every output.
-void transform(const Twiddles& tw, std::span<Fr> x, uint32_t log_n, Direction dir,
+bool uses_avx512(const Domain& d) {
+  return d.kernels() == NttKernels::kAvx512Ifma &&
+         detail::avx512_applies(d.log_size(), d.forward_twiddles().leaf_log);
+}
+
+// The whole network with the domain's kernels; scale (may be null) multiplies every output.
+// The portable schedule takes as few passes as leaf_log allows.
+void transform(const Domain& d, const Twiddles& tw, std::span<Fr> x, Direction dir,
                const Fr* scale) {
-  std::vector<Pass> passes = plan(log_n, tw.leaf_log);
+  const uint32_t log_n = d.log_size();
+  if (uses_avx512(d))
+    return detail::avx512_transform(tw, x, log_n, dir == Direction::kDif, scale, nullptr);
+  const uint32_t count = log_n == 0 ? 0 : (log_n + tw.leaf_log - 1) / tw.leaf_log;
+  std::vector<Pass> passes = detail::plan(log_n, count);
   if (dir == Direction::kDif) std::reverse(passes.begin(), passes.end());
   for (const Pass& p : passes) {
     if (p.lo == 0)
@@ -307,8 +329,30 @@ void check_shift(const Fr& shift, const char* what) {
 
 }  // namespace
 
-Domain::Domain(uint32_t log_n, uint64_t generator, uint32_t pass_log)
-    : log_n_(log_n), generator_(generator) {
+namespace {
+
+// kAuto → the AVX-512 kernels where the CPU has IFMA, unless SNARKD_NTT_KERNELS=portable (for
+// A/B runs of whole programs); SNARKD_NTT_KERNELS=avx512 insists on them.
+NttKernels resolve_kernels(NttKernels asked) {
+  if (asked == NttKernels::kAuto) {
+    const char* env = std::getenv("SNARKD_NTT_KERNELS");
+    if (env && std::strcmp(env, "portable") == 0) return NttKernels::kPortable;
+    if (env && std::strcmp(env, "avx512") == 0) asked = NttKernels::kAvx512Ifma;
+    else if (env && *env && std::strcmp(env, "auto") != 0)
+      throw InvalidArgument(std::string("SNARKD_NTT_KERNELS=") + env +
+                            ": expected auto, portable or avx512");
+    else
+      return ff::avx512::ifma_supported() ? NttKernels::kAvx512Ifma : NttKernels::kPortable;
+  }
+  if (asked == NttKernels::kAvx512Ifma && !ff::avx512::ifma_supported())
+    throw InvalidArgument("Domain: AVX-512 IFMA kernels requested but this CPU lacks AVX-512 IFMA");
+  return asked;
+}
+
+}  // namespace
+
+Domain::Domain(uint32_t log_n, uint64_t generator, uint32_t pass_log, NttKernels kernels)
+    : log_n_(log_n), generator_(generator), kernels_(resolve_kernels(kernels)) {
   if (log_n > kMaxLogSize)
     throw InvalidArgument("Domain: log_n = " + std::to_string(log_n) +
                           " exceeds 32, the 2-adicity of Fr");
@@ -323,58 +367,74 @@ Domain::Domain(uint32_t log_n, uint64_t generator, uint32_t pass_log)
     throw InvalidArgument("Domain: generator " + std::to_string(generator) +
                           " gives no root of unity of order 2^" + std::to_string(log_n) +
                           " (it must be a quadratic non-residue mod r, e.g. 5 or 7)");
-  forward_ = make_twiddles(omega, log_n, pass_log);
-  inverse_ = make_twiddles(omega.inverse(), log_n, pass_log);
+  const bool avx512 = kernels_ == NttKernels::kAvx512Ifma &&
+                      detail::avx512_applies(log_n, std::min(log_n, pass_log));
+  forward_ = make_twiddles(omega, log_n, pass_log, avx512);
+  inverse_ = make_twiddles(omega.inverse(), log_n, pass_log, avx512);
   size_inv_ = Fr::from_u64(uint64_t{1} << log_n).inverse();
 }
 
 void ntt_nr(const Domain& d, std::span<Fr> data) {
   check_size(d, data, "ntt_nr");
-  transform(d.forward_twiddles(), data, d.log_size(), Direction::kDif, nullptr);
+  transform(d, d.forward_twiddles(), data, Direction::kDif, nullptr);
 }
 
 void ntt_rn(const Domain& d, std::span<Fr> data) {
   check_size(d, data, "ntt_rn");
-  transform(d.forward_twiddles(), data, d.log_size(), Direction::kDit, nullptr);
+  transform(d, d.forward_twiddles(), data, Direction::kDit, nullptr);
 }
 
 void intt_nr(const Domain& d, std::span<Fr> data) {
   check_size(d, data, "intt_nr");
-  transform(d.inverse_twiddles(), data, d.log_size(), Direction::kDif, &d.size_inv());
+  transform(d, d.inverse_twiddles(), data, Direction::kDif, &d.size_inv());
 }
 
 void intt_rn(const Domain& d, std::span<Fr> data) {
   check_size(d, data, "intt_rn");
-  transform(d.inverse_twiddles(), data, d.log_size(), Direction::kDit, &d.size_inv());
+  transform(d, d.inverse_twiddles(), data, Direction::kDit, &d.size_inv());
 }
 
 void ntt(const Domain& d, std::span<Fr> data) {
   check_size(d, data, "ntt");
-  transform(d.forward_twiddles(), data, d.log_size(), Direction::kDif, nullptr);
+  transform(d, d.forward_twiddles(), data, Direction::kDif, nullptr);
   detail::permute(data, d.log_size(), {});
 }
 
 void intt(const Domain& d, std::span<Fr> data) {
   check_size(d, data, "intt");
-  transform(d.inverse_twiddles(), data, d.log_size(), Direction::kDif, &d.size_inv());
+  transform(d, d.inverse_twiddles(), data, Direction::kDif, &d.size_inv());
   detail::permute(data, d.log_size(), {});
 }
 
-// Evaluations at shift·ω^j are the NTT of c_i·shift^i; the scaling rides on the permutation
-// that DIT needs anyway (factor indexed by where the value comes from).
+// Evaluations at shift·ω^j are the NTT of c_i·shift^i. Portable kernels: the scaling rides on
+// the permutation that DIT needs anyway (factor indexed by where the value comes from). AVX-512:
+// it rides on the DIF's first (top) pass, in lanes, and the permutation moves values only.
 void coset_ntt(const Domain& d, std::span<Fr> data, const Fr& shift) {
   check_size(d, data, "coset_ntt");
   check_shift(shift, "coset_ntt");
+  if (uses_avx512(d)) {
+    const detail::Geometric powers{Fr::one(), shift};
+    detail::avx512_transform(d.forward_twiddles(), data, d.log_size(), true, nullptr, &powers);
+    detail::permute(data, d.log_size(), {});
+    return;
+  }
   detail::permute(data, d.log_size(), {detail::Scaling::Kind::kBySource, Fr::one(), shift});
-  transform(d.forward_twiddles(), data, d.log_size(), Direction::kDit, nullptr);
+  transform(d, d.forward_twiddles(), data, Direction::kDit, nullptr);
 }
 
-// Inverse of coset_ntt: c_i = n⁻¹·shift^(−i)·(Σ_j a_j ω^(−ij)); n⁻¹·shift^(−i) is applied by
-// the permutation after the DIF (factor indexed by where the value goes).
+// Inverse of coset_ntt: c_i = n⁻¹·shift^(−i)·(Σ_j a_j ω^(−ij)). Portable kernels: n⁻¹·shift^(−i)
+// is applied by the permutation after the DIF (factor indexed by where the value goes).
+// AVX-512: permutation first, then DIT, whose last (top) pass applies the factors as it stores.
 void coset_intt(const Domain& d, std::span<Fr> data, const Fr& shift) {
   check_size(d, data, "coset_intt");
   check_shift(shift, "coset_intt");
-  transform(d.inverse_twiddles(), data, d.log_size(), Direction::kDif, nullptr);
+  if (uses_avx512(d)) {
+    const detail::Geometric powers{d.size_inv(), shift.inverse()};
+    detail::permute(data, d.log_size(), {});
+    detail::avx512_transform(d.inverse_twiddles(), data, d.log_size(), false, nullptr, &powers);
+    return;
+  }
+  transform(d, d.inverse_twiddles(), data, Direction::kDif, nullptr);
   detail::permute(data, d.log_size(),
                   {detail::Scaling::Kind::kByDestination, d.size_inv(), shift.inverse()});
 }

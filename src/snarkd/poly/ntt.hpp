@@ -13,9 +13,15 @@
 // GPU pipeline wants: evaluations may stay bit-reversed between a forward and an inverse
 // transform, saving both permutations.
 //
-// Memory: a Domain of up to 2^20 points holds n/2 twiddles per direction (16 MiB at 2^20);
-// larger ones hold O(2^12) (columns of a large transform derive theirs from a small table, see
-// ntt.cpp), so at 2^27 only the caller's data grows with n.
+// Memory: with the portable kernels a Domain of up to 2^20 points holds n/2 twiddles per
+// direction (16 MiB at 2^20); larger ones, and every Domain on the AVX-512 kernels, hold
+// O(2^12) (columns of a large transform derive theirs from a small table, see ntt.cpp and
+// ntt_avx512.cpp), so at 2^27 only the caller's data grows with n.
+//
+// Kernels: on CPUs with AVX-512 IFMA (Zen 4/5, Ice Lake / Sapphire Rapids Xeons) the butterflies
+// run eight transforms' worth of 52-bit-limb products at once (ntt_avx512.cpp, ≈ 4× faster);
+// elsewhere, or with SNARKD_NTT_KERNELS=portable, the 64-bit scalar kernels. Outputs are
+// bit-identical (tests/poly compares them).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -37,10 +43,21 @@ struct Twiddles {
   // leaf_log = min(log_n, pass_log) bounds the levels per pass.
   std::vector<Fr> leaf;
   uint32_t leaf_log = 0;
-  // ω^k for k < 2^(log_n−1) (ω = roots[log_n]) when the transform needs column passes and
-  // log_n − 1 ≤ Domain::kMaxFullTableLog; empty otherwise. Column passes copy their twiddles
+  // ω^k for k < 2^(log_n−1) (ω = roots[log_n]) when the portable transform needs column passes
+  // and log_n − 1 ≤ Domain::kMaxFullTableLog; empty otherwise. Column passes copy their twiddles
   // from it instead of deriving each with a multiplication (one per element per column pass).
   std::vector<Fr> full;
+  // The AVX-512 kernels' copy of leaf's first levels: radix 2^52, pre-scaled by 16, five words
+  // per twiddle (ff/fr_avx512.hpp). Empty unless the Domain uses those kernels.
+  std::vector<uint64_t> leaf52;
+};
+
+// Which butterfly kernels a Domain's transforms run. Results are bit-identical either way (the
+// tests compare them); only speed differs.
+enum class NttKernels {
+  kAuto,        // AVX-512 IFMA where the CPU has it, unless SNARKD_NTT_KERNELS=portable
+  kPortable,    // 64-bit scalar code (any x86-64-v3 CPU)
+  kAvx512Ifma,  // eight lanes of 52-bit limbs (Zen 4/5, Ice Lake and later Xeons)
 };
 
 class Domain {
@@ -56,10 +73,14 @@ class Domain {
   static constexpr uint32_t kMaxFullTableLog = 19;
 
   // Throws InvalidArgument if log_n > 32, if `generator` does not give a root of exact order
-  // 2^log_n (it must be a quadratic non-residue mod r, as 5 and 7 are), or if pass_log is not
-  // in [1, kMaxPassLog]. pass_log changes speed, never results: tests lower it to reach the
-  // three- and four-pass schedules at small sizes.
-  Domain(uint32_t log_n, uint64_t generator, uint32_t pass_log = kDefaultPassLog);
+  // 2^log_n (it must be a quadratic non-residue mod r, as 5 and 7 are), if pass_log is not
+  // in [1, kMaxPassLog], or if kernels is kAvx512Ifma on a CPU without AVX-512 IFMA. pass_log
+  // and kernels change speed, never results: tests lower pass_log to reach the three- and
+  // four-pass schedules at small sizes, and run both kernels. Transforms below 2^6 points, and
+  // Domains with pass_log < 3, always use the portable kernels (the AVX-512 ones need eight
+  // lanes in every pass).
+  Domain(uint32_t log_n, uint64_t generator, uint32_t pass_log = kDefaultPassLog,
+         NttKernels kernels = NttKernels::kAuto);
 
   uint32_t log_size() const { return log_n_; }
   size_t size() const { return size_t{1} << log_n_; }
@@ -67,6 +88,8 @@ class Domain {
   const Fr& omega() const { return forward_.roots[log_n_]; }
   const Fr& omega_inv() const { return inverse_.roots[log_n_]; }
   const Fr& size_inv() const { return size_inv_; }
+  // The kernels chosen at construction: kPortable or kAvx512Ifma, never kAuto.
+  NttKernels kernels() const { return kernels_; }
 
   const Twiddles& forward_twiddles() const { return forward_; }
   const Twiddles& inverse_twiddles() const { return inverse_; }
@@ -74,6 +97,7 @@ class Domain {
  private:
   uint32_t log_n_;
   uint64_t generator_;
+  NttKernels kernels_;
   Fr size_inv_;
   Twiddles forward_, inverse_;
 };
