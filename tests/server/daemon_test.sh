@@ -7,7 +7,9 @@
 #      malformed requests each answered with its code and message while the daemon keeps
 #      serving; witness paths; preload/evict; TCP without/with the token; /metrics, /status
 #      (validated against docs/STATUS_SCHEMA.json), the status page; SIGTERM exits 0.
-#   2. Simulated device with 1.5 s compute stages: Await's timeout, EvictKey refused while in use,
+#   2. Simulated device with 4 s compute stages, 1.5 s after the crash (the first part's checks
+#      run while one job computes: ≈ 1.5 s of snarkctl calls on an idle 2-core machine, more
+#      under ctest -j2): Await's timeout, EvictKey refused while in use,
 #      cancel of a queued and of a running job, SIGHUP reload, kill -9 with jobs queued → restart
 #      → every accepted job finishes exactly once (journal events) with valid proofs and earlier
 #      results unchanged; SIGTERM drains the running job and leaves the queued one journaled.
@@ -255,8 +257,8 @@ expect 0 "404" curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$HTTP/no
 stop_daemon
 [ ! -e "$T/d.sock" ] && pass "socket removed on exit" || fail "socket left behind"
 
-echo "== 2. simulated device, 1.5 s compute stages: timeouts, cancel, evict, reload, kill -9, drain"
-config sim sim 1500 86400
+echo "== 2. simulated device, 4 s / 1.5 s compute stages: timeouts, cancel, evict, reload, kill -9, drain"
+config sim sim 4000 86400
 start_daemon sim
 M=$Z/multiplier/multiplier.wtns
 j_run=$("$C" submit --circuit multiplier "$M")
@@ -286,6 +288,8 @@ while ! "$C" status 2>/dev/null | grep -q "^key reloaded" && [ $i -lt 100 ]; do 
 expect 0 "^key reloaded: snarkjs" "$C" status
 
 echo "-- kill -9 with jobs queued, restart: every accepted job finishes exactly once"
+# The restarts from here on read 1.5 s stages (nothing below races a running job's end).
+sed -i 's/^sim_compute_ms = .*/sim_compute_ms = 1500/' "$T/sim.toml"
 ks=""
 for i in 1 2 3 4 5; do ks="$ks $("$C" submit --circuit multiplier "$M" --request-id crash-$i)"; done
 kill9_daemon
