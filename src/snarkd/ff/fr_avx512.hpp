@@ -80,15 +80,6 @@ static_assert(((kNegInv52 * kR52[0]) & kMask52) == kMask52, "−r⁻¹·r ≡ �
 // x·2^4: the Montgomery-256 residue an operand of mul() needs to act as x in Fr's product.
 inline Fr scaled16(const Fr& x) { return x * Fr::from_u64(16); }
 
-// Five 52-bit limbs of one scalar (scaled16 form for twiddles), ready to broadcast.
-struct Scalar52 {
-  uint64_t l[kLimbs52];
-};
-inline Scalar52 to_scalar52(const Fr& x) {
-  const auto s = split52(x.montgomery());
-  return {{s[0], s[1], s[2], s[3], s[4]}};
-}
-
 #ifdef SNARKD_HAVE_AVX512_IFMA_CODE
 #define SNARKD_AVX512_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx512ifma")))
 #define SNARKD_AVX512_INLINE SNARKD_AVX512_TARGET __attribute__((always_inline)) inline
@@ -201,10 +192,11 @@ SNARKD_AVX512_INLINE Fr8 mul(const Fr8& a, const Fr8& b) {
   return out;
 }
 
-// A scalar's limbs in every lane.
-SNARKD_AVX512_INLINE Fr8 broadcast(const Scalar52& s) {
+// x's limbs in every lane (pass scaled16(x) for a product operand).
+SNARKD_AVX512_INLINE Fr8 broadcast(const Fr& x) {
+  const auto s = split52(x.montgomery());
   Fr8 out;
-  for (size_t k = 0; k < kLimbs52; ++k) out.v[k] = bcast(s.l[k]);
+  for (size_t k = 0; k < kLimbs52; ++k) out.v[k] = bcast(s[k]);
   return out;
 }
 

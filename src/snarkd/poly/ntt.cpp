@@ -32,7 +32,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "snarkd/ff/fr_avx512.hpp"
@@ -294,10 +293,9 @@ void block_pass(const Twiddles& tw, std::span<Fr> x, uint32_t a, Direction dir, 
   parallel_for(x.size() >> a, body, task_parts());
 }
 
-bool uses_avx512(const Domain& d) {
-  return d.kernels() == NttKernels::kAvx512Ifma &&
-         detail::avx512_applies(d.log_size(), d.forward_twiddles().leaf_log);
-}
+// The Domain decided at construction: it built leaf52 exactly when its transforms run on the
+// AVX-512 kernels (IFMA chosen and avx512_applies).
+bool uses_avx512(const Domain& d) { return !d.forward_twiddles().leaf52.empty(); }
 
 // The whole network with the domain's kernels; scale (may be null) multiplies every output.
 // The portable schedule takes as few passes as leaf_log allows.
@@ -336,13 +334,13 @@ namespace {
 NttKernels resolve_kernels(NttKernels asked) {
   if (asked == NttKernels::kAuto) {
     const char* env = std::getenv("SNARKD_NTT_KERNELS");
-    if (env && std::strcmp(env, "portable") == 0) return NttKernels::kPortable;
-    if (env && std::strcmp(env, "avx512") == 0) asked = NttKernels::kAvx512Ifma;
-    else if (env && *env && std::strcmp(env, "auto") != 0)
-      throw InvalidArgument(std::string("SNARKD_NTT_KERNELS=") + env +
-                            ": expected auto, portable or avx512");
-    else
+    const std::string v = env ? env : "";
+    if (v.empty() || v == "auto")
       return ff::avx512::ifma_supported() ? NttKernels::kAvx512Ifma : NttKernels::kPortable;
+    if (v == "portable") return NttKernels::kPortable;
+    if (v != "avx512")
+      throw InvalidArgument("SNARKD_NTT_KERNELS=" + v + ": expected auto, portable or avx512");
+    asked = NttKernels::kAvx512Ifma;
   }
   if (asked == NttKernels::kAvx512Ifma && !ff::avx512::ifma_supported())
     throw InvalidArgument("Domain: AVX-512 IFMA kernels requested but this CPU lacks AVX-512 IFMA");

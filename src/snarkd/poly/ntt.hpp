@@ -48,7 +48,8 @@ struct Twiddles {
   // from it instead of deriving each with a multiplication (one per element per column pass).
   std::vector<Fr> full;
   // The AVX-512 kernels' copy of leaf's first levels: radix 2^52, pre-scaled by 16, five words
-  // per twiddle (ff/fr_avx512.hpp). Empty unless the Domain uses those kernels.
+  // per twiddle (ff/fr_avx512.hpp). Non-empty exactly when the Domain's transforms run on those
+  // kernels.
   std::vector<uint64_t> leaf52;
 };
 

@@ -29,8 +29,8 @@ std::vector<uint64_t> avx512_leaf(const Twiddles& tw, uint32_t levels) {
   const size_t count = (size_t{1} << levels) - 1;
   std::vector<uint64_t> out(count * ff::avx512::kLimbs52);
   for (size_t i = 0; i < count; ++i) {
-    const ff::avx512::Scalar52 s = ff::avx512::to_scalar52(ff::avx512::scaled16(tw.leaf[i]));
-    std::copy(s.l, s.l + ff::avx512::kLimbs52, out.begin() + i * ff::avx512::kLimbs52);
+    const auto s = ff::avx512::split52(ff::avx512::scaled16(tw.leaf[i]).montgomery());
+    std::copy(s.begin(), s.end(), out.begin() + i * ff::avx512::kLimbs52);
   }
   return out;
 }
@@ -57,7 +57,9 @@ struct LaneBuffer {
 };
 
 // Twiddle sources: index i is entry i of a level table (level s at [2^s − 1, 2^(s+1) − 1)).
+// kUnitFirst: each level's twiddle 0 is 1 (the standard table), so j = 0 skips its products.
 struct SharedTwiddles {  // the same in every lane, broadcast from the radix-2^52 leaf table
+  static constexpr bool kUnitFirst = true;
   const uint64_t* words;
   SNARKD_AVX512_INLINE Fr8 operator[](size_t i) const {
     Fr8 out;
@@ -66,6 +68,7 @@ struct SharedTwiddles {  // the same in every lane, broadcast from the radix-2^5
   }
 };
 struct LaneTwiddles {  // one per lane
+  static constexpr bool kUnitFirst = false;
   const Fr8* t;
   SNARKD_AVX512_INLINE const Fr8& operator[](size_t i) const { return t[i]; }
 };
@@ -112,11 +115,11 @@ SNARKD_AVX512_INLINE void first4(Fr8* x, size_t q, const Fr8& w1) {
 
 // One radix-2 level of half-width h over rows [0, len) (once, when a pass's level count is odd).
 template <bool kDif, class T>
-SNARKD_AVX512_TARGET void radix2_level(Fr8* x, size_t len, size_t h, const T& tw, bool unit_first) {
+SNARKD_AVX512_TARGET void radix2_level(Fr8* x, size_t len, size_t h, const T& tw) {
   for (Fr8* blk = x; blk != x + len; blk += 2 * h) {
     for (size_t j = 0; j < h; ++j) {
       const Fr8 u = blk[j], v = blk[j + h];
-      if (j == 0 && unit_first) {
+      if (T::kUnitFirst && j == 0) {
         blk[0] = vx::add(u, v);
         blk[h] = vx::sub(u, v);
       } else if constexpr (kDif) {
@@ -133,10 +136,10 @@ SNARKD_AVX512_TARGET void radix2_level(Fr8* x, size_t len, size_t h, const T& tw
 
 // Levels with half-widths 2q and q over rows [0, len) in one sweep.
 template <bool kDif, class T>
-SNARKD_AVX512_TARGET void radix4_levels(Fr8* x, size_t len, size_t q, const T& tw, bool unit_first) {
+SNARKD_AVX512_TARGET void radix4_levels(Fr8* x, size_t len, size_t q, const T& tw) {
   for (Fr8* blk = x; blk != x + len; blk += 4 * q) {
     size_t j = 0;
-    if (unit_first) {
+    if constexpr (T::kUnitFirst) {
       first4<kDif>(blk, q, tw[2 * q - 1 + q]);
       j = 1;
     }
@@ -153,16 +156,16 @@ SNARKD_AVX512_TARGET void radix4_levels(Fr8* x, size_t len, size_t q, const T& t
 // All levels of a pass on 2^a rows: DIF from the top level down (an odd top level alone), DIT
 // upwards (an odd bottom level alone).
 template <class T>
-SNARKD_AVX512_TARGET void run_levels(Fr8* x, uint32_t a, const T& tw, bool unit_first, bool dif) {
+SNARKD_AVX512_TARGET void run_levels(Fr8* x, uint32_t a, const T& tw, bool dif) {
   const size_t len = size_t{1} << a;
   if (dif) {
     uint32_t s = a;
-    if (s % 2 == 1) radix2_level<true>(x, len, size_t{1} << --s, tw, unit_first);
-    for (; s >= 2; s -= 2) radix4_levels<true>(x, len, size_t{1} << (s - 2), tw, unit_first);
+    if (s % 2 == 1) radix2_level<true>(x, len, size_t{1} << --s, tw);
+    for (; s >= 2; s -= 2) radix4_levels<true>(x, len, size_t{1} << (s - 2), tw);
   } else {
     uint32_t s = 0;
-    if (a % 2 == 1) radix2_level<false>(x, len, 1, tw, unit_first), s = 1;
-    for (; s + 2 <= a; s += 2) radix4_levels<false>(x, len, size_t{1} << s, tw, unit_first);
+    if (a % 2 == 1) radix2_level<false>(x, len, 1, tw), s = 1;
+    for (; s + 2 <= a; s += 2) radix4_levels<false>(x, len, size_t{1} << s, tw);
   }
 }
 
@@ -175,11 +178,11 @@ SNARKD_AVX512_TARGET void bottom_items(const Twiddles& tw, Fr* data, uint32_t a,
   Fr8* x = buf.get();
   const SharedTwiddles shared{tw.leaf52.data()};
   Fr8 s;
-  if (scale) s = vx::broadcast(vx::to_scalar52(vx::scaled16(*scale)));
+  if (scale) s = vx::broadcast(vx::scaled16(*scale));
   for (size_t item = begin; item < end; ++item) {
     Fr* base = data + item * kLanes * rows;
     for (size_t r = 0; r < rows; ++r) x[r] = vx::load_strided(base + r, rows);
-    run_levels(x, a, shared, true, dif);
+    run_levels(x, a, shared, dif);
     if (scale)
       for (size_t r = 0; r < rows; ++r) x[r] = vx::mul(x[r], s);
     for (size_t r = 0; r < rows; ++r) vx::store_strided(base + r, rows, x[r]);
@@ -209,7 +212,7 @@ SNARKD_AVX512_TARGET LaneGeometric lane_geometric(const Geometric& geo, size_t k
   f[0] = vx::scaled16(geo.c * geo.g.pow(uint64_t{k0}));
   for (size_t l = 1; l < kLanes; ++l) f[l] = f[l - 1] * geo.g;
   const Fr step = vx::scaled16(geo.g.pow(uint64_t{stride}));
-  return {vx::load_contiguous(f), vx::broadcast(vx::to_scalar52(step))};
+  return {vx::load_contiguous(f), vx::broadcast(step)};
 }
 
 // Other passes' items [begin, end): item = (group of eight adjacent columns, block of 2^hi),
@@ -240,7 +243,7 @@ SNARKD_AVX512_TARGET void column_items(const Twiddles& tw, Fr* data, size_t n, P
       x[r] = vx::load_contiguous(base + r * stride);
       if (geo && dif) x[r] = vx::mul(x[r], f.start), f.start = vx::mul(f.start, f.step);
     }
-    run_levels(x, a, LaneTwiddles{twiddles.get()}, false, dif);
+    run_levels(x, a, LaneTwiddles{twiddles.get()}, dif);
     for (size_t r = 0; r < rows; ++r) {
       if (geo && !dif) x[r] = vx::mul(x[r], f.start), f.start = vx::mul(f.start, f.step);
       vx::store_contiguous(base + r * stride, x[r]);
