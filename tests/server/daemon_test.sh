@@ -7,9 +7,9 @@
 #      malformed requests each answered with its code and message while the daemon keeps
 #      serving; witness paths; preload/evict; TCP without/with the token; /metrics, /status
 #      (validated against docs/STATUS_SCHEMA.json), the status page; SIGTERM exits 0.
-#   2. Simulated device with 4 s compute stages, 1.5 s after the crash (the first part's checks
-#      run while one job computes: ≈ 1.5 s of snarkctl calls on an idle 2-core machine, more
-#      under ctest -j2): Await's timeout, EvictKey refused while in use,
+#   2. Simulated device held by a file (sim_hold_file: while $T/hold exists no compute stage
+#      ends, so every check below happens while the job it needs is running, however loaded the
+#      machine — no stage time races the checks): Await's timeout, EvictKey refused while in use,
 #      cancel of a queued and of a running job, SIGHUP reload, kill -9 with jobs queued → restart
 #      → every accepted job finishes exactly once (journal events) with valid proofs and earlier
 #      results unchanged; SIGTERM drains the running job and leaves the queued one journaled.
@@ -71,6 +71,7 @@ drain_timeout_s = 60
 [engine]
 devices = "$2"
 sim_compute_ms = $3
+sim_hold_file = "$T/hold"
 [journal]
 state_dir = "$T/state"
 retention_s = $4
@@ -257,10 +258,13 @@ expect 0 "404" curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$HTTP/no
 stop_daemon
 [ ! -e "$T/d.sock" ] && pass "socket removed on exit" || fail "socket left behind"
 
-echo "== 2. simulated device, 4 s / 1.5 s compute stages: timeouts, cancel, evict, reload, kill -9, drain"
-config sim sim 4000 86400
+echo "== 2. simulated device held by a file: timeouts, cancel, evict, reload, kill -9, drain"
+config sim sim 0 86400
 start_daemon sim
 M=$Z/multiplier/multiplier.wtns
+hold() { : >"$T/hold"; }
+release() { rm -f "$T/hold"; }
+hold
 j_run=$("$C" submit --circuit multiplier "$M")
 j_queued=$("$C" submit --circuit multiplier "$M")
 j_later=$("$C" submit --circuit multiplier "$M")
@@ -268,11 +272,12 @@ wait_state "$j_run" RUNNING && pass "job $j_run running" || fail "job $j_run nev
 t0=$(now_ms)
 expect 1 "^job $j_later queued" "$C" await "$j_later" --timeout 0.5 --no-progress
 dt=$(($(now_ms) - t0))
-[ $dt -ge 450 ] && [ $dt -lt 3000 ] && pass "await --timeout 0.5 returned after $dt ms" || fail "await --timeout 0.5 took $dt ms"
+[ $dt -ge 450 ] && [ $dt -lt 10000 ] && pass "await --timeout 0.5 returned after $dt ms" || fail "await --timeout 0.5 took $dt ms"
 expect 3 "FAILED_PRECONDITION: circuit 'multiplier' is in use by unfinished jobs" "$C" evict multiplier
 expect 0 "^job $j_queued cancelled" "$C" cancel "$j_queued"
 expect 0 "^job $j_run cancelled" "$C" cancel "$j_run"
 expect 1 "^job $j_run cancelled" "$C" await "$j_run"
+release
 expect 0 "^job $j_later done" "$C" await "$j_later" --proof "$T/later.bin" --public "$T/later.json"
 expect 0 "^valid" "$S" verify --vk "$Z/multiplier/verification_key.json" --proof "$T/later.bin" --public "$T/later.json"
 
@@ -284,17 +289,17 @@ zkey = "$Z/lincomb/lincomb.zkey"
 EOF
 kill -HUP "$PID"
 i=0
-while ! "$C" status 2>/dev/null | grep -q "^key reloaded" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while ! "$C" status 2>/dev/null | grep -q "^key reloaded" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 expect 0 "^key reloaded: snarkjs" "$C" status
 
 echo "-- kill -9 with jobs queued, restart: every accepted job finishes exactly once"
-# The restarts from here on read 1.5 s stages (nothing below races a running job's end).
-sed -i 's/^sim_compute_ms = .*/sim_compute_ms = 1500/' "$T/sim.toml"
+hold  # none of the five can finish before the crash
 ks=""
 for i in 1 2 3 4 5; do ks="$ks $("$C" submit --circuit multiplier "$M" --request-id crash-$i)"; done
 kill9_daemon
 queued=$(sql "SELECT count(*) FROM jobs WHERE state = 'queued'")
 [ "$queued" -eq 5 ] && pass "5 jobs journaled as queued at the crash" || fail "$queued jobs queued at the crash, expected 5"
+release
 start_daemon sim
 for k in $ks; do
   expect 0 "^job $k done" "$C" await "$k" --proof "$T/k$k.bin" --public "$T/k$k.json"
@@ -313,9 +318,15 @@ restarts=$(sql "SELECT count(*) FROM jobs WHERE request_id LIKE 'crash-%' AND at
 [ "$restarts" -eq 5 ] && pass "the 5 crashed jobs ran on their second attempt" || fail "$restarts of 5 crashed jobs have attempts = 2"
 
 echo "-- SIGTERM drains the running job, the queued one stays journaled and runs after a restart"
+hold  # d_run is still computing when SIGTERM arrives; one worker, so d_queued waits behind it
 d_run=$("$C" submit --circuit multiplier "$M")
 d_queued=$("$C" submit --circuit multiplier "$M")
 wait_state "$d_run" RUNNING || fail "job $d_run never ran"
+drains=$(grep -c "drain_started" "$T/daemon.log")
+kill -TERM "$PID"
+i=0  # the drain has begun (the engine is paused) before the held stage may end
+while [ "$(grep -c "drain_started" "$T/daemon.log")" -le "$drains" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+release
 stop_daemon
 [ "$(sql "SELECT state FROM jobs WHERE id = $d_run")" = done ] && pass "drained job $d_run done" || fail "job $d_run not done after the drain"
 [ "$(sql "SELECT state FROM jobs WHERE id = $d_queued")" = queued ] && pass "job $d_queued still queued in the journal" ||
@@ -329,7 +340,9 @@ config short cpu 0 1
 start_daemon short
 e=$("$C" submit --circuit fixture "$F/fixture.wtns")
 expect 0 "^job $e done" "$C" await "$e"
-sleep 3
+sleep 1.5  # past the 1 s retention; a loaded machine's expiry pass may come later still:
+i=0
+while "$C" await "$e" --timeout 0 >/dev/null 2>&1 && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 expect 3 "NOT_FOUND: unknown job $e" "$C" await "$e"
 stop_daemon
 

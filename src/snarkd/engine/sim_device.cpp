@@ -3,6 +3,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <filesystem>
 #include <thread>
 
 #include "snarkd/util/error.hpp"
@@ -15,6 +16,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 void wait_until(Clock::time_point t) { std::this_thread::sleep_until(t); }
+
+void wait_while_held(const std::string& hold_file) {
+  while (!hold_file.empty() && std::filesystem::exists(hold_file))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
 
 Clock::duration seconds(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
@@ -101,6 +107,7 @@ class SimWorker final : public DeviceWorker {
     double t = d_.cfg_.upload_s;
     if (d_.cfg_.upload_bytes_per_s > 0) t += double(wbytes) / d_.cfg_.upload_bytes_per_s;
     wait_until(t0 + seconds(t));
+    wait_while_held(d_.cfg_.hold_file);
   }
 
   groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock) override {
@@ -124,6 +131,7 @@ class SimWorker final : public DeviceWorker {
       failure = std::current_exception();
     }
     wait_until(t0 + seconds(d_.cfg_.compute_s));
+    wait_while_held(d_.cfg_.hold_file);
     d_.busy_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
     check_tag(base, c.witness_bytes(), r.bytes());
     if (failure) std::rethrow_exception(failure);

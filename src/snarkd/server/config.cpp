@@ -150,6 +150,7 @@ void read_engine(const toml::table& root, const std::string& path, ServerConfig&
   s.u32("threads", c.threads, 0, 4096);
   s.number("sim_upload_ms", c.sim_upload_ms, 0, 3600e3);
   s.number("sim_compute_ms", c.sim_compute_ms, 0, 3600e3);
+  s.str("sim_hold_file", c.sim_hold_file);
   s.finish();
 }
 

@@ -47,6 +47,7 @@ struct ServerConfig {
   double watchdog_s = 120;
   uint32_t threads = 0;                          // the prover's thread pool; 0 = all cores
   double sim_upload_ms = 0, sim_compute_ms = 0;  // simulated devices' stage times (tests)
+  std::string sim_hold_file;  // tests: while this file exists, simulated compute stages don't end
 
   // [journal]
   std::string state_dir = "/var/lib/snarkd";  // journal.db and spool/

@@ -111,6 +111,7 @@ std::unique_ptr<engine::Engine> make_engine(const ServerConfig& c) {
   d.vram_bytes = c.vram_bytes;
   d.sim.upload_s = c.sim_upload_ms / 1e3;
   d.sim.compute_s = c.sim_compute_ms / 1e3;
+  d.sim.hold_file = c.sim_hold_file;
   engine::EngineConfig e;
   e.workers_per_device = c.workers_per_device;
   e.host_budget_bytes = c.host_budget_bytes;
