@@ -41,8 +41,6 @@ SrsRegistry& SrsRegistry::instance() {
   return *r;
 }
 
-// The cache is looked up and filled under the mutex, so two callers asking for the same path
-// read the file once (a Filecoin key takes minutes to read; so did the upstream cache).
 const void* SrsRegistry::create(const std::string& path, bool cache) {
   if (!cache) {
     auto s = std::make_unique<Srs>(Srs{path, load(path), 1});
@@ -50,12 +48,13 @@ const void* SrsRegistry::create(const std::string& path, bool cache) {
     live_.push_back(s.get());
     return s.release();
   }
-  std::lock_guard<std::mutex> g(mu_);
+  std::lock_guard<std::mutex> c(cache_mu_);
   auto hit = std::find_if(lru_.begin(), lru_.end(), [&](const auto& e) { return e.first == path; });
   if (hit != lru_.end()) {
     std::rotate(lru_.begin(), hit, hit + 1);
   } else {
     auto s = std::make_unique<Srs>(Srs{path, load(path), 1});  // the cache's reference
+    std::lock_guard<std::mutex> g(mu_);
     live_.push_back(s.get());
     lru_.insert(lru_.begin(), {path, s.release()});
     if (lru_.size() > kCacheEntries) {
@@ -63,6 +62,7 @@ const void* SrsRegistry::create(const std::string& path, bool cache) {
       lru_.pop_back();
     }
   }
+  std::lock_guard<std::mutex> g(mu_);
   ++lru_.front().second->refs;  // the caller's
   return lru_.front().second;
 }
@@ -102,6 +102,7 @@ void SrsRegistry::release_locked(Srs* s) {
 }
 
 bool SrsRegistry::evict(const void* handle) {
+  std::lock_guard<std::mutex> c(cache_mu_);
   std::lock_guard<std::mutex> g(mu_);
   auto it = std::find(live_.begin(), live_.end(), static_cast<const Srs*>(handle));
   if (it == live_.end()) return false;

@@ -45,10 +45,14 @@ class SrsRegistry {
 
  private:
   struct Srs;
-  void release_locked(Srs* s);
+  void release_locked(Srs* s);  // with mu_ held
+  // Lock order: cache_mu_, then mu_. cache_mu_ is held while a cached file loads (minutes for a
+  // Filecoin key), so two callers of one path read it once; mu_ is only ever held briefly, so
+  // proofs with loaded handles never wait for a load.
+  std::mutex cache_mu_;
+  std::vector<std::pair<std::string, Srs*>> lru_;  // most recently used first; guarded by cache_mu_
   mutable std::mutex mu_;
-  std::vector<Srs*> live_;                         // few: one per loaded file
-  std::vector<std::pair<std::string, Srs*>> lru_;  // most recently used first
+  std::vector<Srs*> live_;  // few: one per loaded file; guarded by mu_, as every Srs::refs
 };
 
 // What start computed for each circuit; finalize blinds, checks and writes the proofs.
