@@ -36,7 +36,14 @@ fn assignment(cs: &ProvingAssignment) -> Assignment<Fr> {
 }
 
 /// generate_groth16_proof over circuits that share one structure (bellperson's batch call).
-fn prove_batch(circuits: &[&ProvingAssignment], r: &[Fr], s: &[Fr], srs: &SRS, mtx: *mut std::ffi::c_void, gpu: i32) -> Vec<Proof> {
+fn prove_batch(
+    circuits: &[&ProvingAssignment],
+    r: &[Fr],
+    s: &[Fr],
+    srs: &SRS,
+    mtx: *mut std::ffi::c_void,
+    gpu: i32,
+) -> Vec<Proof> {
     let c0 = circuits[0];
     let ptrs = |f: &dyn Fn(&ProvingAssignment) -> *const Fr| circuits.iter().map(|c| f(c)).collect::<Vec<_>>();
     let mut proofs = vec![Proof::default(); circuits.len()];
@@ -186,7 +193,10 @@ fn eight_threads_share_one_gpu_mutex() {
 /// The panic message of f, which must panic.
 fn panic_message<F: FnOnce()>(f: F) -> String {
     let err = catch_unwind(AssertUnwindSafe(f)).expect_err("the call succeeded; it should have failed");
-    err.downcast_ref::<String>().cloned().or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
+    err.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
 }
 
 #[test]

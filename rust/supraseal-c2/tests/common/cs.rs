@@ -68,7 +68,7 @@ pub struct ProvingAssignment {
     pub c: Vec<Fr>,
     pub input_assignment: Vec<Fr>,
     pub aux_assignment: Vec<Fr>,
-    pub constraints: Vec<(Lc, Lc, Lc)>,  // the circuit's own, without the input rows
+    pub constraints: Vec<(Lc, Lc, Lc)>, // the circuit's own, without the input rows
 }
 
 impl ProvingAssignment {

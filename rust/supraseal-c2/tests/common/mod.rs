@@ -179,9 +179,19 @@ pub fn verify_both(t: &Tools, dir: &Path, vk: &Path, proofs: &[Proof], publics: 
     };
     let ours = verdict(
         "snarkd verify",
-        run(Command::new(&t.snarkd).arg("verify").arg("--vk").arg(vk).arg("--proof").arg(&proof_file).arg("--public").arg(&public_file)),
+        run(Command::new(&t.snarkd)
+            .arg("verify")
+            .arg("--vk")
+            .arg(vk)
+            .arg("--proof")
+            .arg(&proof_file)
+            .arg("--public")
+            .arg(&public_file)),
     );
-    let noble = verdict("verify_bellperson.mjs", run(Command::new("node").arg(&t.noble).arg(vk).arg(&proof_file).arg(&public_file)));
+    let noble = verdict(
+        "verify_bellperson.mjs",
+        run(Command::new("node").arg(&t.noble).arg(vk).arg(&proof_file).arg(&public_file)),
+    );
     (ours, noble)
 }
 
