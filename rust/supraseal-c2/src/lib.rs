@@ -8,6 +8,10 @@
 //! are bellperson's `Proof<Bls12>` (blstrs affine points, 384 bytes); density words `D` are u64.
 //! Like upstream, the convenience functions panic with the library's message when a call fails.
 
+// The upstream API takes raw pointers (gpu_mtx, pending handles) in safe functions; the
+// signatures are kept as they are, and the library checks every pointer against its live set.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
 use std::ffi::c_void;
 use std::path::PathBuf;
 

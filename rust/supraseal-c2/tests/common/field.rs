@@ -78,10 +78,10 @@ fn neg_inv(m0: u64) -> u64 {
 fn mont_mul<const N: usize>(a: &[u64; N], b: &[u64; N], m: &[u64; N]) -> [u64; N] {
     let inv = neg_inv(m[0]);
     let mut t = vec![0u64; N + 2];
-    for i in 0..N {
+    for &bi in b.iter() {
         let mut carry = 0u128;
         for j in 0..N {
-            let s = t[j] as u128 + a[j] as u128 * b[i] as u128 + carry;
+            let s = t[j] as u128 + a[j] as u128 * bi as u128 + carry;
             t[j] = s as u64;
             carry = s >> 64;
         }
@@ -170,7 +170,7 @@ impl Fr {
         from_mont(&self.0, &R_LIMBS)
     }
     /// The canonical value in decimal (public.json).
-    pub fn to_decimal(&self) -> String {
+    pub fn to_decimal(self) -> String {
         let mut v = self.canonical();
         if v == [0; 4] {
             return "0".to_string();
@@ -189,7 +189,7 @@ impl Fr {
         String::from_utf8(digits).unwrap()
     }
     /// The canonical value as 32 little-endian bytes (circom files).
-    pub fn to_le_bytes(&self) -> [u8; 32] {
+    pub fn to_le_bytes(self) -> [u8; 32] {
         let v = self.canonical();
         let mut out = [0u8; 32];
         for i in 0..4 {
