@@ -9,7 +9,10 @@ need=""
 # chromium for the status page's headless check (status_page.sh).
 daemon="libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libsqlite3-dev libtomlplusplus-dev"
 daemon="$daemon libspdlog-dev sqlite3 curl python3-jsonschema chromium"
-for pkg in g++ cmake make libgtest-dev libgmp-dev libbenchmark-dev nodejs npm $daemon; do
+# The supraseal-c2 crate (rust/supraseal-c2) and the installed-package test: Debian's Rust
+# toolchain (the crate needs no registry) and pkg-config.
+ffi="cargo rustc pkg-config"
+for pkg in g++ cmake make libgtest-dev libgmp-dev libbenchmark-dev nodejs npm $daemon $ffi; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need="$need $pkg"
 done
 # Node may come from outside Debian's packages (as on the dev image): accept any node/npm on PATH.
