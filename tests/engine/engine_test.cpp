@@ -316,8 +316,9 @@ class MixUpDevice final : public Device {
         inner->upload(c, previous.empty() ? std::span<const ff::Fr>(now) : previous, r);
         previous = std::move(now);
       }
-      groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& k) override {
-        return inner->compute(c, r, k);
+      groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& k,
+                                 const std::stop_token& stop) override {
+        return inner->compute(c, r, k, stop);
       }
     };
     auto w = std::make_unique<W>();

@@ -18,6 +18,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,6 +84,9 @@ struct EngineConfig {
   bool self_check = true;          // batch-verify every job's proofs before reporting it done
   bool record_timeline = true;
   double watchdog_s = 30;          // no progress for this long with work in flight = a deadlock
+  // A cancelled job's last in-flight partition left its device: seconds since the cancel. Called
+  // with the engine's lock held (it must not call the engine).
+  std::function<void(double seconds)> on_cancel_stopped;
 };
 
 // What one worker is doing now (for the daemon's Status and its live page).
@@ -130,9 +134,14 @@ class Engine {
   // unknown id.
   std::optional<JobResult> await(JobId id, std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   JobResult peek(JobId id) const;  // current state without waiting
-  // Cancels a queued or running job (in-flight partitions stop at their next stage boundary).
+  // Cancels a queued or running job: queued partitions leave at once, in-flight ones stop at
+  // their device's next phase boundary (the job's stop token) and give their memory back.
   // False if the job had already finished.
   bool cancel(JobId id);
+  // Waits until the job is finished and none of its partitions is on a device any more (a
+  // cancelled job's stop has taken effect). False if `timeout` passed first; InvalidArgument
+  // for an unknown id.
+  bool wait_stopped(JobId id, std::chrono::milliseconds timeout);
 
   // Drops a finished job's record (a long-running daemon keeps its own results). InvalidArgument
   // for an unknown or unfinished job.
