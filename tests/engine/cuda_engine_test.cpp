@@ -157,13 +157,8 @@ TEST(CudaEngine, CancelStopsAtAPhaseBoundaryAndFreesTheWorkspace) {
   auto syn_circuit = std::make_shared<const r1cs::Circuit>(std::move(syn.circuit));
   auto syn_pk = std::make_shared<const groth16::ProvingKey>(
       groth16::setup_insecure(*syn_circuit, groth16::toxic_waste_from_seed(g())));
-  int stops = 0;
   EngineConfig ec;
   ec.workers_per_device = 2;
-  ec.on_cancel_stopped = [&](double s) {
-    ++stops;
-    std::printf("cancel took %.3f ms to stop the running partitions\n", s * 1e3);
-  };
   Engine e(gpu0(uint64_t{1} << 30), ec);
   e.register_circuit("fam", fam.pk, fam.circuit);
   e.register_circuit("syn", syn_pk, syn_circuit);
@@ -177,10 +172,12 @@ TEST(CudaEngine, CancelStopsAtAPhaseBoundaryAndFreesTheWorkspace) {
     if (!computing) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   ASSERT_TRUE(computing);
+  const auto t0 = std::chrono::steady_clock::now();
   EXPECT_TRUE(e.cancel(id));
   ASSERT_TRUE(e.wait_stopped(id, std::chrono::seconds(60)));
+  std::printf("cancel took %.3f ms to stop the running partitions\n",
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   EXPECT_EQ(e.stats().ledgers[0].in_use, 0u);
-  EXPECT_LE(stops, 1);
   e.unregister_circuit("syn");
   expect_cpu_equal(e, "fam", *fam.pk, *fam.circuit, {fam.witness(11), fam.witness(12), fam.witness(13)}, g);
 }

@@ -66,7 +66,6 @@ struct Job {
   bool verified = false;
   std::atomic<bool> stop{false};  // cancelled or failed: in-flight partitions stop at a boundary
   std::stop_source stop_source;   // ... and their devices with them (compute's stop token)
-  double cancelled_at_s = -1;     // engine clock of a cancel that found partitions in flight
 
   uint32_t partitions() const { return uint32_t(timings.size()); }
 };
@@ -314,11 +313,7 @@ void Engine::Impl::leave(Job& j, uint32_t) {
   --in_flight;
   --j.circuit->users;
   progress.fetch_add(1, std::memory_order_relaxed);
-  if (j.in_flight == 0 && j.stop) {
-    if (j.cancelled_at_s >= 0 && cfg.on_cancel_stopped) cfg.on_cancel_stopped(now() - j.cancelled_at_s);
-    j.cancelled_at_s = -1;
-    done_cv.notify_all();  // wait_stopped
-  }
+  if (j.in_flight == 0 && j.stop) done_cv.notify_all();  // wait_stopped
 }
 
 void Engine::Impl::finish_partition(const std::shared_ptr<Job>& jp, uint32_t part, const groth16::Proof& proof) {
@@ -369,7 +364,6 @@ void Engine::Impl::fail(Job& j, const std::string& why, JobState state) {
   j.error = why;
   j.stop = true;
   j.stop_source.request_stop();  // wakes the job's partitions on their devices
-  if (state == JobState::kCancelled && j.in_flight > 0) j.cancelled_at_s = now();
   ++(state == JobState::kCancelled ? counters.cancelled : counters.failed);
   const QueueKey base{uint8_t(3 - uint8_t(j.priority)), j.seq, 0};
   for (uint32_t k = 0; k < j.partitions(); ++k) {

@@ -18,7 +18,6 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -84,9 +83,6 @@ struct EngineConfig {
   bool self_check = true;          // batch-verify every job's proofs before reporting it done
   bool record_timeline = true;
   double watchdog_s = 30;          // no progress for this long with work in flight = a deadlock
-  // A cancelled job's last in-flight partition left its device: seconds since the cancel. Called
-  // with the engine's lock held (it must not call the engine).
-  std::function<void(double seconds)> on_cancel_stopped;
 };
 
 // What one worker is doing now (for the daemon's Status and its live page).
