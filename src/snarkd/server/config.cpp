@@ -186,7 +186,8 @@ void read_circuits(const toml::table& root, const std::string& path, ServerConfi
     s.boolean("check_key", spec.check_key);
     s.finish();
     if (spec.id.empty()) s.fail("id", "missing");
-    if (spec.id.size() > 128 || std::any_of(spec.id.begin(), spec.id.end(), [](unsigned char ch) { return ch < 0x21 || ch > 0x7e; }))
+    const auto odd = [](unsigned char ch) { return ch < 0x21 || ch > 0x7e; };  // the API's id rule
+    if (spec.id.size() > 128 || std::any_of(spec.id.begin(), spec.id.end(), odd))
       s.fail("id", "'" + spec.id + "' is not 1 to 128 printable ASCII characters without spaces");
     if (spec.zkey.empty() == (spec.params.empty() || spec.circuit.empty()))
       s.fail("id", "give either zkey, or params and circuit");

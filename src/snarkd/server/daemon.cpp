@@ -200,7 +200,8 @@ int serve(const ServerConfig& c, const sigset_t& set) {
   const int failed = service->status(1).failed_circuits_size();
   spdlog::log(failed ? spdlog::level::warn : spdlog::level::info,
               "ready socket={} tcp_port={} http_port={} devices={} pid={} failed_circuits={}",
-              c.socket.empty() ? "-" : c.socket, l.tcp_port, l.http ? l.http->port() : 0, c.devices, ::getpid(), failed);
+              c.socket.empty() ? "-" : c.socket, l.tcp_port, l.http ? l.http->port() : 0, c.devices, ::getpid(),
+              failed);
   for (;;) {
     int sig = 0;
     if (::sigwait(&set, &sig) != 0) continue;

@@ -69,6 +69,15 @@ grpc::Status GrpcApi::guarded(grpc::ServerContextBase* ctx, const char* method, 
   return grpc::Status(to_grpc_code(code), msg);
 }
 
+namespace {
+
+std::string busy_message(const RpcPool& pool, const char* method) {
+  return "all " + std::to_string(pool.threads()) + " threads for " + method +
+         " calls are busy and their queue is full; retry later";
+}
+
+}  // namespace
+
 template <class F>
 GrpcApi::Reactor* GrpcApi::at_once(Ctx* ctx, const char* method, F&& body) {
   Reactor* r = ctx->DefaultReactor();
@@ -86,9 +95,7 @@ GrpcApi::Reactor* GrpcApi::on_pool(RpcPool& pool, Ctx* ctx, const char* method, 
   // ctx, the request and the reply live until Finish: the body may use them on the pool.
   if (!pool.try_post([this, r, ctx, method, body = std::move(body)] { r->Finish(guarded(ctx, method, body)); })) {
     s_.count_rpc(method, "RESOURCE_EXHAUSTED");
-    r->Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                           "all " + std::to_string(pool.threads()) + " threads for " + method +
-                               " calls are busy and the queue is full (server.max_rpc_threads); retry later"));
+    r->Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, busy_message(pool, method)));
   }
   return r;
 }
@@ -204,9 +211,7 @@ GrpcApi::Reactor* GrpcApi::Prove(Ctx* ctx, const v1::ProveRequest* req, v1::JobR
   });
   if (!posted) {
     s_.count_rpc("Prove", "RESOURCE_EXHAUSTED");
-    r->fail(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                         "all " + std::to_string(calls_.threads()) +
-                             " threads for Prove calls are busy and the queue is full (server.max_rpc_threads); retry later"));
+    r->fail(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, busy_message(calls_, "Prove")));
   }
   return r;
 }

@@ -51,6 +51,7 @@ struct Service::Families {
         uptime(r.gauge("snarkd_uptime_seconds", "Seconds since the daemon started.")),
         draining(r.gauge("snarkd_draining", "1 while draining after SIGTERM.")),
         circuits_failed(r.gauge("snarkd_circuits_failed", "Circuits that failed to load (Status lists them).")),
+        awaits(r.gauge("snarkd_awaits_waiting", "Await and Prove calls waiting for their job (they hold no thread).")),
         cancel_stop(r.histogram("snarkd_cancel_stop_seconds",
                                 "Cancel of a running job to its partitions leaving their devices.",
                                 exponential_buckets(0.001, 2, 16))) {}
@@ -60,7 +61,7 @@ struct Service::Families {
   MetricFamily &queue_depth, &in_flight, &jobs, &vram_pool, &vram_reserved, &vram_resident, &vram_peak, &vram_waiting;
   MetricFamily &host_capacity, &host_in_use, &host_peak, &busy, &workers_busy, &workers;
   MetricFamily &invalid, &deadlocks, &overcommits;
-  MetricFamily &keys, &uptime, &draining, &circuits_failed, &cancel_stop;
+  MetricFamily &keys, &uptime, &draining, &circuits_failed, &awaits, &cancel_stop;
 };
 
 // The circuits are registered and the journal replayed by start(), not here.
@@ -282,6 +283,10 @@ void Service::refresh_gauges(const v1::StatusReply& s) const {
 
 std::string Service::metrics_text() const {
   refresh_gauges(status(1));
+  {
+    std::lock_guard l(mu_);
+    m_->awaits.set({}, double(waiters_.size()));
+  }
   return metrics_.render();
 }
 

@@ -35,7 +35,8 @@ class SpoolWriter {
     while (n > 0) {
       const ssize_t w = ::write(fd_, p, n);
       if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) throw std::runtime_error("spool: cannot write " + path_ + ": " + std::strerror(errno) + " (disk full?)");
+      if (w <= 0)
+        throw std::runtime_error("spool: cannot write " + path_ + ": " + std::strerror(errno) + " (disk full?)");
       p += w;
       n -= size_t(w);
     }
