@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -343,8 +344,12 @@ v1::JobResult Service::cancel(uint64_t id) {
     // Cancelled now, or finished just before: either way the engine's state is final, so
     // journal it here (finish ignores it if the watcher was first) and reply with it.
     try {
+      const engine::JobResult before = engine_->peek(*eid);
+      const bool on_device = std::any_of(before.timings.begin(), before.timings.end(), [](const auto& t) {
+        return t.dequeued_s > 0 && t.finalized_s == 0;  // popped by a worker, not done
+      });
       const auto t0 = std::chrono::steady_clock::now();
-      const bool was_running = engine_->cancel(*eid) && !engine_->wait_stopped(*eid, std::chrono::milliseconds(0));
+      const bool was_running = engine_->cancel(*eid) && on_device;
       finish(rec, engine_->peek(*eid));
       // Reply once the running partitions have left their devices (their next phase boundary):
       // the circuit can be evicted and the drain does not wait for them.
