@@ -5,12 +5,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <climits>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "snarkd/server/spool.hpp"
 #include "snarkd/util/error.hpp"

@@ -4,6 +4,7 @@
 // from that answer, so thousands of clients awaiting long proofs hold no RPC thread.
 #include <spdlog/spdlog.h>
 
+#include <cstdint>
 #include <future>
 
 #include "snarkd/server/service.hpp"
