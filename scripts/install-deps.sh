@@ -5,10 +5,11 @@
 set -eu
 need=""
 # The daemon (snarkd serve, snarkctl; optional in CMake) and its tests: gRPC + protobuf, SQLite,
-# toml++, spdlog (OpenSSL comes with gRPC); sqlite3, curl and python3-jsonschema for daemon_test.sh;
+# toml++, spdlog, cpp-httplib (the HTTP side port; OpenSSL comes with gRPC); sqlite3, curl and
+# python3-jsonschema for daemon_test.sh;
 # chromium for the status page's headless check (status_page.sh).
 daemon="libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libsqlite3-dev libtomlplusplus-dev"
-daemon="$daemon libspdlog-dev sqlite3 curl python3-jsonschema chromium"
+daemon="$daemon libspdlog-dev libcpp-httplib-dev pkg-config sqlite3 curl python3-jsonschema chromium"
 # The supraseal-c2 crate (rust/supraseal-c2) and the installed-package test: Debian's Rust
 # toolchain (the crate needs no registry) and pkg-config.
 ffi="cargo rustc pkg-config"

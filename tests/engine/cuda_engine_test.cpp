@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
+#include <thread>
 
 #include "common/seed.hpp"
 #include "engine/fixture.hpp"
@@ -12,6 +14,7 @@
 #include "snarkd/engine/engine.hpp"
 #include "snarkd/groth16/prover.hpp"
 #include "snarkd/r1cs/synthetic.hpp"
+#include "snarkd/util/cancel.hpp"
 
 namespace snarkd::engine {
 namespace {
@@ -124,6 +127,59 @@ TEST(CudaEngine, UnsatisfiedWitnessFailsOnlyItsJob) {
   EXPECT_EQ(rb.state, JobState::kFailed);
   EXPECT_NE(rb.error.find("partition 1"), std::string::npos) << rb.error;
   EXPECT_EQ(e.await(o)->state, JobState::kDone);
+}
+
+// Cancel on the GPU: prove_on_stream stops at a phase boundary only after its own stream has
+// drained (nothing may touch the workspace once the reservation is released), writes no sums,
+// and the engine gives the memory back at once and proves the next job's bytes exactly.
+TEST(CudaEngine, CancelStopsAtAPhaseBoundaryAndFreesTheWorkspace) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  auto g = test::rng("cuda-engine-cancel");
+  const test::Family fam = test::make_family(12, g());
+  {
+    const cuda::DeviceProvingKey key(0, *fam.pk, *fam.circuit);
+    cuda::Stream stream;
+    cuda::DeviceBuffer<uint8_t> ws(key.workspace_bytes());
+    cuda::PinnedBuffer<cuda::DeviceSums> out(1);
+    std::memset(static_cast<void*>(out.data()), 0xab, sizeof(cuda::DeviceSums));
+    std::stop_source src;
+    src.request_stop();
+    EXPECT_THROW(cuda::prove_on_stream(key, ws.data(), out.data(), stream, nullptr, src.get_token()), Cancelled);
+    EXPECT_EQ(cudaStreamQuery(stream), cudaSuccess) << "work was left on the stream";
+    const auto* b = reinterpret_cast<const uint8_t*>(out.data());
+    for (size_t i = 0; i < sizeof(cuda::DeviceSums); ++i) ASSERT_EQ(b[i], 0xab) << "sums written after a cancel";
+  }
+  r1cs::SyntheticParams sp;
+  sp.num_constraints = 1 << 16;
+  sp.num_inputs = 9;
+  sp.seed = g();
+  auto syn = r1cs::generate_synthetic(sp);
+  auto syn_circuit = std::make_shared<const r1cs::Circuit>(std::move(syn.circuit));
+  auto syn_pk = std::make_shared<const groth16::ProvingKey>(
+      groth16::setup_insecure(*syn_circuit, groth16::toxic_waste_from_seed(g())));
+  EngineConfig ec;
+  ec.workers_per_device = 2;
+  Engine e(gpu0(uint64_t{1} << 30), ec);
+  e.register_circuit("fam", fam.pk, fam.circuit);
+  e.register_circuit("syn", syn_pk, syn_circuit);
+  JobRequest r;
+  r.circuit_id = "syn";
+  r.witnesses.assign(16, syn.witness);
+  const JobId id = e.submit(std::move(r));
+  bool computing = false;
+  for (int i = 0; i < 60000 && !computing; ++i) {
+    for (const WorkerStatus& w : e.stats().workers) computing |= w.job == id && w.stage == "compute";
+    if (!computing) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(computing);
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE(e.cancel(id));
+  ASSERT_TRUE(e.wait_stopped(id, std::chrono::seconds(60)));
+  std::printf("cancel took %.3f ms to stop the running partitions\n",
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  EXPECT_EQ(e.stats().ledgers[0].in_use, 0u);
+  e.unregister_circuit("syn");
+  expect_cpu_equal(e, "fam", *fam.pk, *fam.circuit, {fam.witness(11), fam.witness(12), fam.witness(13)}, g);
 }
 
 }  // namespace

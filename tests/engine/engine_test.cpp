@@ -239,6 +239,7 @@ TEST(Engine, StatsShowEachWorkersStageAndEachLedger) {
   Hold hold;
   SimDeviceConfig cfg;
   cfg.hold_file = hold.path();
+  cfg.hold_uploads = true;
   EngineConfig ec;
   ec.workers_per_device = 2;
   Engine e(sim_devices(2, cfg), ec);
@@ -289,6 +290,7 @@ TEST(Engine, HostBudgetRefusesOrBlocksSubmitters) {
   Hold hold;  // a's first upload cannot end: both its witnesses stay charged
   SimDeviceConfig cfg;
   cfg.hold_file = hold.path();
+  cfg.hold_uploads = true;
   EngineConfig ec;
   ec.workers_per_device = 1;
   ec.host_budget_bytes = 2 * f.circuit->num_vars() * sizeof(ff::Fr);
@@ -362,8 +364,9 @@ class MixUpDevice final : public Device {
         inner->upload(c, previous.empty() ? std::span<const ff::Fr>(now) : previous, r);
         previous = std::move(now);
       }
-      groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& k) override {
-        return inner->compute(c, r, k);
+      groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& k,
+                                 const std::stop_token& stop) override {
+        return inner->compute(c, r, k, stop);
       }
     };
     auto w = std::make_unique<W>();

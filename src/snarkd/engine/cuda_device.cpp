@@ -108,13 +108,14 @@ class CudaWorker final : public DeviceWorker {
     // The host witness may go now: every byte is in a pinned chunk or already copied.
   }
 
-  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock) override {
+  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                             const std::stop_token& stop) override {
     cuda::DeviceGuard g(int(d_.index()));
     const auto key = d_.key(c.id);
     uploaded_.wait_in(compute_);
     cuda::PhaseEvents ev;
     for (size_t k = 0; k < phase_.size(); ++k) ev.at[k] = phase_[k].get();
-    cuda::prove_on_stream(*key, d_.pool() + r.offset(), sums_.data(), compute_, &ev);
+    cuda::prove_on_stream(*key, d_.pool() + r.offset(), sums_.data(), compute_, &ev, stop);
     computed_.record(compute_);
     computed_.synchronize();  // this worker's stream only; sleeps (blocking-sync event)
     const auto seconds = cuda::phase_seconds(ev);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stop_token>
 #include <string>
 
 #include "snarkd/engine/ledger.hpp"
@@ -46,7 +47,10 @@ class DeviceWorker {
   virtual void upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) = 0;
   // Compute stage: ordered after this worker's last upload; blocks until the sums are on the
   // host. Throws groth16::UnsatisfiedWitness for a witness that does not satisfy the circuit.
-  virtual groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock) = 0;
+  // `stop` is the job's cancellation: checked at every phase boundary, it makes compute throw
+  // snarkd::Cancelled once nothing on the device touches the reservation any more.
+  virtual groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                                     const std::stop_token& stop) = 0;
 };
 
 class Device {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <stop_token>
 #include <thread>
 #include <unordered_map>
 
@@ -64,6 +65,7 @@ struct Job {
   std::string error;
   bool verified = false;
   std::atomic<bool> stop{false};  // cancelled or failed: in-flight partitions stop at a boundary
+  std::stop_source stop_source;   // ... and their devices with them (compute's stop token)
 
   uint32_t partitions() const { return uint32_t(timings.size()); }
 };
@@ -281,7 +283,7 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
     if (give_up()) return abandon();
     enter(Stage::kCompute);
     WorkerClock clock([this] { return now(); }, rec);
-    const groth16::QuerySums sums = dw.compute(c, *res, clock);
+    const groth16::QuerySums sums = dw.compute(c, *res, clock, j.stop_source.get_token());
     res->release();
     const double t_comp = now();
     rec(Stage::kCompute, std::max(t_up, clock.wait_end_), t_comp);
@@ -311,6 +313,7 @@ void Engine::Impl::leave(Job& j, uint32_t) {
   --in_flight;
   --j.circuit->users;
   progress.fetch_add(1, std::memory_order_relaxed);
+  if (j.in_flight == 0 && j.stop) done_cv.notify_all();  // wait_stopped
 }
 
 void Engine::Impl::finish_partition(const std::shared_ptr<Job>& jp, uint32_t part, const groth16::Proof& proof) {
@@ -360,6 +363,7 @@ void Engine::Impl::fail(Job& j, const std::string& why, JobState state) {
   j.state = state;
   j.error = why;
   j.stop = true;
+  j.stop_source.request_stop();  // wakes the job's partitions on their devices
   ++(state == JobState::kCancelled ? counters.cancelled : counters.failed);
   const QueueKey base{uint8_t(3 - uint8_t(j.priority)), j.seq, 0};
   for (uint32_t k = 0; k < j.partitions(); ++k) {
@@ -596,6 +600,15 @@ bool Engine::cancel(JobId id) {
   if (is_terminal(it->second->state)) return false;
   impl_->fail(*it->second, "cancelled", JobState::kCancelled);
   return true;
+}
+
+bool Engine::wait_stopped(JobId id, std::chrono::milliseconds timeout) {
+  Impl& m = *impl_;
+  std::unique_lock l(m.mu);
+  auto it = m.jobs.find(id);
+  if (it == m.jobs.end()) throw InvalidArgument("unknown job " + std::to_string(id));
+  std::shared_ptr<Job> j = it->second;
+  return m.done_cv.wait_for(l, timeout, [&] { return is_terminal(j->state) && j->in_flight == 0; });
 }
 
 void Engine::forget(JobId id) {

@@ -4,8 +4,10 @@
 #include <condition_variable>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <thread>
 
+#include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
 #include "snarkd/util/thread_pool.hpp"
 
@@ -17,9 +19,11 @@ using Clock = std::chrono::steady_clock;
 
 void wait_until(Clock::time_point t) { std::this_thread::sleep_until(t); }
 
-void wait_while_held(const std::string& hold_file) {
+// Returns false if it returned because of a stop request.
+bool wait_while_held(const std::string& hold_file, const std::stop_token& stop = {}) {
   while (!hold_file.empty() && std::filesystem::exists(hold_file))
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (!sleep_until(Clock::now() + std::chrono::milliseconds(5), stop)) return false;
+  return true;
 }
 
 Clock::duration seconds(double s) {
@@ -37,21 +41,28 @@ uint64_t tag_of(uint64_t offset, uint64_t serial) {
 
 class SimDevice::FifoLock {
  public:
-  void lock() {
+  void lock() { lock(std::stop_token{}); }
+  // Waits for its turn; a stop request first gives the turn up (it is skipped when it comes) and
+  // throws Cancelled, so a cancelled partition does not wait out the stages queued before it.
+  void lock(const std::stop_token& stop) {
     std::unique_lock l(mu_);
     const uint64_t ticket = next_++;
-    cv_.wait(l, [&] { return serving_ == ticket; });
+    if (cv_.wait(l, stop, [&] { return serving_ == ticket; })) return;
+    abandoned_.insert(ticket);
+    throw Cancelled("simulated device: cancelled while waiting for the compute engine");
   }
   void unlock() {
     std::lock_guard l(mu_);
     ++serving_;
+    while (abandoned_.erase(serving_)) ++serving_;
     cv_.notify_all();
   }
 
  private:
   std::mutex mu_;
-  std::condition_variable cv_;
+  std::condition_variable_any cv_;
   uint64_t next_ = 0, serving_ = 0;
+  std::set<uint64_t> abandoned_;  // tickets whose waiter was cancelled
 };
 
 SimDevice::SimDevice(const SimDeviceConfig& cfg)
@@ -107,12 +118,14 @@ class SimWorker final : public DeviceWorker {
     double t = d_.cfg_.upload_s;
     if (d_.cfg_.upload_bytes_per_s > 0) t += double(wbytes) / d_.cfg_.upload_bytes_per_s;
     wait_until(t0 + seconds(t));
-    wait_while_held(d_.cfg_.hold_file);
+    if (d_.cfg_.hold_uploads) wait_while_held(d_.cfg_.hold_file);
   }
 
-  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock) override {
+  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                             const std::stop_token& stop) override {
     const double wait0 = clock.now();
-    std::lock_guard engine(*d_.compute_engine_);
+    d_.compute_engine_->lock(stop);
+    std::lock_guard engine(*d_.compute_engine_, std::adopt_lock);
     const double wait1 = clock.now();
     if (wait1 > wait0) clock.span(Stage::kWaitCompute, wait0, wait1);
     const auto t0 = Clock::now();
@@ -120,6 +133,7 @@ class SimWorker final : public DeviceWorker {
     const auto* w = reinterpret_cast<const ff::Fr*>(base);
     groth16::ProveOptions opt;
     opt.threads = 1;
+    opt.stop = stop;
     const InlinePoolScope inline_pool;  // tiny circuits: pool wake-ups would dominate
     groth16::ProveTimings t;
     // The sums are computed even if the tag check below fails, so the SMs' time is realistic.
@@ -130,9 +144,12 @@ class SimWorker final : public DeviceWorker {
     } catch (...) {
       failure = std::current_exception();
     }
-    wait_until(t0 + seconds(d_.cfg_.compute_s));
-    wait_while_held(d_.cfg_.hold_file);
+    // The SMs stay busy for the configured stage time (and while held); a cancel ends it at
+    // once, as a real device's kernels stop at their next boundary.
+    const bool finished =
+        sleep_until(t0 + seconds(d_.cfg_.compute_s), stop) && wait_while_held(d_.cfg_.hold_file, stop);
     d_.busy_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
+    if (!finished) throw Cancelled("simulated device: cancelled during the compute stage");
     check_tag(base, c.witness_bytes(), r.bytes());
     if (failure) std::rethrow_exception(failure);
     return sums;

@@ -28,11 +28,12 @@ struct SimDeviceConfig {
   double upload_bytes_per_s = 0;             //   witness bytes / this (0: no per-byte time)
   double compute_s = 0;                      // minimum compute-stage time (SMs busy)
   double load_s = 0;                         // time to make a circuit resident
-  // Tests: while this file exists, no upload or compute stage ends (each has done its work and
-  // waits). A test creates it, sees the partition it needs in its stage, acts (cancel, submit,
-  // SIGTERM, kill -9), then removes it: a handshake where a stage time would race a loaded
-  // machine's clock. Checked every 5 ms (test-only; the daemon exposes it as sim_hold_file).
+  // Tests: while this file exists, no compute stage ends (it has done its work and waits; a
+  // cancel still ends it). A test creates it, sees the partition it needs in its stage, acts
+  // (cancel, submit, SIGTERM, kill -9), then removes it: a handshake where a stage time would
+  // race a loaded machine's clock. Checked every 5 ms (test-only; the daemon's sim_hold_file).
   std::string hold_file;
+  bool hold_uploads = false;  // the hold also keeps uploads from ending (not cancellable)
 };
 
 // The tag check after compute failed: some other partition wrote into this reservation.

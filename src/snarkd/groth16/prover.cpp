@@ -5,6 +5,7 @@
 
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/groth16/verifier.hpp"
+#include "snarkd/util/cancel.hpp"
 #include "snarkd/util/random.hpp"
 
 namespace snarkd::groth16 {
@@ -84,6 +85,7 @@ QuerySums compute_sums(const ProvingKey& pk, const r1cs::Circuit& circuit, std::
   if (pk.flavour == KeyFlavour::kBellperson && pk.a_density.num_bits == 0)
     throw InvalidArgument("prove: the bellperson key is not bound to its circuit (bind_circuit)");
   auto step = [&opt](std::string_view name) {
+    throw_if_stopped(opt.stop, "prove");
     if (opt.on_step) opt.on_step(name);
   };
   step("qap");
@@ -104,6 +106,7 @@ QuerySums compute_sums(const ProvingKey& pk, const r1cs::Circuit& circuit, std::
 
   msm::Options mo;
   mo.threads = opt.threads;
+  mo.stop = opt.stop;
   t0 = Clock::now();
   step("msm_a");
   std::vector<Fr> gathered;
@@ -125,6 +128,7 @@ QuerySums compute_sums(const ProvingKey& pk, const r1cs::Circuit& circuit, std::
   step("msm_h");
   const ec::G1Jacobian h_sum = msm::msm<ec::G1Config>(pk.h, h, mo);
   t.msm_h = seconds_since(t0);
+  throw_if_stopped(opt.stop, "prove");
 
   return QuerySums{a_sum, b1_sum, l_sum, h_sum, b2_sum};
 }
