@@ -9,7 +9,9 @@ need=""
 # chromium for the status page's headless check (status_page.sh).
 daemon="libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libsqlite3-dev libtomlplusplus-dev"
 daemon="$daemon libspdlog-dev sqlite3 curl python3-jsonschema chromium"
-for pkg in g++ cmake make libgtest-dev libgmp-dev libbenchmark-dev nodejs npm $daemon; do
+# nlohmann-json (JSON behind util/json.hpp) and CLI11 (the command lines of snarkd and snarkctl).
+libs="nlohmann-json3-dev libcli11-dev"
+for pkg in g++ cmake make libgtest-dev libgmp-dev libbenchmark-dev nodejs npm $libs $daemon; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need="$need $pkg"
 done
 # Node may come from outside Debian's packages (as on the dev image): accept any node/npm on PATH.
