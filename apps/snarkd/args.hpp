@@ -1,38 +1,31 @@
-// Command-line parsing for `snarkd <verb> [--option value | --flag]...`. Each verb declares
-// the options it takes; anything else is a UsageError (exit code 2 with the verb's usage).
+// Options declared as a list, for a verb that parses its own argv[first..] (serve_cmd.cpp): the
+// same CLI11 parsing as the verbs of commands.hpp, with `--help` listing the options (HelpShown:
+// exit 0). The verbs main.cpp declares take their Options from there instead.
 #pragma once
-#include <map>
-#include <optional>
-#include <stdexcept>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "common/options.hpp"
+
 namespace snarkd::cli {
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 struct OptionSpec {
-  std::string name;   // without the leading "--"
+  std::string name;  // without the leading "--"
   bool takes_value;
 };
 
-class Args {
+namespace detail {
+struct OwnedApp {  // constructed before the Options base that points into it
+  std::unique_ptr<CLI::App> owned;
+};
+}  // namespace detail
+
+class Args : private detail::OwnedApp, public Options {
  public:
-  // Parses argv[first..argc) against `spec`; positional arguments are kept in order.
+  // Parses argv[first..argc) against `spec` (positional arguments kept in order); a bad option is
+  // a UsageError.
   Args(int argc, char** argv, int first, const std::vector<OptionSpec>& spec);
-
-  bool has(const std::string& name) const { return values_.count(name) != 0; }
-  std::optional<std::string> get(const std::string& name) const;
-  std::string require(const std::string& name) const;  // UsageError "missing --name"
-  uint64_t get_u64(const std::string& name, uint64_t fallback) const;
-  const std::vector<std::string>& positional() const { return positional_; }
-
- private:
-  std::map<std::string, std::string> values_;
-  std::vector<std::string> positional_;
 };
 
 }  // namespace snarkd::cli
