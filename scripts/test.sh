@@ -4,6 +4,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh
+# Every repository path named in the docs and in code comments exists (seconds).
+python3 scripts/check_paths.py
 # Without a visible GPU (CI) the GPU tests skip, so the CUDA backend is only compile-checked:
 # PTX at -O0 instead of optimised sm_90 code (the whole build: 26 min 47 s → 7 min 36 s on the
 # 2-core AMD EPYC VM; SNARKD_CUDA_COMPILE_CHECK in CMakeLists.txt). The variable of that name

@@ -283,8 +283,8 @@ TEST(Circom, WtnsCorruptionNamesTheField) {
   expect([](B& b) { store_le<uint32_t>(b, 64, 1); }, "more than one header section");
 }
 
-// A directory or a FIFO named as an input file: its own message, at once (opening a FIFO
-// without a writer used to block the reader forever).
+// A directory or a FIFO named as an input file: its own message, at once (a plain open of a
+// FIFO without a writer blocks).
 TEST(Circom, DirectoriesAndFifosAreNotFiles) {
   TempFile dir("a_directory.r1cs");
   std::filesystem::create_directory(dir.path());
