@@ -40,7 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const auto w = fuzz::try_read([&] { return server::decode_witness(bytes, format, num_vars, "partition 0"); });
   const std::string path = fuzz::write_input(bytes.data(), bytes.size(), "spool.witness");
-  const auto from_file = fuzz::try_read([&] { return server::read_witness_file(path, format, num_vars, "partition 0"); });
+  const auto from_file =
+      fuzz::try_read([&] { return server::read_witness_file(path, format, num_vars, "partition 0"); });
   if (w.has_value() != from_file.has_value() || (w && *w != *from_file))
     violated("the witness decoded from bytes and from its spool file differ");
   if (!w) return 0;

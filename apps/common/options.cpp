@@ -50,6 +50,19 @@ void usage_error(const std::string& context, const std::string& what, const std:
   std::fprintf(stderr, "%s: %s\n(see %s --help)\n", context.c_str(), what.c_str(), help_cmd.c_str());
 }
 
+// The verb CLI11 parsed (also after a parse error), or npos.
+size_t chosen_verb(const std::vector<CLI::App*>& subs) {
+  for (size_t i = 0; i < subs.size(); ++i)
+    if (subs[i]->parsed()) return i;
+  return std::string::npos;
+}
+
+// Arguments nobody declared (CLI11 collects them: allow_extras), named in the verb's terms.
+std::string unexpected(const std::string& arg, bool verb_chosen) {
+  if (arg.rfind("-", 0) == 0) return "unknown option " + arg;
+  return (verb_chosen ? "unexpected argument '" : "unknown command '") + arg + "'";
+}
+
 }  // namespace
 
 int run_verbs(CLI::App& app, const std::string& binary, const std::vector<Verb>& verbs, int argc, char** argv,
@@ -59,51 +72,34 @@ int run_verbs(CLI::App& app, const std::string& binary, const std::vector<Verb>&
   std::vector<std::unique_ptr<Options>> options;
   std::vector<CLI::App*> subs;
   for (const Verb& v : verbs) {
-    CLI::App* sub = app.add_subcommand(v.name, v.summary);
-    options.push_back(std::make_unique<Options>(sub));
+    subs.push_back(app.add_subcommand(v.name, v.summary));
+    options.push_back(std::make_unique<Options>(subs.back()));
     v.declare(*options.back());
-    subs.push_back(sub);
   }
-  // Collected, not refused, by CLI11: the messages below name the verb and what was wrong.
   app.allow_extras();
-  const CLI::App* chosen = nullptr;
-  size_t index = 0;
   try {
     app.parse(argc, argv);
-    for (size_t i = 0; i < subs.size(); ++i)
-      if (subs[i]->parsed()) chosen = subs[i], index = i;
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  } catch (const CLI::CallForVersion& e) {
+  } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e) == 0 ? 0 : 2;
   } catch (const CLI::ParseError& e) {
-    for (size_t i = 0; i < subs.size(); ++i)
-      if (subs[i]->parsed()) chosen = subs[i];
-    const std::string ctx = chosen ? binary + " " + chosen->get_name() : binary;
-    usage_error(ctx, e.what(), chosen ? ctx : binary);
+    const size_t i = chosen_verb(subs);
+    const std::string ctx = i == std::string::npos ? binary : binary + " " + verbs[i].name;
+    usage_error(ctx, e.what(), ctx);
     return 2;
   }
+  const size_t i = chosen_verb(subs);
   const std::vector<std::string> extra = app.remaining();
-  if (!chosen) {
-    if (extra.empty()) {
-      std::fputs(app.help().c_str(), stderr);
-      return 2;
-    }
-    const bool is_option = extra[0].rfind("-", 0) == 0;
-    usage_error(binary, (is_option ? "unknown option " : "unknown command '") + extra[0] + (is_option ? "" : "'"),
-                binary);
+  if (i == std::string::npos && extra.empty()) {
+    std::fputs(app.help().c_str(), stderr);
     return 2;
   }
-  const std::string ctx = binary + " " + chosen->get_name();
+  const std::string ctx = i == std::string::npos ? binary : binary + " " + verbs[i].name;
   if (!extra.empty()) {
-    const bool is_option = extra[0].rfind("-", 0) == 0;
-    usage_error(ctx, (is_option ? "unknown option " : "unexpected argument '") + extra[0] + (is_option ? "" : "'"), ctx);
+    usage_error(ctx, unexpected(extra[0], i != std::string::npos), ctx);
     return 2;
   }
   try {
-    return verbs[index].run(*options[index]);
+    return verbs[i].run(*options[i]);
   } catch (const UsageError& e) {
     usage_error(ctx, e.what(), ctx);
     return 2;

@@ -13,6 +13,7 @@ namespace snarkd::cli {
 struct OptionSpec {
   std::string name;  // without the leading "--"
   bool takes_value;
+  std::string help = {};
 };
 
 namespace detail {

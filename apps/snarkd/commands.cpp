@@ -86,15 +86,16 @@ void check_setup_memory(const r1cs::Circuit& c, const std::string& path, const O
   if (auto g = a.get("max-memory-gib")) {
     char* end = nullptr;
     const double v = std::strtod(g->c_str(), &end);
-    if (end == g->c_str() || *end || !(v > 0) || v > 1e9) throw UsageError("--max-memory-gib expects a positive number");
+    if (end == g->c_str() || *end || !(v > 0) || v > 1e9)
+      throw UsageError("--max-memory-gib expects a positive number");
     limit = uint64_t(v * double(uint64_t{1} << 30));
   }
   const uint64_t need = groth16::setup_peak_bytes(c);
   if (need > limit)
-    throw DecodeError(path + ": a key for " + std::to_string(c.num_vars()) + " variables and " +
-                      std::to_string(c.num_constraints()) + " constraints needs up to " + gib(need) +
-                      " during setup, more than the " + gib(limit) + (a.has("max-memory-gib") ? " allowed" : " this machine has") +
-                      " (--max-memory-gib sets the limit)");
+    throw DecodeError(
+        path + ": a key for " + std::to_string(c.num_vars()) + " variables and " + std::to_string(c.num_constraints()) +
+        " constraints needs up to " + gib(need) + " during setup, more than the " + gib(limit) +
+        (a.has("max-memory-gib") ? " allowed" : " this machine has") + " (--max-memory-gib sets the limit)");
 }
 
 // The CPU fixed-base backend with a progress step per batch of points (key_from_scalars makes
@@ -120,8 +121,9 @@ void declare_setup(Options& o) {
       .value("seed", "derive the toxic waste from N (reproducible; anyone can recompute it)", "N")
       .value("max-memory-gib", "refuse a circuit whose setup would need more (default: the machine's memory)", "G");
   declare_common(o);
-  o.app().footer("INSECURE development setup: the toxic waste is known to this process (or to anyone, with --seed);\n"
-                 "never use these keys for anything of value.");
+  o.app().footer(
+      "INSECURE development setup: the toxic waste is known to this process (or to anyone, with --seed);\n"
+      "never use these keys for anything of value.");
 }
 
 int cmd_setup(const Options& a) {
@@ -141,7 +143,8 @@ int cmd_setup(const Options& a) {
   progress.step("scalars");
   groth16::SetupScalars scalars = groth16::setup_scalars(circuit, tw);
   const uint32_t log_domain = scalars.log_domain;
-  const groth16::ProvingKey pk = groth16::key_from_scalars(std::move(scalars), with_progress(groth16::cpu_fixed_base(), progress));
+  const groth16::ProvingKey pk =
+      groth16::key_from_scalars(std::move(scalars), with_progress(groth16::cpu_fixed_base(), progress));
   progress.step("write " + params_path);
   try {
     groth16::write_params(params_path, pk);
@@ -189,12 +192,14 @@ int cmd_verify(const Options& a) {
   for (size_t k = 0; k < publics.size(); ++k)
     if (publics[k].size() != vk.num_public())
       throw DecodeError(public_path + ": " + std::to_string(publics[k].size()) + " public inputs" +
-                        (proofs.size() > 1 ? " for proof " + std::to_string(k) : "") +
-                        ", the verifying key expects " + std::to_string(vk.num_public()));
-  const bool ok = proofs.size() == 1 ? groth16::verify(vk, proofs[0], publics[0])
-                                     : groth16::verify_batch(vk, proofs, publics);
-  if (a.has("json")) std::printf("{\"valid\": %s, \"proofs\": %zu}\n", ok ? "true" : "false", proofs.size());
-  else std::printf("%s\n", ok ? "valid" : "invalid");
+                        (proofs.size() > 1 ? " for proof " + std::to_string(k) : "") + ", the verifying key expects " +
+                        std::to_string(vk.num_public()));
+  const bool ok =
+      proofs.size() == 1 ? groth16::verify(vk, proofs[0], publics[0]) : groth16::verify_batch(vk, proofs, publics);
+  if (a.has("json"))
+    std::printf("{\"valid\": %s, \"proofs\": %zu}\n", ok ? "true" : "false", proofs.size());
+  else
+    std::printf("%s\n", ok ? "valid" : "invalid");
   return ok ? 0 : 1;
 }
 

@@ -99,8 +99,7 @@ void throw_unknown_kind(const std::string& path) {
       std::snprintf(buf, sizeof buf, "%02x ", c);
       first += buf;
     }
-  } catch (const DecodeError&) {
-  }
+  } catch (const DecodeError&) {}
   if (first.empty()) throw DecodeError(path + ": the file is empty");
   first.pop_back();
   throw DecodeError(path +
@@ -113,7 +112,8 @@ std::string json_document_kind(const Json& j, const std::string& path) {
   if (j.is_array()) return "public";
   if (j.is_object() && j.find("pi_a")) return "proof";
   if (j.is_object() && j.find("vk_alpha_1")) return "vk";
-  throw DecodeError(path + ": JSON is neither a proof (pi_a), a verification key (vk_alpha_1) nor public inputs (array)");
+  throw DecodeError(path +
+                    ": JSON is neither a proof (pi_a), a verification key (vk_alpha_1) nor public inputs (array)");
 }
 
 std::vector<std::vector<ff::Fr>> publics_from_json(const Json& j, const std::string& where) {

@@ -13,14 +13,14 @@
 namespace snarkd::cli {
 
 enum class FileKind {
-  kZkey,               // snarkjs .zkey ("zkey" magic)
-  kCircomR1cs,         // circom .r1cs ("r1cs")
-  kWtns,               // circom .wtns ("wtns")
-  kCsr,                // snarkd CSR circuit ("SNKDCSR\0")
-  kJson,               // proof.json / public.json / verification_key.json (also with a BOM: the reader refuses it)
-  kBellpersonProof,    // k × 192 bytes of compressed points (the compression flag on A, B and C of the first)
-  kBellpersonVk,       // .vk: uncompressed vk points, u32 |ic|, |ic| points, nothing after
-  kBellpersonParams,   // .params: a .vk's bytes followed by more (the five query sections)
+  kZkey,              // snarkjs .zkey ("zkey" magic)
+  kCircomR1cs,        // circom .r1cs ("r1cs")
+  kWtns,              // circom .wtns ("wtns")
+  kCsr,               // snarkd CSR circuit ("SNKDCSR\0")
+  kJson,              // proof.json / public.json / verification_key.json (also with a BOM: the reader refuses it)
+  kBellpersonProof,   // k × 192 bytes of compressed points (the compression flag on A, B and C of the first)
+  kBellpersonVk,      // .vk: uncompressed vk points, u32 |ic|, |ic| points, nothing after
+  kBellpersonParams,  // .params: a .vk's bytes followed by more (the five query sections)
   kUnknown,
 };
 

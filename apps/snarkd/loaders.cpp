@@ -37,7 +37,8 @@ r1cs::Circuit load_circuit(const std::string& path) {
   }
 }
 
-std::vector<ff::Fr> load_witness(const std::string& path, const r1cs::Circuit& circuit, const std::string& circuit_path) {
+std::vector<ff::Fr> load_witness(const std::string& path, const r1cs::Circuit& circuit,
+                                 const std::string& circuit_path) {
   if (const FileKind k = detect_file_kind(path); k != FileKind::kWtns) wrong_kind(path, k, "a circom .wtns witness");
   std::vector<ff::Fr> w = r1cs::read_wtns(path);
   if (w.size() != circuit.num_vars())

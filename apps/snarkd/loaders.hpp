@@ -13,7 +13,8 @@ namespace snarkd::cli {
 // A circom .r1cs or a snarkd CSR file.
 r1cs::Circuit load_circuit(const std::string& path);
 // A .wtns whose size fits the circuit (circuit_path names it in the message) and whose value 0 is 1.
-std::vector<ff::Fr> load_witness(const std::string& path, const r1cs::Circuit& circuit, const std::string& circuit_path);
+std::vector<ff::Fr> load_witness(const std::string& path, const r1cs::Circuit& circuit,
+                                 const std::string& circuit_path);
 // verification_key.json, a bellperson .vk or .params, or a .zkey: of a .zkey only the vk is read
 // (its header and IC sections), which a note on stderr says.
 groth16::VerifyingKey load_vk(const std::string& path);

@@ -18,8 +18,8 @@
 namespace snarkd::cli {
 namespace {
 
-using groth16::Proof;
 using ff::Fr;
+using groth16::Proof;
 
 // Points of keys read for proving are checked for canonical coordinates only unless --check-key:
 // the subgroup checks would cost more than the proof, and every proof is verified before it is
@@ -64,11 +64,14 @@ struct ProveJob {
     if (auto bad = groth16::find_invalid_key_point(pk, subgroups))
       throw DecodeError(job.key_path + ": corrupt proving key: " + *bad + " (the proof made with it did not verify)");
   }
-  const std::string checked = checked_at_load || subgroups ? "its points are valid"
-                                                           : "its points are on the curve; --check-key also tests subgroups";
+  const std::string checked = checked_at_load || subgroups
+                                  ? "its points are valid"
+                                  : "its points are on the curve; --check-key also tests subgroups";
   if (job.witness_checked)
-    throw DecodeError(job.key_path + ": the proof does not verify although the witness satisfies every constraint: the key is "
-                      "corrupt or was made for another circuit (" + checked + ")");
+    throw DecodeError(job.key_path +
+                      ": the proof does not verify although the witness satisfies every constraint: the key is "
+                      "corrupt or was made for another circuit (" +
+                      checked + ")");
   throw groth16::UnsatisfiedWitness("the witness does not satisfy the circuit of " + job.key_path +
                                         ", or the key is corrupt (" + checked +
                                         "); --r1cs C.r1cs names the failing constraint",

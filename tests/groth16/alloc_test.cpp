@@ -25,11 +25,9 @@ void* counted(void* p) {
   const size_t n = malloc_usable_size(p);
   const size_t live = g_live.fetch_add(n) + n;
   size_t peak = g_peak.load();
-  while (live > peak && !g_peak.compare_exchange_weak(peak, live)) {
-  }
+  while (live > peak && !g_peak.compare_exchange_weak(peak, live)) {}
   size_t largest = g_largest.load();
-  while (n > largest && !g_largest.compare_exchange_weak(largest, n)) {
-  }
+  while (n > largest && !g_largest.compare_exchange_weak(largest, n)) {}
   return p;
 }
 void uncounted(void* p) {

@@ -22,8 +22,7 @@ std::optional<std::string> check_query(const char* name, std::span<const Point> 
     for (size_t i = begin; i < end && i < first.load(std::memory_order_relaxed); ++i)
       if (!valid(points[i], subgroups)) {
         uint64_t cur = first.load();
-        while (i < cur && !first.compare_exchange_weak(cur, i)) {
-        }
+        while (i < cur && !first.compare_exchange_weak(cur, i)) {}
         return;
       }
   });

@@ -17,9 +17,12 @@ int open_regular_file(const std::string& path) {
   if (fd < 0) throw DecodeError(path + ": cannot open: " + std::strerror(errno));
   struct stat st {};
   const char* wrong = nullptr;
-  if (::fstat(fd, &st) != 0) wrong = "cannot read its file status";
-  else if (S_ISDIR(st.st_mode)) wrong = "is a directory, not a file";
-  else if (!S_ISREG(st.st_mode)) wrong = "is not a regular file (a FIFO, socket or device)";
+  if (::fstat(fd, &st) != 0)
+    wrong = "cannot read its file status";
+  else if (S_ISDIR(st.st_mode))
+    wrong = "is a directory, not a file";
+  else if (!S_ISREG(st.st_mode))
+    wrong = "is not a regular file (a FIFO, socket or device)";
   else if (const int flags = ::fcntl(fd, F_GETFL); flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
     wrong = "cannot clear O_NONBLOCK";
   if (wrong) {

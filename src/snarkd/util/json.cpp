@@ -89,8 +89,9 @@ class JsonParser {
 
   Json parse(std::string_view text) {
     if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF")
-      throw DecodeError("json: the file starts with a UTF-8 byte-order mark (BOM), which JSON does not allow "
-                        "(snarkjs refuses it too): save it without one");
+      throw DecodeError(
+          "json: the file starts with a UTF-8 byte-order mark (BOM), which JSON does not allow "
+          "(snarkjs refuses it too): save it without one");
     if (!nlohmann::json::sax_parse(text.begin(), text.end(), this)) {
       if (error_.empty()) error_ = "invalid JSON";
       throw DecodeError("json: " + error_);
@@ -136,8 +137,10 @@ class JsonParser {
       return true;
     }
     Json& top = *stack_.back();
-    if (top.kind_ == Json::Kind::kArray) top.items_.push_back(std::move(v));
-    else top.members_.emplace_back(std::move(key_), std::move(v));
+    if (top.kind_ == Json::Kind::kArray)
+      top.items_.push_back(std::move(v));
+    else
+      top.members_.emplace_back(std::move(key_), std::move(v));
     return true;
   }
   bool open(Json container) {
@@ -147,7 +150,7 @@ class JsonParser {
     }
     const bool is_object = container.is_object();
     put(std::move(container));
-    Json* added = stack_.empty() ? &root_
+    Json* added = stack_.empty()                               ? &root_
                   : stack_.back()->kind_ == Json::Kind::kArray ? &stack_.back()->items_.back()
                                                                : &stack_.back()->members_.back().second;
     stack_.push_back(added);
@@ -161,7 +164,7 @@ class JsonParser {
   }
 
   Json root_;
-  std::vector<Json*> stack_;  // open containers; a child is added only to the innermost one
+  std::vector<Json*> stack_;                           // open containers; a child is added only to the innermost one
   std::vector<std::unordered_set<std::string>> keys_;  // the keys of each open object
   std::string key_, error_;
 };
@@ -290,7 +293,7 @@ namespace detail {
 namespace {
 using u128 = unsigned __int128;
 constexpr uint64_t kTen19 = 10000000000000000000ULL;  // largest power of ten below 2^64
-}
+}  // namespace
 
 bool decimal_to_limbs(std::string_view s, uint64_t* limbs, size_t n) {
   if (s.empty()) return false;
