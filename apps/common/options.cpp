@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdio>
 #include <memory>
+#include <new>
 
 namespace snarkd::cli {
 
@@ -64,6 +65,19 @@ std::string unexpected(const std::string& arg, bool verb_chosen) {
 }
 
 }  // namespace
+
+int report_exception(const std::string& context, const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: out of memory\n", context.c_str());
+  } catch (const std::exception& ex) {
+    std::fprintf(stderr, "%s: error: %s\n", context.c_str(), ex.what());
+  } catch (...) {
+    std::fprintf(stderr, "%s: error: unknown exception\n", context.c_str());
+  }
+  return 2;
+}
 
 int run_verbs(CLI::App& app, const std::string& binary, const std::vector<Verb>& verbs, int argc, char** argv,
               int (*on_error)(const std::string& context, const std::exception_ptr&)) {

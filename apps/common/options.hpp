@@ -58,6 +58,10 @@ struct Verb {
   int (*run)(const Options&);
 };
 
+// The end of an exception no verb expected: "<context>: error: <what>" (or "out of memory") on
+// stderr; returns exit code 2.
+int report_exception(const std::string& context, const std::exception_ptr& e);
+
 // Parses argv for `verbs` under `app` (whose own options are already declared) and runs the verb
 // chosen. Returns the exit code: the verb's, 0 for --help/--version, 2 for bad usage (the message
 // on stderr, naming the binary and the verb). `on_error` maps any other exception escaping the

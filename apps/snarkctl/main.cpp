@@ -275,12 +275,9 @@ int report_error(const std::string& context, const std::exception_ptr& e) {
   } catch (const RpcError& ex) {
     std::fprintf(stderr, "%s: %s: %s\n", context.c_str(), status_code_name(ex.code()), ex.what());
     return 3;
-  } catch (const std::exception& ex) {
-    std::fprintf(stderr, "%s: error: %s\n", context.c_str(), ex.what());
   } catch (...) {
-    std::fprintf(stderr, "%s: error: unknown exception\n", context.c_str());
+    return cli::report_exception(context, std::current_exception());
   }
-  return 2;
 }
 
 }  // namespace

@@ -3,8 +3,6 @@
 // file and what is wrong). Every exception stops here: no input makes the tool abort.
 #include <cstdio>
 #include <cstring>
-#include <exception>
-#include <new>
 #include <string>
 
 #include "commands.hpp"
@@ -12,19 +10,6 @@
 namespace {
 
 using snarkd::cli::Options;
-
-int report_error(const std::string& context, const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: out of memory\n", context.c_str());
-  } catch (const std::exception& ex) {
-    std::fprintf(stderr, "%s: error: %s\n", context.c_str(), ex.what());
-  } catch (...) {
-    std::fprintf(stderr, "%s: error: unknown exception\n", context.c_str());
-  }
-  return 2;
-}
 
 // `snarkd serve` parses its own options (serve_cmd.cpp): everything after the verb goes there.
 void declare_serve(Options& o) {
@@ -72,5 +57,5 @@ int main(int argc, char** argv) {
       {"bench", "the proving engine end to end on simulated, CPU or CUDA devices", declare_bench, cmd_bench},
       {"serve", "the daemon: gRPC, journal, /metrics (snarkd serve --config F [--check])", declare_serve, run_serve},
   };
-  return run_verbs(app, "snarkd", verbs, argc, argv, report_error);
+  return run_verbs(app, "snarkd", verbs, argc, argv, report_exception);
 }

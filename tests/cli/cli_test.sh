@@ -11,19 +11,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 failures=0
 
-# expect CODE PATTERN cmd...: runs cmd, wants exit code CODE and PATTERN (grep -E) in stderr+stdout.
-expect() {
-  code=$1; pattern=$2; shift 2
-  "$@" >"$T/out" 2>&1
-  got=$?
-  if [ "$got" -eq "$code" ] && { [ -z "$pattern" ] || grep -Eq -- "$pattern" "$T/out"; }; then
-    echo "ok   [$code] $pattern"
-  else
-    echo "FAIL [want $code got $got, want /$pattern/]: $*"
-    sed 's/^/     | /' "$T/out" | head -5
-    failures=$((failures + 1))
-  fi
-}
+. "$ROOT/tests/cli/checks.sh"
 
 # Copies $1 to $2 with byte $3 (0-based offset) replaced by the value $4 (octal escape, e.g. \377).
 patch_byte() {
@@ -122,8 +110,7 @@ expect 0 "^valid" "$S" verify "$M/verification_key.json" "$T/pos_public.json" "$
 expect 2 "not both" "$S" prove "$M/multiplier.zkey" "$M/multiplier.wtns" "$T/x" "$T/y" --zkey "$M/multiplier.zkey"
 expect 2 "not both" "$S" verify "$M/verification_key.json" "$M/public.json"
 expect 0 "" "$S" export-vk "$M/multiplier.zkey" "$T/vk_pos.json"
-cmp -s "$T/vk_pos.json" "$T/vk.json" && echo "ok   export-vk ZKEY OUT writes the same file" || {
-  echo "FAIL: export-vk ZKEY OUT differs from --zkey/--out"; failures=$((failures + 1)); }
+same "$T/vk_pos.json" "$T/vk.json" "export-vk ZKEY OUT writes what --zkey/--out writes"
 # expect_json CODE cmd...: exit code CODE and one JSON document on stdout.
 expect_json() {
   code=$1; shift
@@ -149,8 +136,7 @@ echo "== convert-proof: 192 bytes <-> snarkjs proof.json, the same proof either 
 expect 0 "" "$S" convert-proof "$T/sp.json" "$T/sp.bin"
 expect 0 "^valid" "$S" verify --vk "$M/verification_key.json" --proof "$T/sp.bin" --public "$T/spub.json"
 expect 0 "" "$S" convert-proof "$T/sp.bin" "$T/sp_again.json"
-cmp -s "$T/sp.json" "$T/sp_again.json" && echo "ok   proof.json -> 192 bytes -> proof.json is byte-identical" || {
-  echo "FAIL: convert-proof round trip changed proof.json"; failures=$((failures + 1)); }
+same "$T/sp.json" "$T/sp_again.json" "proof.json -> 192 bytes -> proof.json is byte-identical"
 expect 2 "holds 2 proofs.*--partition" "$S" convert-proof "$T/pp.bin" "$T/x.json"
 expect 0 "" "$S" convert-proof "$T/pp.bin" "$T/pp1.json" --partition 1
 expect 2 "is a snarkjs public file, not a proof" "$S" convert-proof "$T/spub.json" "$T/x.bin"

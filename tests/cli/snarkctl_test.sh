@@ -20,21 +20,7 @@ cleanup() {
 trap cleanup EXIT
 unset SNARKD_SOCKET SNARKD_ADDR SNARKD_TOKEN
 
-expect() {
-  code=$1; pattern=$2; shift 2
-  "$@" >"$T/out" 2>&1
-  got=$?
-  if [ "$got" -eq "$code" ] && { [ -z "$pattern" ] || grep -Eq -- "$pattern" "$T/out"; }; then
-    echo "ok   [$code] $pattern"
-  else
-    echo "FAIL [want $code got $got, want /$pattern/]: $*"
-    sed 's/^/     | /' "$T/out" | head -5
-    failures=$((failures + 1))
-  fi
-}
-same() {  # same FILE1 FILE2 WHAT
-  if cmp -s "$1" "$2"; then echo "ok   $3"; else echo "FAIL $3"; failures=$((failures + 1)); fi
-}
+. "$ROOT/tests/cli/checks.sh"
 
 echo "== without a daemon: help, version, usage errors"
 expect 0 "^snarkctl [0-9]+\.[0-9]+\.[0-9]+$" "$C" --version
