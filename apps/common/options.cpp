@@ -117,8 +117,6 @@ int run_verbs(CLI::App& app, const std::string& binary, const std::vector<Verb>&
   } catch (const UsageError& e) {
     usage_error(ctx, e.what(), ctx);
     return 2;
-  } catch (const HelpShown&) {
-    return 0;
   } catch (...) {
     return on_error(ctx, std::current_exception());
   }

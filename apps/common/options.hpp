@@ -20,9 +20,6 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A verb that parses its own arguments (args.hpp) printed its help: exit code 0.
-struct HelpShown {};
-
 class Options {
  public:
   explicit Options(CLI::App* app) : app_(app) {}

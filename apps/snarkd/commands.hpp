@@ -23,8 +23,8 @@ void declare_synth(Options& o);
 int cmd_synth(const Options& a);
 void declare_bench(Options& o);  // bench_cmd.cpp: the engine end to end
 int cmd_bench(const Options& a);
-// The daemon (serve_cmd.cpp; only with SNARKD_BUILD_SERVER): parses its own arguments (args.hpp).
-int cmd_serve(int argc, char** argv);
+void declare_serve(Options& o);  // serve_cmd.cpp: the daemon (SNARKD_BUILD_SERVER; else main.cpp says so)
+int cmd_serve(const Options& a);
 
 // The options every verb but bench and serve takes: --threads N, --json, --progress,
 // --no-progress; apply_common sets the thread count.

@@ -7,33 +7,20 @@
 
 #include "commands.hpp"
 
-namespace {
+#ifndef SNARKD_WITH_SERVER
+namespace snarkd::cli {
 
-using snarkd::cli::Options;
+// Without the daemon layer the verb stays listed and says why it cannot run.
+void declare_serve(Options& o) { o.positionals("ARGS", "(this build has no daemon)"); }
 
-// `snarkd serve` parses its own options (serve_cmd.cpp): everything after the verb goes there.
-void declare_serve(Options& o) {
-  o.app().prefix_command();
-  o.app().allow_extras();
-  o.app().fallthrough(false);
-  o.app().set_help_flag();
-}
-
-int run_serve(const Options& o) {
-#ifdef SNARKD_WITH_SERVER
-  std::vector<std::string> args = {"snarkd", "serve"};
-  for (const std::string& s : o.app().remaining()) args.push_back(s);
-  std::vector<char*> argv;
-  for (std::string& s : args) argv.push_back(s.data());
-  return snarkd::cli::cmd_serve(int(argv.size()), argv.data());
-#else
-  throw snarkd::cli::UsageError(
+int cmd_serve(const Options&) {
+  throw UsageError(
       "this snarkd was built without the daemon (SNARKD_BUILD_SERVER: gRPC, protobuf, SQLite, toml++ and spdlog "
       "were not found at build time; scripts/install-deps.sh installs them)");
-#endif
 }
 
-}  // namespace
+}  // namespace snarkd::cli
+#endif
 
 int main(int argc, char** argv) {
   using namespace snarkd::cli;
@@ -55,7 +42,7 @@ int main(int argc, char** argv) {
       {"info", "what a file is and its sizes (FILE)", declare_info, cmd_info},
       {"synth", "a random PoRep-shaped circuit and witness, for benchmarks", declare_synth, cmd_synth},
       {"bench", "the proving engine end to end on simulated, CPU or CUDA devices", declare_bench, cmd_bench},
-      {"serve", "the daemon: gRPC, journal, /metrics (snarkd serve --config F [--check])", declare_serve, run_serve},
+      {"serve", "the daemon: gRPC, journal, /metrics (snarkd serve --config F [--check])", declare_serve, cmd_serve},
   };
   return run_verbs(app, "snarkd", verbs, argc, argv, report_exception);
 }
