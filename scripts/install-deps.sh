@@ -30,6 +30,9 @@ libsqlite3-dev
 libtomlplusplus-dev
 libspdlog-dev
 libcpp-httplib-dev   # the daemon's HTTP side port
+# JSON behind util/json.hpp, the command lines of snarkd and snarkctl
+nlohmann-json3-dev
+libcli11-dev
 pkg-config
 EOF
 )

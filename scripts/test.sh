@@ -6,6 +6,8 @@ set -eu
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh test
 sh scripts/configure.sh
+# Every repository path named in the docs and in code comments exists (seconds).
+python3 scripts/check_paths.py
 cmake --build build -j"$(nproc)"
 # The vector scripts must reproduce the committed known-answer files byte for byte.
 sh tools/vectors/generate.sh

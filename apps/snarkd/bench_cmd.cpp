@@ -10,7 +10,6 @@
 #include <thread>
 #include <vector>
 
-#include "args.hpp"
 #include "commands.hpp"
 #include "snarkd/engine/devices.hpp"
 #include "snarkd/engine/engine.hpp"
@@ -40,7 +39,7 @@ struct BenchCircuit {
   double setup_s = 0;
 };
 
-BenchCircuit load_bench_circuit(const Args& a) {
+BenchCircuit load_bench_circuit(const Options& a) {
   BenchCircuit b;
   const std::string which = a.require("circuit");
   r1cs::Circuit circuit;
@@ -152,7 +151,7 @@ Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& 
   return r;
 }
 
-void write_json(const std::string& path, const std::string& device, const Args& a, const BenchCircuit& bc, const Report& r,
+void write_json(const std::string& path, const std::string& device, const Options& a, const BenchCircuit& bc, const Report& r,
                 uint32_t workers) {
   std::ofstream f(path);
   if (!f) throw InvalidArgument(path + ": cannot open for writing");
@@ -297,7 +296,7 @@ struct BenchRun {
   engine::EngineConfig ec;
 };
 
-int run_once(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers, const std::string& suffix) {
+int run_once(const Options& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers, const std::string& suffix) {
   auto devices = engine::make_devices(run.device, run.dopt);
   const uint32_t num_devices = uint32_t(devices.size());
   engine::EngineConfig ec = run.ec;
@@ -329,14 +328,30 @@ int run_once(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_
 
 }  // namespace
 
-int cmd_bench(int argc, char** argv) {
-  const Args a(argc, argv, 2,
-               {{"device", true}, {"circuit", true}, {"constraints", true}, {"witness", true}, {"params", true},
-                {"seed", true}, {"jobs", true}, {"partitions-per-job", true}, {"workers", true}, {"vram-gib", true},
-                {"host-gib", true}, {"json", true}, {"timeline", true}, {"sim-upload-ms", true},
-                {"sim-compute-ms", true}, {"watchdog-s", true}, {"threads", true}, {"setup", true},
-                {"device-counts", true}});
-  if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
+void declare_bench(Options& o) {
+  o.value("device", "sim, sim:K, cpu, cuda:N, cuda:N,M or cuda:all", "D")
+      .value("circuit", "porep-shaped (synthetic) or a snarkd CSR file", "C")
+      .value("constraints", "porep-shaped: the circuit's constraints (default 2^14)", "N")
+      .value("witness", "with a CSR circuit: its witness", "W.wtns")
+      .value("params", "a proving key to load instead of the development setup", "P.params")
+      .value("seed", "synthetic circuit and development setup seed (default 1)", "S")
+      .value("jobs", "jobs to submit (default 4)", "J")
+      .value("partitions-per-job", "partitions per job (default 1)", "P")
+      .value("workers", "workers per device; a list runs once per count (default 2)", "W[,W2..]")
+      .value("vram-gib", "the ledger per device", "G")
+      .value("host-gib", "host budget for queued witnesses", "H")
+      .value("json", "write the report as JSON", "OUT.json")
+      .value("timeline", "write the timeline picture (SVG, and PNG when a converter is installed)", "OUT.svg")
+      .value("sim-upload-ms", "simulated devices: upload stage time", "U")
+      .value("sim-compute-ms", "simulated devices: compute stage time", "C")
+      .value("watchdog-s", "seconds without progress counted as a stall (default 120)", "S")
+      .value("threads", "CPU threads", "N")
+      .value("setup", "where the development setup runs: cpu or gpu (default: gpu for cuda devices)", "cpu|gpu")
+      .value("device-counts", "one run on the first k devices of --device for each k (scaling)", "1,2");
+  o.app().footer("Every proof is verified before its job counts as done. exit code 1: a proof was invalid or a job failed.");
+}
+
+int cmd_bench(const Options& a) {
   if (a.has("threads")) ThreadPool::set_default_threads(a.get_u64("threads", 1));
   BenchRun run;
   run.device = a.require("device");
