@@ -7,7 +7,7 @@
 # GPU path (phase 2).
 #
 # Needs an optimised CUDA build carried in $B (default build): apps/snarkd,
-# tests/ffi/snarkd_ffi_porep_harness, src/snarkd/ffi/libsnarkd_supraseal.so*
+# $B/tests/ffi/snarkd_ffi_porep_harness, $B/src/snarkd/ffi/libsnarkd_supraseal.so*
 # (ninja -C build snarkd_cli snarkd_ffi_porep_harness snarkd_supraseal).
 #   usage: sh scripts/gpu/ffi_porep.sh
 #   env:   FFI_SETUP=gpu|cpu, FFI_DEVICE (cuda:0) for a dry run elsewhere; FFI_MODE=smoke|porep (smoke), FFI_CONSTRAINTS (smoke 2^20; porep 2^26 − 2^16: a 2^27
