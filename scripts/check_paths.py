@@ -28,12 +28,21 @@ LAYER_PATH = re.compile(r"(?<![A-Za-z0-9_./$-])(" + LAYERS + r"/" + NAME + r"+\.
 SCANNED = re.compile(r"\.(md|hpp|cpp|cu|cuh|h|sh|py|txt|cmake|proto|mjs|cjs|toml|service)$|(^|/)CMakeLists\.txt$|^\.ci/run$")
 
 
+def ignored(path):
+    """A path git ignores is made by a script (tools/vectors/node_modules, build/): not in a clone."""
+    return any(subprocess.run(["git", "check-ignore", "-q", "--no-index", p], cwd=ROOT).returncode == 0
+               for p in (path, path + "/"))
+
+
 def exists(path):
-    """The path, a glob, or a file named by its stem (tests/server/daemon_bench, the tool)."""
+    """The path, a glob, a file named by its stem (tests/server/daemon_bench, the tool), or a path
+    git ignores."""
     path = path.rstrip("/").rstrip(".")
     if "*" in path:
-        return bool(glob.glob(os.path.join(ROOT, path)))
-    return os.path.exists(os.path.join(ROOT, path)) or bool(glob.glob(os.path.join(ROOT, path) + ".*"))
+        found = bool(glob.glob(os.path.join(ROOT, path)))
+    else:
+        found = os.path.exists(os.path.join(ROOT, path)) or bool(glob.glob(os.path.join(ROOT, path) + ".*"))
+    return found or ignored(path)
 
 
 def candidates(line):
