@@ -32,6 +32,7 @@ CudaDevice::CudaDevice(uint32_t ordinal, uint64_t ledger_bytes, uint64_t key_res
   }
   pool_bytes_ = bytes / VramLedger::kAlignment * VramLedger::kAlignment;
   pool_ = cuda::DeviceBuffer<std::byte>(pool_bytes_);
+  ledger_ = std::make_unique<VramLedger>(pool_bytes_);
 }
 
 CudaDevice::~CudaDevice() = default;

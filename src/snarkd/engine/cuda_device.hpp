@@ -37,6 +37,7 @@ class CudaDevice final : public Device {
   std::string name() const override { return "cuda:" + std::to_string(ordinal_); }
   uint64_t pool_bytes() const override { return pool_bytes_; }
   uint64_t resident_bytes() const override;
+  VramLedger& ledger() override { return *ledger_; }
   void load(const CircuitEntry& c) override;
   void unload(const std::string& circuit_id) override;
   uint64_t working_set_bytes(const CircuitEntry& c) const override;
@@ -49,6 +50,7 @@ class CudaDevice final : public Device {
   uint32_t ordinal_;
   uint64_t pool_bytes_ = 0;
   cuda::DeviceBuffer<std::byte> pool_;
+  std::unique_ptr<VramLedger> ledger_;
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<const cuda::DeviceProvingKey>> keys_;
 };
