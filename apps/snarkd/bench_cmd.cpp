@@ -100,7 +100,25 @@ struct Report {
   std::array<double, engine::kNumStages> stage_median{};
   double queue_wait_median = 0;
   engine::EngineStats stats;
+  // Key residency and the copy engine, summed over devices (the key streaming of issue 18).
+  engine::StreamStats stream;
+  std::string residency;  // device 0's plan for the circuit
 };
+
+// Copy-engine figures per partition: key bytes streamed, all host-to-device bytes, the copy
+// engine's achieved bandwidth on streamed chunks, and the PCIe floor they imply.
+struct CopyFigures {
+  double streamed_per_partition = 0, h2d_per_partition = 0, bandwidth = 0, floor_s = 0;
+};
+CopyFigures copy_figures(const Report& r) {
+  CopyFigures f;
+  if (r.partitions == 0) return f;
+  f.streamed_per_partition = double(r.stream.streamed_bytes) / double(r.partitions);
+  f.h2d_per_partition = double(r.stream.streamed_bytes + r.stream.witness_bytes) / double(r.partitions);
+  if (r.stream.copy_busy_s > 0) f.bandwidth = double(r.stream.streamed_bytes) / r.stream.copy_busy_s;
+  if (f.bandwidth > 0) f.floor_s = f.h2d_per_partition / f.bandwidth;
+  return f;
+}
 
 Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& results, double t0, double wall_s) {
   Report r;
@@ -149,11 +167,23 @@ Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& 
     r.busy_wall += engine::busy_fraction(tl, d, 0, tl.wall_s) / tl.devices;
   }
   for (double b : r.busy_per_device) r.busy += b / double(r.busy_per_device.size());
+  for (const auto& d : e.devices()) {
+    const engine::StreamStats s = d->stream_stats();
+    r.stream.key_resident_bytes += s.key_resident_bytes;
+    r.stream.slot_bytes += s.slot_bytes;
+    r.stream.streamed_bytes += s.streamed_bytes;
+    r.stream.witness_bytes += s.witness_bytes;
+    r.stream.fills += s.fills;
+    r.stream.leases += s.leases;
+    r.stream.copy_busy_s += s.copy_busy_s;
+    r.stream.pinned_host_bytes = std::max(r.stream.pinned_host_bytes, s.pinned_host_bytes);  // per host
+  }
+  if (!e.devices().empty()) r.residency = e.devices()[0]->residency("bench");
   return r;
 }
 
 void write_json(const std::string& path, const std::string& device, const Args& a, const BenchCircuit& bc, const Report& r,
-                uint32_t workers) {
+                uint32_t workers, uint64_t run_vram_bytes) {
   std::ofstream f(path);
   if (!f) throw InvalidArgument(path + ": cannot open for writing");
   char buf[256];
@@ -194,6 +224,18 @@ void write_json(const std::string& path, const std::string& device, const Args& 
   num("host_budget_peak_bytes", double(r.stats.host_peak_bytes));
   num("setup_s", bc.setup_s);
   num("queue_wait_median_s", r.queue_wait_median);
+  const CopyFigures cf = copy_figures(r);
+  f << "  \"key_residency\": \"" << r.residency << "\",\n";
+  num("vram_cap_bytes", double(run_vram_bytes));
+  num("key_resident_bytes", double(r.stream.key_resident_bytes));
+  num("streaming_slot_bytes", double(r.stream.slot_bytes));
+  num("key_streamed_bytes_per_partition", cf.streamed_per_partition);
+  num("h2d_bytes_per_partition", cf.h2d_per_partition);
+  num("copy_bandwidth_bytes_per_s", cf.bandwidth);
+  num("pcie_floor_s_per_partition", cf.floor_s);
+  num("chunk_fills", double(r.stream.fills));
+  num("chunk_uses", double(r.stream.leases));
+  num("pinned_host_bytes", double(r.stream.pinned_host_bytes));
   f << "  \"stage_median_s\": {";
   for (size_t s = 0; s < engine::kNumStages; ++s) {
     std::snprintf(buf, sizeof buf, "%s\"%s\": %.9g", s ? ", " : "", engine::stage_name(engine::Stage(s)),
@@ -231,6 +273,15 @@ void print_table(const Report& r, uint32_t devices, uint32_t workers) {
     for (const auto& [name, v] : r.phase_median) std::printf(" %s %.4f", name.c_str(), v);
     std::printf(" s\n");
   }
+  std::printf("  key: %s\n", r.residency.c_str());
+  const CopyFigures cf = copy_figures(r);
+  if (r.stream.fills > 0)
+    std::printf("  streamed %.3f GB/partition (%llu fills, %llu uses), host-to-device %.3f GB/partition at %.2f GB/s: "
+                "PCIe floor %.3f s/partition\n",
+                cf.streamed_per_partition / 1e9, (unsigned long long)r.stream.fills, (unsigned long long)r.stream.leases,
+                cf.h2d_per_partition / 1e9, cf.bandwidth / 1e9, cf.floor_s);
+  if (r.stream.pinned_host_bytes > 0)
+    std::printf("  pinned host memory for keys %.3f GiB (one copy per host)\n", double(r.stream.pinned_host_bytes) / (1 << 30));
 }
 
 // The witness of each partition as a fresh copy (the engine takes ownership). A PoRep-size copy
@@ -243,12 +294,19 @@ std::vector<std::vector<ff::Fr>> copy_witnesses(const std::vector<ff::Fr>& w, ui
   return out;
 }
 
-std::vector<engine::JobResult> run_jobs(engine::Engine& e, const BenchCircuit& bc, uint64_t jobs, uint64_t parts) {
+std::vector<engine::JobResult> run_jobs(engine::Engine& e, const BenchCircuit& bc, uint64_t jobs, uint64_t parts,
+                                        uint64_t host_budget) {
   std::vector<engine::JobId> ids(jobs);
   std::exception_ptr submit_error;
+  const uint64_t job_bytes = parts * bc.witness.size() * sizeof(ff::Fr);
   std::thread submitter([&] {  // blocks on the host budget while the engine works
     try {
       for (uint64_t j = 0; j < jobs; ++j) {
+        // With a host budget, the copies are made once the budget has room for them: made
+        // first, a PoRep job's 10 copies (42 GB) would sit beside the previous job's and the
+        // 2^27 key in host RAM (the H200 host has 125 GiB). The bench watches the budget.
+        while (host_budget && e.stats().host_in_use_bytes + job_bytes > host_budget)
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
         engine::JobRequest req;
         req.circuit_id = "bench";
         req.witnesses = copy_witnesses(bc.witness, parts);
@@ -282,6 +340,30 @@ std::vector<uint32_t> parse_counts(const char* flag, const std::string& s) {
   }
 }
 
+// "16,24,0.02" → bytes per entry (GiB, fractions allowed; 0 = the device's default).
+std::vector<uint64_t> parse_gib_list(const char* flag, const std::string& s) {
+  std::vector<uint64_t> v;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = s.find(',', start);
+    const std::string item = s.substr(start, comma - start);
+    char* end = nullptr;
+    const double g = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || !(g >= 0) || g > 1e6)
+      throw UsageError(std::string(flag) + ": '" + item + "' is not a number of GiB");
+    v.push_back(uint64_t(g * double(uint64_t{1} << 30)));
+    if (comma == std::string::npos) return v;
+    start = comma + 1;
+  }
+}
+
+// 16 GiB → "16", 0.02 GiB → "0.02", the default → "0" (file name suffixes).
+std::string gib_label(uint64_t bytes) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", double(bytes) / double(uint64_t{1} << 30));
+  return b;
+}
+
 // OUT.json → OUT-w2.json when sweeping several worker counts (OUT-d2-w2.json with device counts).
 std::string with_suffix(const std::string& path, const std::string& suffix) {
   const size_t dot = path.rfind('.');
@@ -293,6 +375,7 @@ std::string with_suffix(const std::string& path, const std::string& suffix) {
 struct BenchRun {
   std::string device;
   uint64_t jobs, parts;
+  uint64_t vram_bytes = 0;  // this run's cap (0: the device's default)
   engine::DeviceOptions dopt;
   engine::EngineConfig ec;
 };
@@ -304,15 +387,17 @@ int run_once(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_
   ec.workers_per_device = workers;
   engine::Engine e(std::move(devices), ec);
   e.register_circuit("bench", bc.pk, bc.circuit);
+  std::printf("%s, vram cap %s GiB: key %s\n", e.devices()[0]->name().c_str(),
+              run.vram_bytes ? gib_label(run.vram_bytes).c_str() : "no", e.devices()[0]->residency("bench").c_str());
   const double t0 = e.now();
-  const std::vector<engine::JobResult> results = run_jobs(e, bc, run.jobs, run.parts);
+  const std::vector<engine::JobResult> results = run_jobs(e, bc, run.jobs, run.parts, ec.host_budget_bytes);
   const Report r = summarise(e, results, t0, e.now() - t0);
   print_table(r, num_devices, workers);
   for (const auto& res : results)
     if (res.state != engine::JobState::kDone)
       std::fprintf(stderr, "job %llu: %s: %s\n", (unsigned long long)res.id, engine::job_state_name(res.state),
                    res.error.c_str());
-  if (auto path = a.get("json")) write_json(with_suffix(*path, suffix), run.device, a, bc, r, workers);
+  if (auto path = a.get("json")) write_json(with_suffix(*path, suffix), run.device, a, bc, r, workers, run.vram_bytes);
   if (auto path0 = a.get("timeline")) {
     const std::string path = with_suffix(*path0, suffix);
     const std::string title = run.device + ", " + std::to_string(workers) + " workers/device, " +
@@ -334,8 +419,8 @@ int cmd_bench(int argc, char** argv) {
                {{"device", true}, {"circuit", true}, {"constraints", true}, {"witness", true}, {"params", true},
                 {"seed", true}, {"jobs", true}, {"partitions-per-job", true}, {"workers", true}, {"vram-gib", true},
                 {"host-gib", true}, {"json", true}, {"timeline", true}, {"sim-upload-ms", true},
-                {"sim-compute-ms", true}, {"watchdog-s", true}, {"threads", true}, {"setup", true},
-                {"device-counts", true}});
+                {"sim-compute-ms", true}, {"sim-copy-gbps", true}, {"watchdog-s", true}, {"threads", true},
+                {"setup", true}, {"device-counts", true}});
   if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
   if (a.has("threads")) ThreadPool::set_default_threads(a.get_u64("threads", 1));
   BenchRun run;
@@ -344,9 +429,12 @@ int cmd_bench(int argc, char** argv) {
   run.parts = a.get_u64("partitions-per-job", 1);
   const std::vector<uint32_t> workers = parse_counts("--workers", a.get("workers").value_or("2"));
   if (run.jobs == 0 || run.parts == 0) throw UsageError("--jobs and --partitions-per-job must be ≥ 1");
-  if (auto g = a.get("vram-gib")) run.dopt.vram_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
+  // "16,24,0": one run per cap over the same circuit and key (0: the device's default).
+  std::vector<uint64_t> caps{0};
+  if (auto g = a.get("vram-gib")) caps = parse_gib_list("--vram-gib", *g);
   run.dopt.sim.upload_s = double(a.get_u64("sim-upload-ms", 0)) / 1e3;
   run.dopt.sim.compute_s = double(a.get_u64("sim-compute-ms", 0)) / 1e3;
+  if (auto g = a.get("sim-copy-gbps")) run.dopt.sim.copy_bytes_per_s = run.dopt.sim.upload_bytes_per_s = std::stod(*g) * 1e9;
   if (auto g = a.get("host-gib")) run.ec.host_budget_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
   run.ec.watchdog_s = double(a.get_u64("watchdog-s", 120));
   engine::device_list(run.device);  // a bad spec fails before the (long) setup
@@ -359,20 +447,20 @@ int cmd_bench(int argc, char** argv) {
   if (auto c = a.get("device-counts")) counts = parse_counts("--device-counts", *c);
   for (uint32_t k : counts) engine::first_devices(run.device, k);
   const BenchCircuit bc = load_bench_circuit(a);
-  if (run.device.rfind("cuda:", 0) == 0 && run.dopt.vram_bytes == 0) {
-    // The pool takes the free memory at start-up; leave room for the resident key (+5 %).
-    const engine::CircuitEntry probe{"probe", bc.pk, bc.circuit};
-    run.dopt.key_reserve_bytes = engine::cuda_resident_bytes(0, probe) * 21 / 20;
-  }
   std::printf("circuit: %llu constraints, domain 2^%u, setup %.1f s\n", (unsigned long long)bc.circuit->num_constraints(),
               bc.pk->log_domain, bc.setup_s);
   int rc = 0;
-  for (uint32_t k : counts) {
-    BenchRun sub = run;
-    sub.device = engine::first_devices(run.device, k);
-    const std::string dsuffix = counts.size() > 1 ? "-d" + std::to_string(k) : "";
-    for (uint32_t w : workers)
-      rc = std::max(rc, run_once(a, sub, bc, w, dsuffix + (workers.size() > 1 ? "-w" + std::to_string(w) : "")));
+  for (uint64_t cap : caps) {
+    BenchRun capped = run;
+    capped.vram_bytes = capped.dopt.vram_bytes = cap;
+    const std::string vsuffix = caps.size() > 1 ? "-v" + gib_label(cap) : "";
+    for (uint32_t k : counts) {
+      BenchRun sub = capped;
+      sub.device = engine::first_devices(run.device, k);
+      const std::string dsuffix = vsuffix + (counts.size() > 1 ? "-d" + std::to_string(k) : "");
+      for (uint32_t w : workers)
+        rc = std::max(rc, run_once(a, sub, bc, w, dsuffix + (workers.size() > 1 ? "-w" + std::to_string(w) : "")));
+    }
   }
   return rc;
 }
