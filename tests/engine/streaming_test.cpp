@@ -38,8 +38,8 @@ const Key& key() {
     auto sc = r1cs::generate_synthetic(p);
     k.circuit = std::make_shared<r1cs::Circuit>(std::move(sc.circuit));
     k.pk = std::make_shared<groth16::ProvingKey>(groth16::setup_insecure(*k.circuit, groth16::toxic_waste_from_seed(3)));
-    k.a_index = density_index(k.pk->a_density);
-    k.b_index = density_index(k.pk->b_density);
+    k.a_index = r1cs::density_indices(k.pk->a_density);
+    k.b_index = r1cs::density_indices(k.pk->b_density);
     return k;
   }();
   return k;

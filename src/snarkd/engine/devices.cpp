@@ -105,15 +105,6 @@ int cuda_device_count() {
 #endif
 }
 
-uint64_t cuda_resident_bytes(uint32_t ordinal, const CircuitEntry& c) {
-#ifdef SNARKD_ENGINE_CUDA
-  return CudaDevice::measure_resident_bytes(ordinal, c);
-#else
-  (void)ordinal, (void)c;
-  return 0;
-#endif
-}
-
 std::vector<std::unique_ptr<Device>> make_devices(const std::string& spec, const DeviceOptions& opt) {
   check_family(spec);
   std::vector<std::unique_ptr<Device>> out;
@@ -131,7 +122,7 @@ std::vector<std::unique_ptr<Device>> make_devices(const std::string& spec, const
     return out;
   }
 #ifdef SNARKD_ENGINE_CUDA
-  for (uint32_t id : cuda_ids(spec)) out.push_back(std::make_unique<CudaDevice>(id, opt.vram_bytes, opt.key_reserve_bytes));
+  for (uint32_t id : cuda_ids(spec)) out.push_back(std::make_unique<CudaDevice>(id, opt.vram_bytes));
 #else
   cuda_ids(spec);  // throws: no CUDA backend
 #endif

@@ -20,15 +20,6 @@ const char* key_part_name(KeyPart p) {
   return "?";
 }
 
-std::vector<uint32_t> density_index(const r1cs::DensityBitmap& d) {
-  std::vector<uint32_t> out;
-  if (d.num_bits == 0) return out;
-  out.reserve(d.count(0, d.num_bits));
-  for (uint64_t j = 0; j < d.num_bits; ++j)
-    if (d.test(j)) out.push_back(uint32_t(j));
-  return out;
-}
-
 uint64_t query_chunk_bytes(const QueryShape& q, uint64_t count) {
   return align_segment(count * q.point_bytes) + (q.index ? align_segment(count * 4) : 0);
 }

@@ -68,9 +68,6 @@ struct KeyCatalogue {
   const std::vector<StreamChunk>& of(KeyPart p) const { return chunks[size_t(p)]; }
 };
 
-// The index list of a density (the variables set in d, ascending); empty for a full query.
-std::vector<uint32_t> density_index(const r1cs::DensityBitmap& d);
-
 // Cuts pk (bound to circuit) and the circuit into chunks of at most slot_bytes. a_index and
 // b_index are the density index lists of the A and B queries (null for full queries), owned by
 // the caller (a CUDA device keeps them in pinned memory) and alive as long as the catalogue.

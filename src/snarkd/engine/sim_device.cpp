@@ -136,8 +136,8 @@ void SimDevice::load(const CircuitEntry& c) {
   if (cfg_.load_s > 0) std::this_thread::sleep_for(seconds(cfg_.load_s));
   auto l = std::make_shared<Loaded>();
   l->entry = c;
-  l->a_index = density_index(c.pk->a_density);
-  l->b_index = density_index(c.pk->b_density);
+  l->a_index = r1cs::density_indices(c.pk->a_density);
+  l->b_index = r1cs::density_indices(c.pk->b_density);
   l->cat = make_catalogue(*c.pk, *c.circuit, l->a_index.data(), l->b_index.data(), slot_bytes_);
   l->sizes = sizes(c);
   ResidencyInput in;
