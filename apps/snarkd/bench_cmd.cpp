@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -323,6 +324,16 @@ std::vector<engine::JobResult> run_jobs(engine::Engine& e, const BenchCircuit& b
   return results;
 }
 
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> v;
+  for (size_t start = 0;;) {
+    const size_t comma = s.find(',', start);
+    v.push_back(s.substr(start, comma - start));
+    if (comma == std::string::npos) return v;
+    start = comma + 1;
+  }
+}
+
 // "1,2,3" → {1, 2, 3}: one engine per count over the same circuit and key (the setup dominates
 // at large sizes, so a worker sweep should not repeat it).
 std::vector<uint32_t> parse_counts(const char* flag, const std::string& s) {
@@ -380,7 +391,37 @@ struct BenchRun {
   engine::EngineConfig ec;
 };
 
+// "2026/12/02 10:31:05.123": nvidia-smi's timestamp format, so a memory trace sampled beside
+// the bench can be cut at the runs' boundaries.
+std::string wall_stamp() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char b[64];
+  std::strftime(b, sizeof b, "%Y/%m/%d %H:%M:%S", &tm);
+  return std::string(b) + "." + (ms < 10 ? "00" : ms < 100 ? "0" : "") + std::to_string(ms);
+}
+
+int run_engine(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers, const std::string& suffix);
+
 int run_once(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers, const std::string& suffix) {
+  std::printf("run start %s (cap %s GiB, %u workers)\n", wall_stamp().c_str(),
+              run.vram_bytes ? gib_label(run.vram_bytes).c_str() : "no", workers);
+  try {
+    const int rc = run_engine(a, run, bc, workers, suffix);
+    std::printf("run end %s\n", wall_stamp().c_str());
+    return rc;
+  } catch (const std::exception& e) {  // a run that cannot start (e.g. a cap too small) ends alone
+    std::printf("run end %s\n", wall_stamp().c_str());
+    std::fprintf(stderr, "snarkd bench: run with cap %s GiB, %u workers failed: %s\n",
+                 run.vram_bytes ? gib_label(run.vram_bytes).c_str() : "no", workers, e.what());
+    return 1;
+  }
+}
+
+int run_engine(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers, const std::string& suffix) {
   auto devices = engine::make_devices(run.device, run.dopt);
   const uint32_t num_devices = uint32_t(devices.size());
   engine::EngineConfig ec = run.ec;
@@ -420,7 +461,7 @@ int cmd_bench(int argc, char** argv) {
                 {"seed", true}, {"jobs", true}, {"partitions-per-job", true}, {"workers", true}, {"vram-gib", true},
                 {"host-gib", true}, {"json", true}, {"timeline", true}, {"sim-upload-ms", true},
                 {"sim-compute-ms", true}, {"sim-copy-gbps", true}, {"watchdog-s", true}, {"threads", true},
-                {"setup", true}, {"device-counts", true}});
+                {"setup", true}, {"device-counts", true}, {"runs", true}});
   if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
   if (a.has("threads")) ThreadPool::set_default_threads(a.get_u64("threads", 1));
   BenchRun run;
@@ -446,20 +487,41 @@ int cmd_bench(int argc, char** argv) {
   std::vector<uint32_t> counts{uint32_t(engine::device_list(run.device).size())};
   if (auto c = a.get("device-counts")) counts = parse_counts("--device-counts", *c);
   for (uint32_t k : counts) engine::first_devices(run.device, k);
+  // "--runs 16:1,16:2,24:3,0:3": (cap GiB, workers) pairs instead of every cap × every count.
+  std::vector<std::pair<uint64_t, uint32_t>> pairs;
+  if (auto r = a.get("runs")) {
+    for (const std::string& item : split_list(*r)) {
+      const size_t colon = item.find(':');
+      if (colon == std::string::npos) throw UsageError("--runs: '" + item + "' is not CAP_GIB:WORKERS");
+      pairs.emplace_back(parse_gib_list("--runs", item.substr(0, colon)).at(0),
+                         parse_counts("--runs", item.substr(colon + 1)).at(0));
+    }
+  } else {
+    for (uint64_t cap : caps)
+      for (uint32_t w : workers) pairs.emplace_back(cap, w);
+  }
+  if (run.device.rfind("cuda:", 0) == 0)  // before anything of ours is on the device
+    std::printf("device memory in use at start-up (GPU 0, the CUDA context): %.1f MiB\n",
+                double(engine::cuda_memory_used(0)) / double(1 << 20));
   const BenchCircuit bc = load_bench_circuit(a);
   std::printf("circuit: %llu constraints, domain 2^%u, setup %.1f s\n", (unsigned long long)bc.circuit->num_constraints(),
               bc.pk->log_domain, bc.setup_s);
+  // Pinned once for every run (each run's engine loads the key again).
+  const bool on_gpu = run.device.rfind("cuda:", 0) == 0;
+  const auto pinned = on_gpu ? engine::keep_host_key_pinned(engine::CircuitEntry{"bench", bc.pk, bc.circuit}) : nullptr;
+  const bool many_caps = std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) { return p.first != pairs[0].first; });
+  const bool many_workers =
+      std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) { return p.second != pairs[0].second; });
   int rc = 0;
-  for (uint64_t cap : caps) {
+  for (const auto& [cap, w] : pairs) {
     BenchRun capped = run;
     capped.vram_bytes = capped.dopt.vram_bytes = cap;
-    const std::string vsuffix = caps.size() > 1 ? "-v" + gib_label(cap) : "";
+    const std::string vsuffix = many_caps ? "-v" + gib_label(cap) : "";
     for (uint32_t k : counts) {
       BenchRun sub = capped;
       sub.device = engine::first_devices(run.device, k);
       const std::string dsuffix = vsuffix + (counts.size() > 1 ? "-d" + std::to_string(k) : "");
-      for (uint32_t w : workers)
-        rc = std::max(rc, run_once(a, sub, bc, w, dsuffix + (workers.size() > 1 ? "-w" + std::to_string(w) : "")));
+      rc = std::max(rc, run_once(a, sub, bc, w, dsuffix + (many_workers ? "-w" + std::to_string(w) : "")));
     }
   }
   return rc;

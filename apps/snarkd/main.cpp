@@ -25,6 +25,7 @@ constexpr const char* kUsage =
     "        [--constraints N] [--params P.params] --jobs J --partitions-per-job P --workers W[,W2..] [--vram-gib G[,G2..]]\n"
     "        [--host-gib H] [--json OUT.json] [--timeline OUT.svg] [--sim-upload-ms U] [--sim-compute-ms C]\n"
     "        [--sim-copy-gbps B]  (--vram-gib: the device's whole memory for the engine, fractions allowed)\n"
+    "        [--runs CAP:W[,CAP:W..]]  (these (GiB cap, workers) pairs instead of every cap × every W)\n"
     "        [--setup cpu|gpu]  (dev key: on the GPU by default for cuda devices)\n"
     "        [--device-counts 1,2]  (one run on the first k devices of --device for each k: scaling)\n"
     "        (the proving engine end to end; exit 1 if any proof is invalid or a job failed)\n"

@@ -19,12 +19,16 @@ uint64_t env_u64(const char* name, uint64_t fallback) {
   return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
 }
 
-std::shared_ptr<const CudaDevice::HostKey> host_key(const CircuitEntry& c) {
+}  // namespace
+
+std::shared_ptr<const CudaDevice::HostKey> CudaDevice::host_key(const CircuitEntry& c) {
   static std::mutex mu;
   static std::map<const groth16::ProvingKey*, std::weak_ptr<const CudaDevice::HostKey>> cache;
   std::lock_guard l(mu);
   if (auto h = cache[c.pk.get()].lock()) return h;
   auto h = std::make_shared<CudaDevice::HostKey>();
+  h->pk = c.pk;
+  h->circuit = c.circuit;
   h->a_list = r1cs::density_indices(c.pk->a_density);
   h->b_list = r1cs::density_indices(c.pk->b_density);
   const groth16::ProvingKey& pk = *c.pk;
@@ -43,8 +47,6 @@ std::shared_ptr<const CudaDevice::HostKey> host_key(const CircuitEntry& c) {
   cache[c.pk.get()] = h;
   return h;
 }
-
-}  // namespace
 
 // The streamer's copies: on the device's copy stream, after the slot's previous readers.
 class CudaBackend final : public ChunkStreamer::Backend {
@@ -90,6 +92,13 @@ CudaDevice::~CudaDevice() {
   cudaStreamSynchronize(copy_);
 }
 
+uint64_t CudaDevice::memory_used(uint32_t ordinal) {
+  cuda::DeviceGuard g(static_cast<int>(ordinal));
+  size_t free_b = 0, total_b = 0;
+  SNARKD_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));  // start-up only (callers: the bench)
+  return total_b - free_b;
+}
+
 uint64_t CudaDevice::resident_bytes() const {
   std::lock_guard l(mu_);
   uint64_t sum = 0;
@@ -106,7 +115,7 @@ std::shared_ptr<const CudaDevice::Loaded> CudaDevice::loaded(const std::string& 
 
 void CudaDevice::load(const CircuitEntry& c) {
   std::lock_guard ll(load_mu_);
-  cuda::DeviceGuard g(int(ordinal_));
+  cuda::DeviceGuard g(static_cast<int>(ordinal_));
   const groth16::ProvingKey& pk = *c.pk;
   auto l = std::make_shared<Loaded>();
   l->entry = c;
@@ -194,7 +203,7 @@ struct FillSpan {
 }  // namespace
 
 void CudaDevice::fill(uint32_t slot, const StreamChunk& chunk, const std::vector<uint32_t>& previous) {
-  cuda::DeviceGuard g(int(ordinal_));
+  cuda::DeviceGuard g(static_cast<int>(ordinal_));
   for (uint32_t c : previous)
     if (c < consumed_.size()) consumed_[c][slot].wait_in(copy_);
   auto* span = new FillSpan{this, {}, chunk.bytes, [](FillSpan* s) {

@@ -39,6 +39,9 @@ namespace snarkd::engine {
 class CudaDevice final : public Device {
  public:
   static int count();  // visible GPUs; 0 without a driver
+  // Device memory in use on GPU `ordinal` (cudaMemGetInfo: start-up only, e.g. the bench before
+  // its devices exist).
+  static uint64_t memory_used(uint32_t ordinal);
   // ledger_bytes = 0: the free memory now less a 2 GiB margin (CUDA context, kernel modules).
   // Everything the engine puts on the device lives in these bytes.
   CudaDevice(uint32_t ordinal, uint64_t ledger_bytes);
@@ -66,9 +69,14 @@ class CudaDevice final : public Device {
   // circuit's arrays pinned in place, and the A/B density index lists (streamed with their
   // points), pinned likewise.
   struct HostKey {
+    std::shared_ptr<const groth16::ProvingKey> pk;  // what is pinned outlives the pins
+    std::shared_ptr<const r1cs::Circuit> circuit;
     std::vector<uint32_t> a_list, b_list;
-    cuda::PinnedRanges pins;  // declared last: unpinned before the lists go
+    cuda::PinnedRanges pins;  // declared last: unpinned first
   };
+
+  // The pinned host key of c, shared per process (loads take it; a holder keeps it pinned).
+  static std::shared_ptr<const HostKey> host_key(const CircuitEntry& c);
 
   // A loaded circuit: its chunk catalogue, residency plan, step layout, the key placed in its
   // resident reservation, and its streamed chunks' ids (by part).

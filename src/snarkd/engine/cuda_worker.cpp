@@ -158,7 +158,7 @@ cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l) {
 
 void CudaDevice::set_workers(uint32_t workers) {
   workers_ = workers;
-  cuda::DeviceGuard g(int(ordinal_));
+  cuda::DeviceGuard g(static_cast<int>(ordinal_));
   while (consumed_.size() < workers) {  // before any worker exists: the filler reads these
     consumed_.emplace_back();
     for (size_t k = 0; k < ready_.size(); ++k) consumed_.back().emplace_back();

@@ -105,6 +105,24 @@ int cuda_device_count() {
 #endif
 }
 
+std::shared_ptr<const void> keep_host_key_pinned(const CircuitEntry& c) {
+#ifdef SNARKD_ENGINE_CUDA
+  return CudaDevice::host_key(c);
+#else
+  (void)c;
+  return nullptr;
+#endif
+}
+
+uint64_t cuda_memory_used(uint32_t ordinal) {
+#ifdef SNARKD_ENGINE_CUDA
+  return CudaDevice::memory_used(ordinal);
+#else
+  (void)ordinal;
+  return 0;
+#endif
+}
+
 std::vector<std::unique_ptr<Device>> make_devices(const std::string& spec, const DeviceOptions& opt) {
   check_family(spec);
   std::vector<std::unique_ptr<Device>> out;

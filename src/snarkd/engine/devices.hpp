@@ -38,5 +38,12 @@ std::string first_devices(const std::string& spec, uint32_t k);
 // Whether this build has the CUDA backend and how many GPUs the process sees (0 without).
 int cuda_device_count();
 
+// Keeps c's host key pinned while the handle lives (CUDA builds; null otherwise): the bench holds
+// one across its runs, so each engine's load does not pin a PoRep key (~70 GB) again.
+std::shared_ptr<const void> keep_host_key_pinned(const CircuitEntry& c);
+
+// Device memory in use on GPU `ordinal` now (start-up only; 0 without CUDA).
+uint64_t cuda_memory_used(uint32_t ordinal);
+
 
 }  // namespace snarkd::engine
