@@ -93,6 +93,18 @@ uint64_t pippenger_bytes(uint64_t n, uint64_t max_pass_entries) {
   return n == 0 ? 0 : detail::pippenger_scratch_bytes<F>(n, window_layout(n, max_pass_entries));
 }
 
+// Scratch for any Pippenger of 1 .. max_n points. Not monotone in n: the window width changes at
+// powers of two and the windows per pass at E/j; between those points both are fixed and the
+// size grows with n, so the maximum is at one of the segments' right ends.
+template <class F>
+uint64_t pippenger_bound(uint64_t max_n, uint64_t e) {
+  uint64_t m = pippenger_bytes<F>(max_n, e);
+  for (uint64_t p = 2; p <= max_n; p *= 2) m = std::max(m, pippenger_bytes<F>(p - 1, e));
+  for (uint64_t j = 1; j <= 64; ++j)
+    if (e / j >= 1 && e / j <= max_n) m = std::max(m, pippenger_bytes<F>(e / j, e));
+  return m;
+}
+
 constexpr uint64_t kPointBytes[5] = {sizeof(G1Affine), sizeof(G1Affine), sizeof(G2Affine), sizeof(G1Affine),
                                      sizeof(G1Affine)};
 
@@ -120,7 +132,7 @@ StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& c
   l.hs_partials = 0;
   l.hs_gather = align256(l.h_partials * sizeof(G1Xyzz));
   l.hs_scratch = l.hs_gather + (l.depth ? align256(ch * sizeof(Fr)) : 0);
-  l.hs_scratch_bytes = align256(pippenger_bytes<Fp>(ch, l.max_pass_entries));
+  l.hs_scratch_bytes = align256(pippenger_bound<Fp>(ch, l.max_pass_entries));
   const uint64_t hs = l.hs_scratch + l.hs_scratch_bytes;
   l.v1 = std::max(head, hs);
   l.q_bytes = l.v1 + vb;
@@ -137,8 +149,8 @@ StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& c
   l.tail_bytes = align256(tail + 512);
   for (int p = 0; p < 4; ++p) {
     const uint64_t cap = l.tail_capacity(kPointBytes[p]);
-    scratch = std::max(scratch, p == 2 ? pippenger_bytes<Fp2>(cap, l.max_pass_entries)
-                                       : pippenger_bytes<Fp>(cap, l.max_pass_entries));
+    scratch = std::max(scratch, p == 2 ? pippenger_bound<Fp2>(cap, l.max_pass_entries)
+                                       : pippenger_bound<Fp>(cap, l.max_pass_entries));
   }
   // Ones accumulators: ~16 points per thread and chunk, 2^8 .. 2^16 threads.
   l.accum_threads = uint32_t(std::clamp<uint64_t>((most / 16 + 255) / 256 * 256, 256, 65536));

@@ -120,7 +120,7 @@ KeyCatalogue make_catalogue(const groth16::ProvingKey& pk, const r1cs::Circuit& 
     const r1cs::CsrMatrix& csr = circuit.matrix(m);
     k.matrices_bytes += align_segment(csr.row_ptr.size() * 8) + 2 * align_segment(csr.nnz() * 4);
   }
-  if ((pk.a_density.num_bits && !a_index) || (pk.b_density.num_bits && !b_index))
+  if ((pk.a_density.num_bits && !pk.a.empty() && !a_index) || (pk.b_density.num_bits && !pk.b_g1.empty() && !b_index))
     throw InvalidArgument("make_catalogue: a density query needs its index list");
   auto shape = [&](const auto& v, const uint32_t* index) {
     QueryShape q;
