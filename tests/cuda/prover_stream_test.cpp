@@ -99,6 +99,56 @@ TEST(SplitNtt, PositionsArePermutations) {
 }
 
 
+// row_dot over chunks of rows (absolute row_ptr, col/coeff from the chunk's first non-zero),
+// as the kernels see a streamed chunk, equals r1cs::evaluate row by row.
+TEST(StreamOps, RowDotOverChunksEqualsEvaluate) {
+  auto g = snarkd::test::rng("stream-ops-rows");
+  r1cs::SyntheticParams p;
+  p.num_constraints = 3000;
+  p.num_inputs = 5;
+  p.seed = g();
+  const auto sc = r1cs::generate_synthetic(p);
+  const std::vector<Fr> dict = to_dev(sc.circuit.coeffs), w = to_dev(sc.witness);
+  for (r1cs::Matrix m : {r1cs::Matrix::A, r1cs::Matrix::B, r1cs::Matrix::C}) {
+    const r1cs::CsrMatrix& csr = sc.circuit.matrix(m);
+    std::vector<ff::Fr> want(sc.circuit.num_constraints());
+    r1cs::evaluate(sc.circuit, m, sc.witness, want);
+    for (uint64_t chunk : {uint64_t(1), uint64_t(7), uint64_t(1000), uint64_t(3000)})
+      for (uint64_t first = 0; first < csr.num_rows(); first += chunk) {
+        const uint64_t count = std::min(chunk, csr.num_rows() - first), k0 = csr.row_ptr[first];
+        // The chunk as a slot holds it: row_ptr[first .. first + count], col/coeff from k0.
+        const std::vector<uint64_t> rp(csr.row_ptr.begin() + first, csr.row_ptr.begin() + first + count + 1);
+        for (uint64_t r = 0; r < count; ++r) {
+          const Fr got = stream_ops::row_dot(rp.data(), csr.col.data() + k0, csr.coeff.data() + k0, r, dict.data(), w.data());
+          ASSERT_EQ(got.to_host(), want[first + r]) << r1cs::matrix_name(m) << " row " << first + r;
+        }
+      }
+  }
+}
+
+// scalar_kind and chunk_scalar agree with the CPU split's classes and gathers.
+TEST(StreamOps, ScalarClassesAndChunkScalars) {
+  auto g = snarkd::test::rng("stream-ops-scalars");
+  std::vector<ff::Fr> w(500);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = i % 3 == 0 ? ff::Fr::zero() : i % 3 == 1 ? ff::Fr::one() : ff::Fr::random(g);
+  w[4] = ff::Fr::from_u64(2);  // small but not a bit
+  const msm::ScalarSplit split = msm::split_scalars(w);
+  const std::vector<Fr> dw = to_dev(w);
+  uint64_t ones = 0, others = 0;
+  for (size_t i = 0; i < w.size(); ++i) {
+    const uint32_t k = stream_ops::scalar_kind(dw[i]);
+    ones += k == stream_ops::kOne;
+    others += k == stream_ops::kOther;
+    EXPECT_EQ(k == stream_ops::kOne, bool((split.ones[i / 64] >> (i % 64)) & 1)) << i;
+  }
+  EXPECT_EQ(ones, split.stats.ones);
+  EXPECT_EQ(others, split.stats.others);
+  const std::vector<uint32_t> index = {3, 9, 499, 0};
+  for (uint64_t k = 0; k < index.size(); ++k)
+    EXPECT_EQ(stream_ops::chunk_scalar(dw.data(), index.data(), 7, 100, k).to_host(), w[index[k]]);
+  EXPECT_EQ(stream_ops::chunk_scalar(dw.data(), nullptr, 7, 100, 5).to_host(), w[112]);  // offset + first + k
+}
+
 // ---- on the device ---------------------------------------------------------------------------
 
 using groth16::KeyFlavour;

@@ -140,14 +140,14 @@ void CudaDevice::load(const CircuitEntry& c) {
       for (const DeviceStep& s : other->plan.steps) in.keep_gap = std::max(in.keep_gap, s.bytes);
   }
   l->plan = plan_residency(l->cat, in);
-  if (!l->plan.full && !streamer_)
+  if (l->plan.streamed_bytes_per_partition > 0 && !streamer_)
     throw InvalidArgument("the key does not fit beside the working sets and the device has no streaming slots");
   const cuda::KeyResidency res{l->plan.matrices, l->plan.resident_points};
   if (cuda::DeviceProvingKey::layout_for(pk, *c.circuit, res).total != l->plan.key_bytes)
     throw std::logic_error("cuda device: the key's layout and the residency plan disagree on its size");
   l->key = *ledger_->reserve_resident(l->plan.key_bytes);
   l->dkey = std::make_unique<cuda::DeviceProvingKey>(int(ordinal_), pk, *c.circuit, res, pool() + l->key.offset(), loader_);
-  if (!l->plan.full)
+  if (!l->plan.full && streamer_)
     for (size_t p = 0; p < kKeyParts; ++p) {
       std::vector<StreamChunk> streamed;
       for (const StreamChunk& ch : l->cat.chunks[p])

@@ -150,12 +150,12 @@ void SimDevice::load(const CircuitEntry& c) {
       for (const DeviceStep& s : other->plan.steps) in.keep_gap = std::max(in.keep_gap, s.bytes);
   }
   l->plan = plan_residency(l->cat, in);
-  if (!l->plan.full && !streamer_)
+  if (l->plan.streamed_bytes_per_partition > 0 && !streamer_)
     throw InvalidArgument("the key does not fit beside the working sets and the device has no streaming slots");
   if (l->plan.key_bytes) l->key = *ledger_->reserve_resident(l->plan.key_bytes);
   if (!l->plan.full) {
     copy_resident(*l);
-    for (size_t p = 0; p < kKeyParts; ++p) {
+    for (size_t p = 0; p < kKeyParts && streamer_; ++p) {
       std::vector<StreamChunk> streamed;
       for (const StreamChunk& ch : l->cat.chunks[p])
         if (!l->plan.resident(KeyPart(p), ch.index)) streamed.push_back(ch);

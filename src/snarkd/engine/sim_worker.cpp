@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 #include "snarkd/engine/sim_device.hpp"
@@ -144,6 +145,7 @@ void SimWorker::for_each_rows(const SimDevice::Loaded& l, KeyPart part, F&& f) {
     }
     return f(v);
   }
+  if (l.ids[size_t(part)].empty()) return;
   auto sub = d_.streamer_->subscribe(index_, l.ids[size_t(part)]);
   while (auto lease = sub.next()) {
     const StreamChunk& ch = *lease->chunk;
@@ -163,7 +165,8 @@ template <class F>
 void SimWorker::for_each_query(const SimDevice::Loaded& l, KeyPart part, F&& f) {
   const size_t qi = query_index(part);
   const QueryShape& q = l.cat.query[qi];
-  auto sub = d_.streamer_->subscribe(index_, l.ids[size_t(part)]);
+  std::optional<ChunkStreamer::Subscription> sub;
+  if (!l.ids[size_t(part)].empty()) sub.emplace(d_.streamer_->subscribe(index_, l.ids[size_t(part)]));
   const std::byte* a = d_.arena_.get();
   for (const StreamChunk& ch : l.cat.of(part)) {
     if (!l.plan.resident(part, ch.index)) break;
@@ -171,7 +174,7 @@ void SimWorker::for_each_query(const SimDevice::Loaded& l, KeyPart part, F&& f) 
     const uint32_t* idx = q.index ? reinterpret_cast<const uint32_t*>(a + l.part_at[qi][1]) + ch.first : nullptr;
     f(ch.first, ch.count, pts, idx);
   }
-  while (auto lease = sub.next()) {
+  while (auto lease = sub ? sub->next() : std::nullopt) {
     const StreamChunk& ch = *lease->chunk;
     const std::byte* data = d_.slot_data(lease->slot);
     const uint32_t* idx = q.index ? reinterpret_cast<const uint32_t*>(data + ch.segments[1].offset) : nullptr;
