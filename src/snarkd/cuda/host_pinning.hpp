@@ -29,8 +29,8 @@ class PinnedRanges {
   PinnedRanges& operator=(const PinnedRanges&) = delete;
   ~PinnedRanges() { reset(); }
 
-  // Pins each [p, p + bytes) (empty ranges are skipped). Throws cuda::Error if the driver
-  // refuses (the message names the size).
+  // Pins each [p, p + bytes) (empty ranges are skipped). A range the driver refuses to pin stays
+  // pageable, with a warning on stderr (copies from it are correct, only slower).
   static PinnedRanges pin(const std::vector<std::pair<const void*, size_t>>& ranges);
   void reset();  // drops this handle's references (unregisters ranges nobody else holds)
 
