@@ -412,6 +412,11 @@ int run_once(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_
   try {
     const int rc = run_engine(a, run, bc, workers, suffix);
     std::printf("run end %s\n", wall_stamp().c_str());
+    // The engine is gone (pool freed, no worker computing): what is left is the CUDA context
+    // with the kernels loaded so far, the "context" a memory cap is measured against.
+    if (run.device.rfind("cuda:", 0) == 0)
+      std::printf("device memory in use between runs (GPU 0, the CUDA context and its loaded kernels): %.1f MiB\n",
+                  double(engine::cuda_memory_used(0)) / double(1 << 20));
     return rc;
   } catch (const std::exception& e) {  // a run that cannot start (e.g. a cap too small) ends alone
     std::printf("run end %s\n", wall_stamp().c_str());

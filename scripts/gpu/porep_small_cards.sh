@@ -33,10 +33,13 @@ tar czf "$OUT/runs.tgz" -C "$W" . 2> /dev/null
 {
   echo "GPU: $(cat "$W/gpu.txt")"
   echo "snarkd bench exit code $rc (0: every run's proofs valid, no failed job, no deadlock, no over-commit), wall $wall s"
-  grep -E "^circuit:|in use at start-up" "$OUT/bench.log"
+  grep -E "^circuit:|in use at start-up|in use between runs" "$OUT/bench.log"
   # One block per run: its lines from the bench, then the largest memory.used sampled between
   # its start and end (timestamps in nvidia-smi's format compare as strings).
-  awk -v mem="$OUT/memory.csv" '
+  # The CUDA context: the most device memory in use with no engine alive (at start-up, and after
+  # each run once its pool is freed, kernels loaded by then included).
+  ctx=$(grep -E "in use at start-up|in use between runs" "$OUT/bench.log" | awk '{ v = $(NF - 1) + 0; if (v > m) m = v } END { print m + 0 }')
+  awk -v mem="$OUT/memory.csv" -v ctx="$ctx" '
     function maxmem(t0, t1,   line, f, m) {
       m = 0
       while ((getline line < mem) > 0) {
@@ -46,12 +49,15 @@ tar czf "$OUT/runs.tgz" -C "$W" . 2> /dev/null
       close(mem)
       return m
     }
-    /^run start/ { t0 = $3 " " $4; head = $0; sub(/^run start [^ ]+ [^ ]+ /, "", head); n = 0; next }
+    /^run start/ { t0 = $3 " " $4; head = $0; sub(/^run start [^ ]+ [^ ]+ /, "", head); cap = $6; n = 0; next }
     /^run end/ {
       t1 = $3 " " $4
       printf "== run %s\n", head
       for (i = 0; i < n; ++i) print "   " keep[i]
-      printf "   max device memory used (nvidia-smi) during the run: %d MiB\n", maxmem(t0, t1)
+      used = maxmem(t0, t1)
+      if (cap == "no") printf "   max device memory used (nvidia-smi) during the run: %d MiB\n", used
+      else printf "   max device memory used (nvidia-smi) during the run: %d MiB; cap + CUDA context %d MiB: %s\n",
+                  used, cap * 1024 + ctx, used <= cap * 1024 + ctx ? "within" : "EXCEEDED"
       next
     }
     /s\/partition|invalid proofs|peak VRAM|^  key:|streamed .*PCIe floor|pinned host memory|compute phases|failed:/ {
