@@ -58,6 +58,48 @@ for f in $(fixtures '*.json'); do
   seed json "" "$f"
   for m in 000 001 002; do seed snarkjs_json $m "$f"; done
 done
+# setup: circuits (mode 000 circom, 001 CSR) and a 100-byte .r1cs claiming 2^32 - 1 wires.
+for f in $(fixtures '*.r1cs'); do seed setup 000 "$f"; done
+for f in $(fixtures '*.csr'); do seed setup 001 "$f"; done
+if [ -d "$seeds/setup" ] && command -v node >/dev/null 2>&1; then
+  node tests/cli/r1cs_bomb.cjs "$build/bomb.r1cs" && seed setup 000 "$build/bomb.r1cs"
+fi
+# witness: .wtns files (mode 001) and the same values in the Fr-Montgomery layout (mode 000).
+for f in $(fixtures '*.wtns'); do seed witness 001 "$f"; done
+if [ -d "$seeds/witness" ] && command -v node >/dev/null 2>&1; then
+  for f in $(fixtures '*.wtns'); do
+    node -e '
+      const fs = require("fs"), b = fs.readFileSync(process.argv[1]);
+      const r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
+      let at = 12, out = [];  // section 2 holds the values, 32 bytes little-endian each
+      for (let i = 0; i < b.readUInt32LE(8); i++) {
+        const type = b.readUInt32LE(at), size = Number(b.readBigUInt64LE(at + 4));
+        if (type === 2) for (let k = 0; k < size; k += 32) {
+          let v = 0n;
+          for (let j = 31; j >= 0; j--) v = (v << 8n) | BigInt(b[at + 12 + k + j]);
+          v = (v << 256n) % r;  // Montgomery form, R = 2^256
+          const x = Buffer.alloc(32);
+          for (let j = 0; j < 32; j++) x[j] = Number((v >> BigInt(8 * j)) & 0xffn);
+          out.push(x);
+        }
+        at += 12 + size;
+      }
+      fs.writeFileSync(process.argv[2], Buffer.concat([Buffer.from([0]), ...out]));
+    ' "$f" "$seeds/witness/$(echo "$f" | tr '/' '_').fr"
+  done
+fi
+# config: the commented example and a minimal one.
+[ -d "$seeds/config" ] && cp packaging/snarkd.toml "$seeds/config/snarkd.toml" &&
+  printf '[server]\nsocket = "/tmp/s.sock"\n[engine]\ndevices = "sim:2"\n[[circuit]]\nid = "c"\nzkey = "k.zkey"\n' \
+    >"$seeds/config/small.toml"
+# file_kind: every fixture, asked to be each of the four things.
+for f in $(fixtures '*'); do for m in 000 001 002 003; do seed file_kind $m "$f"; done; done
+# public_json: the public.json fixtures and a two-proof file built from them.
+for f in $(fixtures 'public.json') $(fixtures '*public.json'); do seed public_json "" "$f"; done
+if [ -d "$seeds/public_json" ]; then
+  p=tests/groth16/fixtures/multiplier/public.json
+  printf '[%s,%s]' "$(cat "$p")" "$(cat "$p")" >"$seeds/public_json/two_proofs.json"
+fi
 # Point encodings from the curve vectors, behind fuzz/ec_decode.cpp's selector byte.
 if [ -d "$seeds/ec_decode" ] && command -v node >/dev/null 2>&1; then
   node - "$root/tests/vectors/curves.json" "$seeds/ec_decode" <<'EOF'
@@ -91,9 +133,12 @@ run_target() {
   t=$1
   mkdir -p "$out/$t/corpus"
   # malloc_limit: one allocation over 512 MiB is a finding (a reader sized something from an
-  # unchecked count); the inputs are at most a few hundred KiB.
+  # unchecked count); the inputs are at most a few hundred KiB. setup: 128 MiB (its circuits'
+  # density bitmaps alone would be 512 MiB at 2^32 variables; fuzz/setup.cpp).
+  limit=512
+  [ "$t" = setup ] && limit=128
   if "$build/fuzz/fuzz_$t" "$out/$t/corpus" "$seeds/$t" -max_total_time="$secs" -rss_limit_mb=2048 \
-    -malloc_limit_mb=512 -timeout=30 -print_final_stats=1 -artifact_prefix="$out/$t/" \
+    -malloc_limit_mb="$limit" -timeout=30 -print_final_stats=1 -artifact_prefix="$out/$t/" \
     >"$out/$t/log" 2>&1; then
     echo ok >"$out/$t/result"
   else

@@ -10,6 +10,7 @@
 #   2. a snarkjs proof (P2, X2) is accepted by snarkd verify --vk vk --proof P2 --public X2 (exit 0)
 #   3. X2 with one public input changed: snarkjs rejects and snarkd verify exits 1
 #   4. snarkd export-vk --zkey K --out vk2, and snarkjs verify accepts (vk2, X, P)
+#   5. snarkd convert-proof P2 → 192 bytes (snarkd verify accepts) → proof.json (snarkjs accepts)
 # Any mismatch stops the script with "interop: FAIL: ..." and exit status 1.
 #
 # Environment: BUILD_DIR (default build), SNARKD_BIN (default $BUILD_DIR/apps/snarkd),
@@ -131,6 +132,12 @@ run_circuit() {
     fail "$name: snarkjs rejects the snarkd proof under the snarkd-exported vk"
   snarkjs_verify "$w/vk2.json" "$w/pub2.json" "$w/p2.json" ||
     fail "$name: snarkjs rejects its own proof under the snarkd-exported vk"
+
+  step "$name: 5. snarkd convert-proof both ways, snarkjs verify"
+  "$SNARKD_BIN" convert-proof "$w/p2.json" "$w/p2.bin" || fail "$name: convert-proof to 192 bytes exited $?"
+  "$SNARKD_BIN" verify "$w/vk.json" "$w/pub2.json" "$w/p2.bin" || fail "$name: snarkd rejects the converted proof"
+  "$SNARKD_BIN" convert-proof "$w/p2.bin" "$w/p3.json" || fail "$name: convert-proof to proof.json exited $?"
+  snarkjs_verify "$w/vk.json" "$w/pub2.json" "$w/p3.json" || fail "$name: snarkjs rejects the converted proof"
 }
 
 count=0

@@ -5,12 +5,16 @@
 #      made by circom2 + snarkjs, see the README there) → proof.json, verified by snarkd;
 #   2. Filecoin/bellperson: a PoRep-shaped circuit of 2^16 constraints (snarkd synth), an
 #      INSECURE development setup (.params/.vk), a 192-byte proof with step timings, verified.
-# Outputs go to build/example/. The benchmark suite: ./build/bench/snarkd_bench --quick.
+# Outputs go to build/example/. It builds only the `snarkd` binary, in the build configuration
+# scripts/test.sh shares (scripts/configure.sh: without a visible GPU the CUDA backend is only
+# compile-checked), and installs only the build's packages (install-deps.sh run: no Chromium or
+# Node.js). Everything else: scripts/test.sh, or `cmake --build build` (snarkctl, tests, the
+# benchmark suite ./build/bench/snarkd_bench --quick).
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/install-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j"$(nproc)"
+sh scripts/install-deps.sh run
+sh scripts/configure.sh
+cmake --build build -j"$(nproc)" --target snarkd_cli
 S=./build/apps/snarkd
 X=tests/groth16/fixtures/multiplier
 T=build/example

@@ -12,40 +12,29 @@
 #include <fstream>
 #include <sstream>
 
-#include "../snarkd/args.hpp"
+#include "common/options.hpp"
 #include "client.hpp"
 #include "output.hpp"
 #include "snarkd/server/proto_json.hpp"
+#include "snarkd/util/json.hpp"
 
 namespace snarkd::ctl {
 namespace {
 
-using cli::Args;
-using cli::OptionSpec;
+using cli::Options;
 using cli::UsageError;
 
-constexpr const char* kUsage =
-    "usage: snarkctl VERB [options]\n"
-    "  submit  --circuit ID [--priority low|normal|high|critical] [--request-id R] [--format auto|fr|wtns]\n"
-    "          [--by-path] WITNESS...          (one witness file per partition; prints the job id)\n"
-    "  await   JOB [--timeout S] [--proof OUT.bin] [--public OUT.json]\n"
-    "  prove   (submit's options) [--timeout S] [--proof OUT.bin] [--public OUT.json]\n"
-    "  cancel  JOB\n"
-    "  status  [--recent N]\n"
-    "  metrics\n"
-    "  preload --id ID (--params P.params --circuit C.r1cs|C.csr | --zkey K.zkey) [--check-key]\n"
-    "  evict   ID\n"
-    "connection: --socket PATH (default $SNARKD_SOCKET or /run/snarkd/snarkd.sock), or --addr HOST:PORT\n"
-    "  ($SNARKD_ADDR) with --token-file F ($SNARKD_TOKEN); output: --json, --progress (progress lines on\n"
-    "  stderr also when it is not a terminal), --no-progress\n"
-    "--by-path sends the witness files' absolute paths (the daemon reads them; they must lie under its\n"
-    "witness_dirs) instead of their bytes. --format fr: num_vars × 32-byte little-endian Montgomery Fr.\n"
-    "exit codes: 0 ok/done, 1 job failed/cancelled/unfinished, 2 usage or input error, 3 daemon error\n";
+// The connection and output options: the binary's own, so they go before or after the verb
+// (CLI11 passes a verb's unknown options up). Read through `global`, set in main.
+const Options* global = nullptr;
 
-std::vector<OptionSpec> with_common(std::vector<OptionSpec> s) {
-  for (const char* o : {"socket", "addr", "token-file"}) s.push_back({o, true});
-  for (const char* f : {"json", "progress", "no-progress"}) s.push_back({f, false});
-  return s;
+void declare_connection(Options& o) {
+  o.value("socket", "the daemon's unix socket (default $SNARKD_SOCKET or /run/snarkd/snarkd.sock)", "PATH")
+      .value("addr", "TCP instead ($SNARKD_ADDR), with the bearer token", "HOST:PORT")
+      .value("token-file", "the token's file (default $SNARKD_TOKEN holds the token)", "F")
+      .flag("json", "replies as JSON on stdout")
+      .flag("progress", "progress lines on stderr also when it is not a terminal")
+      .flag("no-progress", "no progress display");
 }
 
 std::string env_or(const char* name, const std::string& fallback) {
@@ -53,7 +42,8 @@ std::string env_or(const char* name, const std::string& fallback) {
   return v && *v ? v : fallback;
 }
 
-Endpoint endpoint(const Args& a) {
+Endpoint endpoint() {
+  const Options& a = *global;
   Endpoint e;
   const std::string addr = a.get("addr").value_or(env_or("SNARKD_ADDR", ""));
   if (addr.empty()) {
@@ -72,7 +62,8 @@ Endpoint endpoint(const Args& a) {
   return e;
 }
 
-bool progress_enabled(const Args& a) {
+bool progress_enabled() {
+  const Options& a = *global;
   if (a.has("no-progress") || a.has("json")) return a.has("progress");
   return a.has("progress") || ::isatty(2);
 }
@@ -84,7 +75,7 @@ uint64_t parse_job_id(const std::string& s) {
   return v;
 }
 
-std::optional<double> timeout_s(const Args& a) {
+std::optional<double> timeout_s(const Options& a) {
   const auto t = a.get("timeout");
   if (!t) return std::nullopt;
   char* end = nullptr;
@@ -108,7 +99,7 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
-v1::SubmitRequest build_job(const Args& a) {
+v1::SubmitRequest build_job(const Options& a) {
   v1::SubmitRequest req;
   req.set_circuit_id(a.require("circuit"));
   req.set_priority(v1::Priority(enum_value(a.get("priority").value_or("normal"),
@@ -142,43 +133,64 @@ v1::JobResult wait_for(Client& c, v1::JobResult r, std::optional<double> timeout
   return r;
 }
 
-int finish(const Args& a, const v1::JobResult& r) {
-  print_result(r, a.has("json"));
+bool json() { return global->has("json"); }
+
+int finish(const Options& a, const v1::JobResult& r) {
+  print_result(r, json());
   if (r.state() == v1::JOB_STATE_DONE) write_outputs(r, a.get("proof").value_or(""), a.get("public").value_or(""));
   return r.state() == v1::JOB_STATE_DONE ? 0 : 1;
 }
 
-const std::vector<OptionSpec> kJobOptions = {
-    {"circuit", true}, {"priority", true}, {"request-id", true}, {"format", true}, {"by-path", false}};
+void declare_job(Options& o) {
+  o.positionals("WITNESS", "one witness file per partition (.wtns, or --format fr)")
+      .value("circuit", "the circuit id the daemon knows", "ID")
+      .value("priority", "low, normal (default), high or critical", "P")
+      .value("request-id", "deduplicates: the same id and payload give the same job", "R")
+      .value("format", "auto (default), wtns, or fr (num_vars × 32-byte little-endian Montgomery Fr)", "F")
+      .flag("by-path", "send the files' absolute paths (under the daemon's witness_dirs) instead of their bytes");
+}
 
-int cmd_submit(int argc, char** argv) {
-  const Args a(argc, argv, 2, with_common(kJobOptions));
-  Client c(endpoint(a));
+void declare_outputs(Options& o) {
+  o.value("timeout", "stop waiting after S seconds (exit 1; the job goes on)", "S")
+      .value("proof", "write the proof: OUT.json → snarkjs proof.json (one partition), else the 192-byte proofs", "OUT")
+      .value("public", "write public.json (one array per partition when there are several)", "PUB.json");
+}
+
+void declare_submit(Options& o) { declare_job(o); }
+
+int cmd_submit(const Options& a) {
+  Client c(endpoint());
   const v1::SubmitReply r = c.submit(build_job(a));
-  if (a.has("json"))
+  if (json())
     std::printf("%s\n", server::proto_to_json(r).dump(2).c_str());
   else
     std::printf("%llu%s\n", (unsigned long long)r.job_id(), r.deduplicated() ? " (deduplicated)" : "");
   return 0;
 }
 
-int cmd_await(int argc, char** argv) {
-  const Args a(argc, argv, 2, with_common({{"timeout", true}, {"proof", true}, {"public", true}}));
-  if (a.positional().size() != 1) throw UsageError("give one job id");
-  Client c(endpoint(a));
-  const uint64_t id = parse_job_id(a.positional()[0]);
-  return finish(a, wait_for(c, c.await(id, 0, 60), timeout_s(a), progress_enabled(a)));
+void declare_await(Options& o) {
+  o.positionals("JOB", "the job id");
+  declare_outputs(o);
 }
 
-int cmd_prove(int argc, char** argv) {
-  auto spec = kJobOptions;
-  for (const char* o : {"timeout", "proof", "public"}) spec.push_back({o, true});
-  const Args a(argc, argv, 2, with_common(spec));
-  Client c(endpoint(a));
+int cmd_await(const Options& a) {
+  if (a.positional().size() != 1) throw UsageError("give one job id");
+  Client c(endpoint());
+  const uint64_t id = parse_job_id(a.positional()[0]);
+  return finish(a, wait_for(c, c.await(id, 0, 60), timeout_s(a), progress_enabled()));
+}
+
+void declare_prove(Options& o) {
+  declare_job(o);
+  declare_outputs(o);
+}
+
+int cmd_prove(const Options& a) {
+  Client c(endpoint());
   v1::ProveRequest req;
   *req.mutable_job() = build_job(a);
   const auto timeout = timeout_s(a);
-  const bool progress = progress_enabled(a);
+  const bool progress = progress_enabled();
   // With progress: Prove for up to a second, then Await in slices; without: one Prove call.
   if (progress || timeout) req.set_timeout_ms(uint64_t(std::min(timeout.value_or(1e9), progress ? 1.0 : 1e9) * 1000));
   const auto t0 = std::chrono::steady_clock::now();
@@ -188,32 +200,45 @@ int cmd_prove(int argc, char** argv) {
   return finish(a, wait_for(c, r, left, progress));
 }
 
-int cmd_cancel(int argc, char** argv) {
-  const Args a(argc, argv, 2, with_common({}));
+void declare_cancel(Options& o) { o.positionals("JOB", "the job id"); }
+
+int cmd_cancel(const Options& a) {
   if (a.positional().size() != 1) throw UsageError("give one job id");
-  Client c(endpoint(a));
+  Client c(endpoint());
   const v1::JobResult r = c.cancel(parse_job_id(a.positional()[0]));
-  print_result(r, a.has("json"));
+  print_result(r, json());
   return r.state() == v1::JOB_STATE_CANCELLED ? 0 : 1;
 }
 
-int cmd_status(int argc, char** argv) {
-  const Args a(argc, argv, 2, with_common({{"recent", true}}));
-  Client c(endpoint(a));
-  print_status(c.status(uint32_t(std::min<uint64_t>(a.get_u64("recent", 20), 1000))), a.has("json"));
+void declare_status(Options& o) { o.value("recent", "list the N most recent jobs (default 20, at most 1000)", "N"); }
+
+int cmd_status(const Options& a) {
+  Client c(endpoint());
+  print_status(c.status(uint32_t(std::min<uint64_t>(a.get_u64("recent", 20), 1000))), json());
   return 0;
 }
 
-int cmd_metrics(int argc, char** argv) {
-  const Args a(argc, argv, 2, with_common({}));
-  Client c(endpoint(a));
-  std::fputs(c.metrics().c_str(), stdout);
+void declare_metrics(Options&) {}
+
+int cmd_metrics(const Options&) {
+  Client c(endpoint());
+  const std::string text = c.metrics();
+  if (json())
+    std::printf("{\"metrics\": %s}\n", Json::string(text).dump().c_str());
+  else
+    std::fputs(text.c_str(), stdout);
   return 0;
 }
 
-int cmd_preload(int argc, char** argv) {
-  const Args a(argc, argv, 2,
-               with_common({{"id", true}, {"params", true}, {"circuit", true}, {"zkey", true}, {"check-key", false}}));
+void declare_preload(Options& o) {
+  o.value("id", "the circuit id to register", "ID")
+      .value("params", "bellperson proving key (with --circuit)", "P.params")
+      .value("circuit", "the circuit: circom .r1cs or snarkd CSR", "C.r1cs")
+      .value("zkey", "or a snarkjs proving key", "K.zkey")
+      .flag("check-key", "check every key point's subgroup at load");
+}
+
+int cmd_preload(const Options& a) {
   v1::PreloadKeyRequest req;
   req.set_circuit_id(a.require("id"));
   auto abs = [&](const char* o) { return a.has(o) ? std::filesystem::absolute(*a.get(o)).string() : std::string(); };
@@ -221,9 +246,9 @@ int cmd_preload(int argc, char** argv) {
   req.set_circuit_path(abs("circuit"));
   req.set_zkey_path(abs("zkey"));
   req.set_check_key(a.has("check-key"));
-  Client c(endpoint(a));
+  Client c(endpoint());
   const v1::KeyInfo k = c.preload(req);
-  if (a.has("json"))
+  if (json())
     std::printf("%s\n", server::proto_to_json(k).dump(2).c_str());
   else
     std::printf("loaded %s: %s, %llu constraints, %llu variables, %.3f s\n", k.circuit_id().c_str(),
@@ -231,28 +256,28 @@ int cmd_preload(int argc, char** argv) {
   return 0;
 }
 
-int cmd_evict(int argc, char** argv) {
-  const Args a(argc, argv, 2, with_common({}));
+void declare_evict(Options& o) { o.positionals("ID", "the circuit id"); }
+
+int cmd_evict(const Options& a) {
   if (a.positional().size() != 1) throw UsageError("give one circuit id");
-  Client c(endpoint(a));
+  Client c(endpoint());
   c.evict(a.positional()[0]);
-  if (!a.has("json"))
-    std::printf("evicted %s\n", a.positional()[0].c_str());
+  if (json())
+    std::printf("{\"evicted\": %s}\n", Json::string(a.positional()[0]).dump().c_str());
   else
-    std::printf("{\"evicted\": \"%s\"}\n", a.positional()[0].c_str());
+    std::printf("evicted %s\n", a.positional()[0].c_str());
   return 0;
 }
 
-int dispatch(const std::string& verb, int argc, char** argv) {
-  if (verb == "submit") return cmd_submit(argc, argv);
-  if (verb == "await") return cmd_await(argc, argv);
-  if (verb == "prove") return cmd_prove(argc, argv);
-  if (verb == "cancel") return cmd_cancel(argc, argv);
-  if (verb == "status") return cmd_status(argc, argv);
-  if (verb == "metrics") return cmd_metrics(argc, argv);
-  if (verb == "preload") return cmd_preload(argc, argv);
-  if (verb == "evict") return cmd_evict(argc, argv);
-  throw UsageError("unknown command '" + verb + "'");
+int report_error(const std::string& context, const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const RpcError& ex) {
+    std::fprintf(stderr, "%s: %s: %s\n", context.c_str(), status_code_name(ex.code()), ex.what());
+    return 3;
+  } catch (...) {
+    return cli::report_exception(context, std::current_exception());
+  }
 }
 
 }  // namespace
@@ -260,20 +285,25 @@ int dispatch(const std::string& verb, int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace snarkd::ctl;
-  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
-    std::fputs(kUsage, argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
-  }
-  try {
-    return dispatch(argv[1], argc, argv);
-  } catch (const snarkd::cli::UsageError& e) {
-    std::fprintf(stderr, "snarkctl %s: %s\n%s", argv[1], e.what(), kUsage);
-    return 2;
-  } catch (const RpcError& e) {
-    std::fprintf(stderr, "snarkctl %s: %s: %s\n", argv[1], status_code_name(e.code()), e.what());
-    return 3;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "snarkctl %s: error: %s\n", argv[1], e.what());
-    return 2;
-  }
+  using snarkd::cli::Verb;
+  if (argc == 2 && !std::strcmp(argv[1], "help")) argv[1] = const_cast<char*>("--help");
+  CLI::App app("snarkctl: the client of the snarkd daemon (proto/snarkd/v1/snarkd.proto)", "snarkctl");
+  app.set_version_flag("--version", "snarkctl " SNARKD_VERSION);
+  app.footer(
+      "snarkctl VERB --help shows a verb's options; connection options go before or after the verb.\n"
+      "exit codes: 0 ok/done, 1 job failed/cancelled/unfinished, 2 usage or input error, 3 daemon error");
+  Options connection(&app);
+  declare_connection(connection);
+  global = &connection;
+  const std::vector<Verb> verbs = {
+      {"submit", "submit a job (one witness file per partition); prints the job id", declare_submit, cmd_submit},
+      {"await", "wait for a job and write its proof and public inputs", declare_await, cmd_await},
+      {"prove", "submit and await in one call", declare_prove, cmd_prove},
+      {"cancel", "cancel a job", declare_cancel, cmd_cancel},
+      {"status", "devices, workers, keys and recent jobs", declare_status, cmd_status},
+      {"metrics", "the Prometheus metrics text", declare_metrics, cmd_metrics},
+      {"preload", "load a key (and circuit) under an id", declare_preload, cmd_preload},
+      {"evict", "unload a key", declare_evict, cmd_evict},
+  };
+  return snarkd::cli::run_verbs(app, "snarkctl", verbs, argc, argv, report_error);
 }

@@ -4,11 +4,13 @@
 
 #include <cctype>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 
+#include "snarkd/groth16/bellperson_io.hpp"
+#include "snarkd/groth16/snarkjs_json.hpp"
 #include "snarkd/server/proto_json.hpp"
+#include "snarkd/util/file.hpp"
 #include "snarkd/util/json.hpp"
 
 namespace snarkd::ctl {
@@ -98,14 +100,35 @@ void print_status(const v1::StatusReply& s, bool json) {
                 k.source().c_str());
 }
 
-void write_outputs(const v1::JobResult& r, const std::string& proof_path, const std::string& public_path) {
-  if (!proof_path.empty()) {
-    if (r.state() != v1::JOB_STATE_DONE)
-      throw std::runtime_error("no proof to write: the job is " + state_name(r.state()));
-    std::ofstream f(proof_path, std::ios::binary);
-    for (const auto& p : r.partitions()) f.write(p.proof().data(), std::streamsize(p.proof().size()));
-    if (!f.flush()) throw std::runtime_error(proof_path + ": write failed");
+namespace {
+
+// proof_path ending in ".json": snarkjs's proof.json (the same three points, decimal affine
+// coordinates); otherwise the partitions' 192-byte proofs concatenated, as `snarkd verify` reads
+// them. snarkjs's proof.json holds one proof.
+void write_proof_file(const v1::JobResult& r, const std::string& proof_path) {
+  const bool snarkjs = proof_path.size() >= 5 && proof_path.compare(proof_path.size() - 5, 5, ".json") == 0;
+  if (!snarkjs) {
+    std::string bytes;
+    for (const auto& p : r.partitions()) bytes += p.proof();
+    write_file(proof_path, bytes);
+    return;
   }
+  if (r.partitions_size() != 1)
+    throw std::runtime_error(proof_path + ": a snarkjs proof.json holds one proof, the job has " +
+                             std::to_string(r.partitions_size()) + " partitions (a path not ending in .json gets the " +
+                             "192-byte proofs)");
+  const std::string& raw = r.partitions(0).proof();
+  const groth16::Proof proof =
+      groth16::decode_proof(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(raw.data()), raw.size()));
+  groth16::write_snarkjs_proof(proof_path, proof);
+}
+
+}  // namespace
+
+void write_outputs(const v1::JobResult& r, const std::string& proof_path, const std::string& public_path) {
+  if ((!proof_path.empty() || !public_path.empty()) && r.state() != v1::JOB_STATE_DONE)
+    throw std::runtime_error("nothing to write: the job is " + state_name(r.state()));
+  if (!proof_path.empty()) write_proof_file(r, proof_path);
   if (!public_path.empty()) {
     auto one = [](const v1::PartitionResult& p) {
       Json a = Json::array();

@@ -1,7 +1,8 @@
 // How snarkctl shows replies: one human line (or a few) per reply, or --json (proto_json.hpp's
 // form: snake_case fields, 64-bit numbers as numbers, proof bytes as hex), and the files a
 // finished job writes (--proof: the partitions' 192-byte proofs concatenated, as `snarkd verify`
-// reads them; --public: public.json, one array per partition when there are several).
+// reads them, or snarkjs's proof.json when the path ends in .json (one partition); --public:
+// public.json, one array per partition when there are several).
 #pragma once
 #include <chrono>
 #include <string>

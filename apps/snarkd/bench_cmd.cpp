@@ -11,7 +11,6 @@
 #include <thread>
 #include <vector>
 
-#include "args.hpp"
 #include "commands.hpp"
 #include "snarkd/engine/devices.hpp"
 #include "snarkd/engine/engine.hpp"
@@ -41,7 +40,7 @@ struct BenchCircuit {
   double setup_s = 0;
 };
 
-BenchCircuit load_bench_circuit(const Args& a) {
+BenchCircuit load_bench_circuit(const Options& a) {
   BenchCircuit b;
   const std::string which = a.require("circuit");
   r1cs::Circuit circuit;
@@ -183,8 +182,8 @@ Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& 
   return r;
 }
 
-void write_json(const std::string& path, const std::string& device, const Args& a, const BenchCircuit& bc, const Report& r,
-                uint32_t workers, uint64_t run_vram_bytes) {
+void write_json(const std::string& path, const std::string& device, const Options& a, const BenchCircuit& bc,
+                const Report& r, uint32_t workers, uint64_t run_vram_bytes) {
   std::ofstream f(path);
   if (!f) throw InvalidArgument(path + ": cannot open for writing");
   char buf[256];
@@ -368,6 +367,15 @@ std::vector<uint64_t> parse_gib_list(const char* flag, const std::string& s) {
   }
 }
 
+// A non-negative number (fractions allowed); UsageError naming the option otherwise.
+double parse_number(const char* flag, const std::string& s) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0' || !(v >= 0) || v > 1e9)
+    throw UsageError(std::string(flag) + ": '" + s + "' is not a number");
+  return v;
+}
+
 // 16 GiB → "16", 0.02 GiB → "0.02", the default → "0" (file name suffixes).
 std::string gib_label(uint64_t bytes) {
   char b[32];
@@ -404,9 +412,11 @@ std::string wall_stamp() {
   return std::string(b) + "." + (ms < 10 ? "00" : ms < 100 ? "0" : "") + std::to_string(ms);
 }
 
-int run_engine(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers, const std::string& suffix);
+int run_engine(const Options& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers,
+               const std::string& suffix);
 
-int run_once(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers, const std::string& suffix) {
+int run_once(const Options& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers,
+             const std::string& suffix) {
   std::printf("run start %s (cap %s GiB, %u workers)\n", wall_stamp().c_str(),
               run.vram_bytes ? gib_label(run.vram_bytes).c_str() : "no", workers);
   try {
@@ -426,7 +436,8 @@ int run_once(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_
   }
 }
 
-int run_engine(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers, const std::string& suffix) {
+int run_engine(const Options& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers,
+               const std::string& suffix) {
   auto devices = engine::make_devices(run.device, run.dopt);
   const uint32_t num_devices = uint32_t(devices.size());
   engine::EngineConfig ec = run.ec;
@@ -460,14 +471,36 @@ int run_engine(const Args& a, const BenchRun& run, const BenchCircuit& bc, uint3
 
 }  // namespace
 
-int cmd_bench(int argc, char** argv) {
-  const Args a(argc, argv, 2,
-               {{"device", true}, {"circuit", true}, {"constraints", true}, {"witness", true}, {"params", true},
-                {"seed", true}, {"jobs", true}, {"partitions-per-job", true}, {"workers", true}, {"vram-gib", true},
-                {"host-gib", true}, {"json", true}, {"timeline", true}, {"sim-upload-ms", true},
-                {"sim-compute-ms", true}, {"sim-copy-gbps", true}, {"watchdog-s", true}, {"threads", true},
-                {"setup", true}, {"device-counts", true}, {"runs", true}});
-  if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
+void declare_bench(Options& o) {
+  o.value("device", "sim, sim:K, cpu, cuda:N, cuda:N,M or cuda:all", "D")
+      .value("circuit", "porep-shaped (synthetic) or a snarkd CSR file", "C")
+      .value("constraints", "porep-shaped: the circuit's constraints (default 2^14)", "N")
+      .value("witness", "with a CSR circuit: its witness", "W.wtns")
+      .value("params", "a proving key to load instead of the development setup", "P.params")
+      .value("seed", "synthetic circuit and development setup seed (default 1)", "S")
+      .value("jobs", "jobs to submit (default 4)", "J")
+      .value("partitions-per-job", "partitions per job (default 1)", "P")
+      .value("workers", "workers per device; a list runs once per count (default 2)", "W[,W2..]")
+      .value("vram-gib",
+             "the device's whole memory for the engine, GiB (fractions allowed); a list runs once per cap over "
+             "one set-up (0: the device's default)",
+             "G[,G2..]")
+      .value("host-gib", "host budget for queued witnesses", "H")
+      .value("json", "write the report as JSON", "OUT.json")
+      .value("timeline", "write the timeline picture (SVG, and PNG when a converter is installed)", "OUT.svg")
+      .value("sim-upload-ms", "simulated devices: upload stage time", "U")
+      .value("sim-compute-ms", "simulated devices: compute stage time", "C")
+      .value("sim-copy-gbps", "simulated devices: copy-engine bandwidth for witnesses and streamed key chunks", "B")
+      .value("watchdog-s", "seconds without progress counted as a stall (default 120)", "S")
+      .value("threads", "CPU threads", "N")
+      .value("setup", "where the development setup runs: cpu or gpu (default: gpu for cuda devices)", "cpu|gpu")
+      .value("device-counts", "one run on the first k devices of --device for each k (scaling)", "1,2")
+      .value("runs", "these (GiB cap, workers) pairs instead of every --vram-gib cap × every --workers count",
+             "CAP:W[,CAP:W..]");
+  o.app().footer("Every proof is verified before its job counts as done. exit code 1: a proof was invalid or a job failed.");
+}
+
+int cmd_bench(const Options& a) {
   if (a.has("threads")) ThreadPool::set_default_threads(a.get_u64("threads", 1));
   BenchRun run;
   run.device = a.require("device");
@@ -480,7 +513,8 @@ int cmd_bench(int argc, char** argv) {
   if (auto g = a.get("vram-gib")) caps = parse_gib_list("--vram-gib", *g);
   run.dopt.sim.upload_s = double(a.get_u64("sim-upload-ms", 0)) / 1e3;
   run.dopt.sim.compute_s = double(a.get_u64("sim-compute-ms", 0)) / 1e3;
-  if (auto g = a.get("sim-copy-gbps")) run.dopt.sim.copy_bytes_per_s = run.dopt.sim.upload_bytes_per_s = std::stod(*g) * 1e9;
+  if (auto g = a.get("sim-copy-gbps"))
+    run.dopt.sim.copy_bytes_per_s = run.dopt.sim.upload_bytes_per_s = parse_number("--sim-copy-gbps", *g) * 1e9;
   if (auto g = a.get("host-gib")) run.ec.host_budget_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
   run.ec.watchdog_s = double(a.get_u64("watchdog-s", 120));
   engine::device_list(run.device);  // a bad spec fails before the (long) setup

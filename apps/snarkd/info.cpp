@@ -2,7 +2,6 @@
 #include <cstdio>
 #include <string>
 
-#include "args.hpp"
 #include "commands.hpp"
 #include "file_kind.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
@@ -41,63 +40,64 @@ Json key_json(const groth16::ProvingKey& pk) {
   return j;
 }
 
-Json binary_json(const std::string& path) {
+Json with_kind(Json j, const std::string& kind) {
+  j.set("kind", Json::string(kind));
+  return j;
+}
+
+Json json_file(const std::string& path) {
+  const Json doc = Json::load(path);
+  const std::string kind = json_document_kind(doc, path);
   Json j = Json::object();
-  try {
-    j.set("proofs", Json::number(groth16::read_proofs(path).size()));
-    j.set("kind", Json::string("bellperson proof"));
-    return j;
-  } catch (const DecodeError&) {
+  j.set("kind", Json::string("snarkjs " + kind + " json"));
+  if (kind == "vk") j.set("public_inputs", Json::number(groth16::vk_from_snarkjs_json(doc, path).num_public()));
+  if (kind == "proof") groth16::proof_from_snarkjs_json(doc, path);  // validates
+  if (kind == "public") {
+    const auto publics = publics_from_json(doc, path);
+    if (publics.size() > 1) j.set("proofs", Json::number(publics.size()));
+    j.set("values", Json::number(publics[0].size()));
   }
-  try {
-    j.set("public_inputs", Json::number(groth16::read_vk(path).num_public()));
-    j.set("kind", Json::string("bellperson verifying key"));
-    return j;
-  } catch (const DecodeError&) {
-  }
-  j = key_json(groth16::read_params(path, groth16::PointCheck::kTrusted));
-  j.set("kind", Json::string("bellperson params"));
   return j;
 }
 
 Json describe(const std::string& path) {
-  Json j;
   switch (detect_file_kind(path)) {
     case FileKind::kZkey:
-      j = key_json(groth16::read_zkey(path, groth16::PointCheck::kTrusted).pk);
-      j.set("kind", Json::string("snarkjs zkey"));
-      return j;
-    case FileKind::kCircomR1cs:
-      j = circuit_json(r1cs::read_circom_r1cs(path).circuit);
-      j.set("kind", Json::string("circom r1cs"));
-      return j;
-    case FileKind::kCsr:
-      j = circuit_json(r1cs::read_csr_file(path));
-      j.set("kind", Json::string("snarkd csr circuit"));
-      return j;
-    case FileKind::kWtns:
-      j = Json::object();
-      j.set("kind", Json::string("circom wtns"));
+      return with_kind(key_json(groth16::read_zkey(path, groth16::PointCheck::kTrusted).pk), "snarkjs zkey");
+    case FileKind::kCircomR1cs: return with_kind(circuit_json(r1cs::read_circom_r1cs(path).circuit), "circom r1cs");
+    case FileKind::kCsr: return with_kind(circuit_json(r1cs::read_csr_file(path)), "snarkd csr circuit");
+    case FileKind::kWtns: {
+      Json j = Json::object();
       j.set("values", Json::number(r1cs::read_wtns(path).size()));
-      return j;
-    case FileKind::kJson: {
-      const std::string doc = json_document_kind(path);
-      j = Json::object();
-      j.set("kind", Json::string("snarkjs " + doc + " json"));
-      if (doc == "vk") j.set("public_inputs", Json::number(groth16::read_snarkjs_vk(path).num_public()));
-      if (doc == "proof") groth16::read_snarkjs_proof(path);  // validates
-      if (doc == "public") j.set("values", Json::number(groth16::read_snarkjs_public(path).size()));
-      return j;
+      return with_kind(std::move(j), "circom wtns");
     }
-    case FileKind::kBinary: return binary_json(path);
+    case FileKind::kJson: return json_file(path);
+    case FileKind::kBellpersonProof: {
+      Json j = Json::object();
+      j.set("proofs", Json::number(groth16::read_proofs(path).size()));
+      return with_kind(std::move(j), "bellperson proof");
+    }
+    case FileKind::kBellpersonVk: {
+      Json j = Json::object();
+      j.set("public_inputs", Json::number(groth16::read_vk(path).num_public()));
+      return with_kind(std::move(j), "bellperson verifying key");
+    }
+    case FileKind::kBellpersonParams:
+      return with_kind(key_json(groth16::read_params(path, groth16::PointCheck::kTrusted)), "bellperson params");
+    case FileKind::kUnknown: throw_unknown_kind(path);
   }
-  return j;
+  throw_unknown_kind(path);
 }
 
 }  // namespace
 
-int cmd_info(int argc, char** argv) {
-  const Args a(argc, argv, 2, {{"json", false}});
+void declare_info(Options& o) {
+  o.positionals("FILE", "any file snarkd reads: keys, circuits, witnesses, proofs, public inputs");
+  declare_common(o);
+}
+
+int cmd_info(const Options& a) {
+  apply_common(a);
   if (a.positional().size() != 1) throw UsageError("info takes exactly one FILE");
   const std::string path = a.positional()[0];
   const Json j = describe(path);

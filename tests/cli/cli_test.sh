@@ -11,19 +11,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 failures=0
 
-# expect CODE PATTERN cmd...: runs cmd, wants exit code CODE and PATTERN (grep -E) in stderr+stdout.
-expect() {
-  code=$1; pattern=$2; shift 2
-  "$@" >"$T/out" 2>&1
-  got=$?
-  if [ "$got" -eq "$code" ] && { [ -z "$pattern" ] || grep -Eq -- "$pattern" "$T/out"; }; then
-    echo "ok   [$code] $pattern"
-  else
-    echo "FAIL [want $code got $got, want /$pattern/]: $*"
-    sed 's/^/     | /' "$T/out" | head -5
-    failures=$((failures + 1))
-  fi
-}
+. "$ROOT/tests/cli/checks.sh"
 
 # Copies $1 to $2 with byte $3 (0-based offset) replaced by the value $4 (octal escape, e.g. \377).
 patch_byte() {
@@ -107,6 +95,100 @@ printf '["1"]' > "$T/short.json"
 expect 2 "short.json: 1 public inputs, the verifying key expects 3" "$S" verify --vk "$T/k.vk" --proof "$T/p.bin" --public "$T/short.json"
 head -c 191 "$T/p.bin" > "$T/short.bin"
 expect 2 "short.bin" "$S" verify --vk "$T/k.vk" --proof "$T/short.bin" --public "$T/pub.json"
+
+
+echo "== command line: per-verb help, version, snarkjs's positional order, --json on every verb"
+for verb in setup prove verify export-vk convert-proof info synth bench serve; do
+  expect 0 "snarkd $verb" "$S" "$verb" --help
+done
+expect 0 "^snarkd [0-9]+\.[0-9]+\.[0-9]+$" "$S" --version
+expect 0 "Subcommands" "$S" --help
+expect 2 "Subcommands" "$S"
+expect 2 "unknown option --bogus" "$S" verify --bogus
+expect 0 "" "$S" prove "$M/multiplier.zkey" "$M/multiplier.wtns" "$T/pos_proof.json" "$T/pos_public.json"
+expect 0 "^valid" "$S" verify "$M/verification_key.json" "$T/pos_public.json" "$T/pos_proof.json"
+expect 2 "not both" "$S" prove "$M/multiplier.zkey" "$M/multiplier.wtns" "$T/x" "$T/y" --zkey "$M/multiplier.zkey"
+expect 2 "not both" "$S" verify "$M/verification_key.json" "$M/public.json"
+expect 0 "" "$S" export-vk "$M/multiplier.zkey" "$T/vk_pos.json"
+same "$T/vk_pos.json" "$T/vk.json" "export-vk ZKEY OUT writes what --zkey/--out writes"
+# expect_json CODE cmd...: exit code CODE and one JSON document on stdout.
+expect_json() {
+  code=$1; shift
+  "$@" >"$T/json_out" 2>"$T/json_err"
+  got=$?
+  if [ "$got" -eq "$code" ] && node -e 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$T/json_out"; then
+    echo "ok   [$code] --json: $2"
+  else
+    echo "FAIL [want $code got $got, JSON on stdout]: $*"; sed 's/^/     | /' "$T/json_out" "$T/json_err" | head -5
+    failures=$((failures + 1))
+  fi
+}
+expect_json 0 "$S" setup --r1cs "$F/fixture.r1cs" --params "$T/j.params" --seed 7 --json
+expect_json 0 "$S" prove --params "$T/k.params" --r1cs "$F/fixture.r1cs" --witness "$F/fixture.wtns" --proof "$T/j.bin" --json
+expect_json 0 "$S" verify "$T/k.vk" "$T/pub.json" "$T/j.bin" --json
+expect_json 1 "$S" verify "$T/k.vk" "$T/pub_bad.json" "$T/j.bin" --json
+expect_json 0 "$S" export-vk "$M/multiplier.zkey" "$T/vk_j.json" --json
+expect_json 0 "$S" convert-proof "$T/j.bin" "$T/j.json" --json
+expect_json 0 "$S" info "$M/multiplier.zkey" --json
+expect_json 0 "$S" synth --constraints 64 --inputs 2 --circuit "$T/s.csr" --witness "$T/s.wtns" --json
+
+echo "== convert-proof: 192 bytes <-> snarkjs proof.json, the same proof either way"
+expect 0 "" "$S" convert-proof "$T/sp.json" "$T/sp.bin"
+expect 0 "^valid" "$S" verify --vk "$M/verification_key.json" --proof "$T/sp.bin" --public "$T/spub.json"
+expect 0 "" "$S" convert-proof "$T/sp.bin" "$T/sp_again.json"
+same "$T/sp.json" "$T/sp_again.json" "proof.json -> 192 bytes -> proof.json is byte-identical"
+expect 2 "holds 2 proofs.*--partition" "$S" convert-proof "$T/pp.bin" "$T/x.json"
+expect 0 "" "$S" convert-proof "$T/pp.bin" "$T/pp1.json" --partition 1
+expect 2 "is a snarkjs public file, not a proof" "$S" convert-proof "$T/spub.json" "$T/x.bin"
+
+echo "== signs of life: progress lines on stderr (--progress) for setup, synth, prove"
+expect 0 "\[setup\] 3/[0-9]+ G1 points" "$S" setup --r1cs "$F/fixture.r1cs" --params "$T/pr.params" --seed 7 --progress
+expect 0 "\[synth\] 2/3 write" "$S" synth --constraints 64 --inputs 2 --circuit "$T/s.csr" --witness "$T/s.wtns" --progress
+expect 0 "\[prove\] 1/[0-9]+ read key" "$S" prove "$M/multiplier.zkey" "$M/multiplier.wtns" "$T/x.json" "$T/y.json" --progress
+
+echo "== what a file is: unknown kinds, BOM, directories and FIFOs get their own messages"
+head -c 3000 /dev/urandom | tr '\200-\377' '\000-\177' > "$T/random.bin"  # no flag bits: not a proof
+expect 2 "random.bin: unknown kind of file" "$S" info "$T/random.bin"
+expect 2 "random.bin: unknown kind of file" "$S" verify --vk "$T/random.bin" --proof "$T/p.bin" --public "$T/pub.json"
+printf '\357\273\277' > "$T/bom.json"; cat "$M/verification_key.json" >> "$T/bom.json"
+expect 2 "bom.json: json: the file starts with a UTF-8 byte-order mark" "$S" verify "$T/bom.json" "$M/public.json" "$M/proof.json"
+mkdir "$T/adir"
+expect 2 "adir: is a directory, not a file" "$S" info "$T/adir"
+mkfifo "$T/afifo"
+expect 2 "afifo: is not a regular file" timeout 60 "$S" info "$T/afifo"
+expect 2 "afifo: is not a regular file" timeout 60 "$S" verify "$M/verification_key.json" "$T/afifo" "$M/proof.json"
+: > "$T/empty"
+expect 2 "empty: the file is empty" "$S" info "$T/empty"
+expect 2 "is a snarkjs proof file, not a verifying key" "$S" verify "$M/proof.json" "$M/public.json" "$M/proof.json"
+expect 0 "multiplier.zkey: only its verifying key is read" "$S" verify "$M/multiplier.zkey" "$M/public.json" "$M/proof.json"
+expect 2 "lincomb.r1cs: has [0-9]+ variables, .*multiplier.zkey has [0-9]+: not the same circuit" \
+  "$S" prove --zkey "$M/multiplier.zkey" --witness "$M/multiplier.wtns" --r1cs "$Z/lincomb/lincomb.r1cs" --proof "$T/x" --public "$T/y"
+
+echo "== corrupt keys are named as such, not blamed on the witness"
+# One byte of the first H point (its scalar is never 0, so the proof uses it) moves it off the curve.
+h=$(node "$ROOT/tests/cli/binfile_section.cjs" "$M/multiplier.zkey" 9)
+patch_byte "$M/multiplier.zkey" "$T/badh.zkey" "$h" '\001'
+expect 2 "badh.zkey: corrupt proving key: H point 0 is not on the curve" \
+  "$S" prove "$T/badh.zkey" "$M/multiplier.wtns" "$T/x.json" "$T/y.json"
+# bellperson .params: the vk (864 bytes, u32 |ic|, |ic| × 96), then u32 |h| and the H points.
+ic=$(od -An -tu1 -j864 -N4 "$T/k.params" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
+patch_byte "$T/k.params" "$T/badh.params" $((868 + 96 * ic + 4 + 95)) '\001'
+expect 2 "badh.params: corrupt proving key: H point 0 is not on the curve" \
+  "$S" prove --params "$T/badh.params" --r1cs "$F/fixture.r1cs" --witness "$F/fixture.wtns" --proof "$T/x"
+# A changed coefficient keeps every point valid: with the circuit the key is named, without it
+# both suspects are.
+c=$(node "$ROOT/tests/cli/binfile_section.cjs" "$M/multiplier.zkey" 4)
+patch_byte "$M/multiplier.zkey" "$T/badc.zkey" $((c + 4 + 12)) '\002'
+expect 2 "badc.zkey: the proof does not verify although the witness satisfies every constraint" \
+  "$S" prove "$T/badc.zkey" "$M/multiplier.wtns" "$T/x.json" "$T/y.json" --r1cs "$M/multiplier.r1cs"
+expect 2 "does not satisfy the circuit of .*badc.zkey, or the key is corrupt" \
+  "$S" prove "$T/badc.zkey" "$M/multiplier.wtns" "$T/x.json" "$T/y.json"
+
+echo "== a small circuit file claiming 2^32 variables: setup refuses before allocating"
+node "$ROOT/tests/cli/r1cs_bomb.cjs" "$T/bomb.r1cs"
+expect 2 "bomb.r1cs: a key for 4294967295 variables .* needs up to [0-9.]+ GiB during setup" \
+  "$S" setup --r1cs "$T/bomb.r1cs" --params "$T/x.params"
+expect 2 "more than the 0.0 GiB allowed" "$S" setup --r1cs "$F/fixture.r1cs" --params "$T/x.params" --max-memory-gib 0.001
 
 if [ "$failures" -ne 0 ]; then echo "$failures check(s) failed"; exit 1; fi
 echo "all CLI checks passed"

@@ -2,10 +2,12 @@
 // butterflies and order against the CPU NTTs (poly), the QAP row function against
 // r1cs::evaluate, the scalar classes against msm::split_scalars. GPU parts (label gpu, skip
 // without a device): the streamed steps — with every chunk resident, and with chunks copied
-// into "slots" one at a time — against the CPU prover's sums, and the key's placement.
+// into "slots" one at a time — against the CPU prover's sums, and the key's placement; a stop
+// ends each step before its next chunk with the stream idle and the sums unwritten.
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <stop_token>
 
 #include "common/seed.hpp"
 #include "cuda/gpu_test_util.hpp"
@@ -16,6 +18,7 @@
 #include "snarkd/msm/msm.hpp"
 #include "snarkd/poly/ntt.hpp"
 #include "snarkd/r1cs/synthetic.hpp"
+#include "snarkd/util/cancel.hpp"
 
 namespace snarkd::cuda {
 namespace {
@@ -396,6 +399,57 @@ TEST(StreamProver, RefusesAnUnsatisfiedWitnessNamingTheRow) {
   } catch (const groth16::UnsatisfiedWitness& e) {
     EXPECT_EQ(std::string(e.what()), cpu_message);
   }
+}
+
+// Each step's driver with a stop requested after its first chunk: Cancelled before the second,
+// nothing left running on the stream (the workspace and the slot may go), the sums untouched;
+// the same buffers then give the CPU's sums without a stop.
+TEST(StreamProver, AStopEndsEachStepBeforeItsNextChunkWithTheStreamIdle) {
+  SNARKD_SKIP_WITHOUT_GPU();
+  auto g = snarkd::test::rng("stream-prover-stop");
+  const auto sc = synthetic(4097, 5, g());
+  const ProvingKey pk = groth16::setup_insecure(sc.circuit, groth16::toxic_waste_from_seed(g()));
+  Placed placed(pk, sc.circuit, none());
+  Stream stream;
+  Event sync = Event::blocking();
+  TestFeed feed(*placed.key, pk, sc.circuit, 500, 700, stream);
+  ASSERT_GT(pk.a.size(), 500u);  // every step's first part has a second chunk
+  const StreamLayout l = stream_layout(pk, sc.circuit, feed.limits());
+  PinnedBuffer<DeviceSums> sums(1);
+  PinnedBuffer<uint64_t> count(1);
+  DeviceBuffer<uint8_t> ws0(l.q_bytes), ws1(l.m_bytes);
+  for (uint8_t* ws : {ws0.data(), ws1.data()})
+    SNARKD_CUDA_CHECK(cudaMemcpyAsync(ws + l.w, sc.witness.data(), sc.witness.size() * sizeof(ff::Fr),
+                                      cudaMemcpyHostToDevice, stream));
+  uint8_t* kept = ws0.data() + (l.q_bytes - l.keep_bytes);
+  for (int step = 0; step < 3; ++step) {
+    SCOPED_TRACE(step == 0 ? "stream_qap_h" : step == 1 ? "stream_h_msm" : "stream_witness_msms");
+    std::memset(static_cast<void*>(sums.data()), 0xab, sizeof(DeviceSums));
+    std::stop_source src;
+    int visits = 0;
+    const ChunkFeed inner = feed.feed();
+    const ChunkFeed stopping = [&](StreamPart p, const std::function<void(const ChunkView&)>& visit) {
+      inner(p, [&](const ChunkView& c) {
+        visit(c);
+        if (++visits == 1) src.request_stop();
+      });
+    };
+    try {
+      if (step == 0) stream_qap_h(*placed.key, l, ws0.data(), stopping, stream, sync.get(), sums.data(), nullptr, src.get_token());
+      if (step == 1) stream_h_msm(*placed.key, l, kept, stopping, stream, sync.get(), sums.data(), nullptr, src.get_token());
+      if (step == 2)
+        stream_witness_msms(*placed.key, l, ws1.data(), stopping, stream, sync.get(), sums.data(), count.data(), nullptr,
+                            src.get_token());
+      ADD_FAILURE() << "the step ran to its end after a stop";
+    } catch (const Cancelled&) {
+    }
+    EXPECT_EQ(visits, 1) << "a chunk was visited after the stop";
+    EXPECT_EQ(cudaStreamQuery(stream), cudaSuccess) << "work was left on the stream";
+    const auto* b = reinterpret_cast<const uint8_t*>(sums.data());
+    for (size_t i = 0; i < sizeof(DeviceSums); ++i) ASSERT_EQ(b[i], 0xab) << "sums written after a stop";
+  }
+  expect_equal(run_steps(*placed.key, pk, sc.circuit, sc.witness, 500, 700), cpu_sums(pk, sc.circuit, sc.witness),
+               "after the stops");
 }
 
 // Placement: the region holds exactly what layout_for says, the fixed part alone when nothing

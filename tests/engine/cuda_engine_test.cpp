@@ -2,12 +2,15 @@
 // with the same r, s, for a circuit family and a PoRep-shaped synthetic circuit, under an
 // ample and a tight ledger with 1–3 workers; keys larger than the device's whole memory stream
 // (every part, or part of them) and still give the CPU's bytes; an unsatisfied witness fails
-// only its job.
+// only its job; a cancel stops a partition inside a fully resident or a streamed step and frees
+// its memory and slots.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <thread>
 
 #include "common/seed.hpp"
 #include "engine/fixture.hpp"
@@ -16,6 +19,7 @@
 #include "snarkd/engine/engine.hpp"
 #include "snarkd/groth16/prover.hpp"
 #include "snarkd/r1cs/synthetic.hpp"
+#include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::engine {
@@ -58,6 +62,22 @@ void expect_cpu_equal(Engine& e, const std::string& id, const groth16::ProvingKe
     }
     EXPECT_LE(sum, t.computed_s - t.uploaded_s + 1e-3) << id << " partition " << k;
   }
+}
+
+// The smallest cap (in steps of 1.25×, from half the key) the circuit loads under on GPU 0; 0 if
+// none up to 8× the key.
+uint64_t smallest_cap(const std::shared_ptr<const groth16::ProvingKey>& pk,
+                      const std::shared_ptr<const r1cs::Circuit>& circuit) {
+  const uint64_t key = cuda::DeviceProvingKey::layout_for(*pk, *circuit, cuda::KeyResidency{}).total;
+  for (uint64_t cap = key / 2; cap < key * 8; cap = cap * 5 / 4) {
+    try {
+      Engine probe(gpu0(cap), EngineConfig{});
+      probe.register_circuit("probe", pk, circuit);
+      return cap;
+    } catch (const InvalidArgument&) {
+    }
+  }
+  return 0;
 }
 
 TEST(CudaEngine, ProofsEqualTheCpuProverAmpleAndTightLedger) {
@@ -132,18 +152,10 @@ TEST(CudaEngine, KeysLargerThanTheDeviceStreamAndProveTheSameBytes) {
   const auto full = cuda::DeviceProvingKey::layout_for(*pk, *circuit, cuda::KeyResidency{});
   setenv("SNARKD_SLOT_MIB", "1", 1);  // 1 MiB slots: several chunks per part
   for (uint32_t workers : {1u, 3u}) {
-    // The smallest cap (in steps of 1.25×, from half the key) the circuit loads under, and
-    // twice that: everything streamed, then part of the key resident.
-    uint64_t cap = full.total / 2;
-    for (;; cap = cap * 5 / 4) {
-      try {
-        Engine probe(gpu0(cap), EngineConfig{});
-        probe.register_circuit("syn", pk, circuit);
-        break;
-      } catch (const InvalidArgument&) {
-        ASSERT_LT(cap, full.total * 8) << "the circuit did not load under 8× its key";
-      }
-    }
+    // The smallest cap the circuit loads under, and twice that: everything streamed, then part
+    // of the key resident.
+    const uint64_t cap = smallest_cap(pk, circuit);
+    ASSERT_GT(cap, 0u) << "the circuit did not load under 8× its key";
     for (uint64_t c : {cap, cap * 2}) {
       EngineConfig ec;
       ec.workers_per_device = workers;
@@ -187,6 +199,110 @@ TEST(CudaEngine, UnsatisfiedWitnessFailsOnlyItsJob) {
   EXPECT_EQ(rb.state, JobState::kFailed);
   EXPECT_NE(rb.error.find("partition 1"), std::string::npos) << rb.error;
   EXPECT_EQ(e.await(o)->state, JobState::kDone);
+}
+
+// Cancel on the GPU: prove_on_stream stops at a phase boundary only after its own stream has
+// drained (nothing may touch the workspace once the reservation is released), writes no sums,
+// and the engine gives the memory back at once and proves the next job's bytes exactly.
+TEST(CudaEngine, CancelStopsAtAPhaseBoundaryAndFreesTheWorkspace) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  auto g = test::rng("cuda-engine-cancel");
+  const test::Family fam = test::make_family(12, g());
+  {
+    const cuda::DeviceProvingKey key(0, *fam.pk, *fam.circuit);
+    cuda::Stream stream;
+    cuda::DeviceBuffer<uint8_t> ws(key.workspace_bytes());
+    cuda::PinnedBuffer<cuda::DeviceSums> out(1);
+    std::memset(static_cast<void*>(out.data()), 0xab, sizeof(cuda::DeviceSums));
+    std::stop_source src;
+    src.request_stop();
+    EXPECT_THROW(cuda::prove_on_stream(key, ws.data(), out.data(), stream, nullptr, src.get_token()), Cancelled);
+    EXPECT_EQ(cudaStreamQuery(stream), cudaSuccess) << "work was left on the stream";
+    const auto* b = reinterpret_cast<const uint8_t*>(out.data());
+    for (size_t i = 0; i < sizeof(cuda::DeviceSums); ++i) ASSERT_EQ(b[i], 0xab) << "sums written after a cancel";
+  }
+  r1cs::SyntheticParams sp;
+  sp.num_constraints = 1 << 16;
+  sp.num_inputs = 9;
+  sp.seed = g();
+  auto syn = r1cs::generate_synthetic(sp);
+  auto syn_circuit = std::make_shared<const r1cs::Circuit>(std::move(syn.circuit));
+  auto syn_pk = std::make_shared<const groth16::ProvingKey>(
+      groth16::setup_insecure(*syn_circuit, groth16::toxic_waste_from_seed(g())));
+  EngineConfig ec;
+  ec.workers_per_device = 2;
+  Engine e(gpu0(uint64_t{1} << 30), ec);
+  e.register_circuit("fam", fam.pk, fam.circuit);
+  e.register_circuit("syn", syn_pk, syn_circuit);
+  JobRequest r;
+  r.circuit_id = "syn";
+  r.witnesses.assign(16, syn.witness);
+  const JobId id = e.submit(std::move(r));
+  bool computing = false;
+  for (int i = 0; i < 60000 && !computing; ++i) {
+    for (const WorkerStatus& w : e.stats().workers) computing |= w.job == id && w.stage == "compute";
+    if (!computing) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(computing);
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE(e.cancel(id));
+  ASSERT_TRUE(e.wait_stopped(id, std::chrono::seconds(60)));
+  std::printf("cancel took %.3f ms to stop the running partitions\n",
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  EXPECT_EQ(e.stats().ledgers[0].in_use, 0u);
+  e.unregister_circuit("syn");
+  expect_cpu_equal(e, "fam", *fam.pk, *fam.circuit, {fam.witness(11), fam.witness(12), fam.witness(13)}, g);
+}
+
+// Cancel inside a streamed step: the key streams through 1 MiB slots; a job of many partitions
+// is cancelled while one computes (step 0 or 1). Its worker drains its stream before the step
+// throws, so the reservation goes back with nothing reading it; no slot lease or subscription is
+// left; and the next job on the same streamed key proves the CPU's bytes.
+TEST(CudaEngine, CancelInsideAStreamedStepReleasesItsReservationAndSlots) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  auto g = test::rng("cuda-engine-stream-cancel");
+  r1cs::SyntheticParams sp;
+  sp.num_constraints = 1 << 16;
+  sp.num_inputs = 9;
+  sp.seed = g();
+  auto syn = r1cs::generate_synthetic(sp);
+  auto circuit = std::make_shared<const r1cs::Circuit>(std::move(syn.circuit));
+  auto pk = std::make_shared<const groth16::ProvingKey>(
+      groth16::setup_insecure(*circuit, groth16::toxic_waste_from_seed(g())));
+  setenv("SNARKD_SLOT_MIB", "1", 1);
+  const uint64_t cap = smallest_cap(pk, circuit);
+  ASSERT_GT(cap, 0u);
+  EngineConfig ec;
+  ec.workers_per_device = 2;
+  Engine e(gpu0(cap), ec);
+  e.register_circuit("syn", pk, circuit);
+  const std::string residency = e.devices()[0]->residency("syn");
+  ASSERT_EQ(residency.rfind("streaming", 0), 0u) << residency;
+  for (int round = 0; round < 3; ++round) {
+    JobRequest r;
+    r.circuit_id = "syn";
+    r.witnesses.assign(16, syn.witness);
+    const JobId id = e.submit(std::move(r));
+    bool computing = false;
+    for (int i = 0; i < 60000 && !computing; ++i) {
+      for (const WorkerStatus& w : e.stats().workers) computing |= w.job == id && w.stage == "compute";
+      if (!computing) std::this_thread::sleep_for(std::chrono::milliseconds(1 + round * 7));
+    }
+    ASSERT_TRUE(computing);
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_TRUE(e.cancel(id));
+    ASSERT_TRUE(e.wait_stopped(id, std::chrono::seconds(60)));
+    std::printf("round %d: cancel took %.3f ms to stop the streamed partitions\n", round,
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    EXPECT_EQ(e.peek(id).state, JobState::kCancelled);
+    EXPECT_EQ(e.stats().ledgers[0].in_use, 0u);
+    const StreamStats ss = e.devices()[0]->stream_stats();
+    EXPECT_EQ(ss.open_leases, 0u);
+    EXPECT_EQ(ss.subscriptions, 0u);
+  }
+  expect_cpu_equal(e, "syn", *pk, *circuit, {syn.witness, syn.witness}, g);
+  EXPECT_EQ(e.stats().vram_overcommits, 0u);
+  unsetenv("SNARKD_SLOT_MIB");
 }
 
 }  // namespace

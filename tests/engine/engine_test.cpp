@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <thread>
 
+#include <unistd.h>
+
 #include "common/seed.hpp"
 #include "engine/fixture.hpp"
 #include "snarkd/engine/cpu_device.hpp"
@@ -47,10 +49,39 @@ JobRequest request(const Family& f, const std::string& id, std::vector<uint64_t>
   return r;
 }
 
+// The simulated devices' hold file (SimDeviceConfig::hold_file): while held, no stage ends, so a
+// test acts while the partition it needs is inside its stage, however loaded the machine is.
+class Hold {
+ public:
+  Hold() : path_(::testing::TempDir() + "/snarkd-hold-" + std::to_string(::getpid()) + "-" + std::to_string(next_++)) {
+    std::FILE* f = std::fopen(path_.c_str(), "w");
+    if (f == nullptr) throw std::runtime_error("cannot create " + path_);
+    std::fclose(f);
+  }
+  ~Hold() { release(); }
+  void release() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  static inline std::atomic<int> next_{0};
+  std::string path_;
+};
+
+// Polls `done` every millisecond; no deadline shorter than a minute (a held stage waits for us).
+template <class Pred>
+bool eventually(Pred done) {
+  for (int i = 0; i < 60000; ++i) {
+    if (done()) return true;
+    std::this_thread::sleep_for(1ms);
+  }
+  return done();
+}
+
 // One simulated device, one worker, compute_s per partition, small_family() registered as "fam".
-std::unique_ptr<Engine> one_worker_engine(double compute_s) {
+std::unique_ptr<Engine> one_worker_engine(double compute_s, const std::string& hold_file = "") {
   SimDeviceConfig cfg;
   cfg.compute_s = compute_s;
+  cfg.hold_file = hold_file;
   EngineConfig ec;
   ec.workers_per_device = 1;
   auto e = std::make_unique<Engine>(sim_devices(1, cfg), ec);
@@ -140,11 +171,13 @@ TEST(Engine, UnsatisfiedWitnessFailsItsJobOnlyAndNamesThePartition) {
 
 TEST(Engine, HigherPriorityOvertakesQueuedWork) {
   const Family& f = small_family();
-  const auto engine = one_worker_engine(0.01);
+  Hold hold;
+  const auto engine = one_worker_engine(0, hold.path());
   Engine& e = *engine;
   const JobId low = e.submit(request(f, "fam", {1, 2, 3, 4, 5, 6, 7, 8}, Priority::kLow));
-  std::this_thread::sleep_for(15ms);
+  ASSERT_TRUE(eventually([&] { return e.peek(low).state == JobState::kRunning; }));
   const JobId crit = e.submit(request(f, "fam", {9, 10}, Priority::kCritical));
+  hold.release();
   const JobResult rl = *e.await(low), rc = *e.await(crit);
   ASSERT_EQ(rl.state, JobState::kDone);
   ASSERT_EQ(rc.state, JobState::kDone);
@@ -156,25 +189,27 @@ TEST(Engine, HigherPriorityOvertakesQueuedWork) {
       EXPECT_GT(t.dequeue_order, crit_last);
       ++overtaken;
     }
-  EXPECT_GT(overtaken, 0u) << "the critical job arrived too late to overtake anything";
+  EXPECT_EQ(overtaken, 7u) << "the critical job must overtake every low partition but the held one";
 }
 
 TEST(Engine, CancelsQueuedAndRunningJobs) {
   const Family& f = small_family();
-  const auto engine = one_worker_engine(0.05);
+  Hold hold;
+  const auto engine = one_worker_engine(0, hold.path());
   Engine& e = *engine;
   const JobId running = e.submit(request(f, "fam", {1, 2, 3}));
   const JobId queued = e.submit(request(f, "fam", {4, 5}));
-  while (e.peek(running).state != JobState::kRunning) std::this_thread::sleep_for(1ms);
+  ASSERT_TRUE(eventually([&] { return e.peek(running).state == JobState::kRunning; }));
   EXPECT_TRUE(e.cancel(queued));
   EXPECT_TRUE(e.cancel(running));
   EXPECT_FALSE(e.cancel(running));
+  hold.release();
   EXPECT_EQ(e.await(running)->state, JobState::kCancelled);
   EXPECT_EQ(e.await(queued)->state, JobState::kCancelled);
   const JobId after = e.submit(request(f, "fam", {6}));
   EXPECT_EQ(e.await(after)->state, JobState::kDone);
   // Everything has left the device: nothing queued, nothing in flight, no host bytes held.
-  for (int i = 0; i < 200 && e.stats().in_flight_partitions > 0; ++i) std::this_thread::sleep_for(5ms);
+  eventually([&] { return e.stats().in_flight_partitions == 0; });
   const EngineStats s = e.stats();
   EXPECT_EQ(s.queued_partitions, 0u);
   EXPECT_EQ(s.in_flight_partitions, 0u);
@@ -204,8 +239,10 @@ TEST(Engine, WaitFinishedWakesWhenAJobEnds) {
 
 TEST(Engine, StatsShowEachWorkersStageAndEachLedger) {
   const Family& f = small_family();
+  Hold hold;
   SimDeviceConfig cfg;
-  cfg.compute_s = 0.05;
+  cfg.hold_file = hold.path();
+  cfg.hold_uploads = true;
   EngineConfig ec;
   ec.workers_per_device = 2;
   Engine e(sim_devices(2, cfg), ec);
@@ -221,26 +258,28 @@ TEST(Engine, StatsShowEachWorkersStageAndEachLedger) {
   }
   const JobId id = e.submit(request(f, "fam", {1, 2, 3, 4, 5, 6}));
   // Some worker is seen inside a stage of this job, and its ledger holds that partition's bytes.
-  bool seen = false;
-  for (int i = 0; i < 2000 && !seen; ++i) {
+  // Held, no upload ends: a worker is seen inside a stage of this job, its ledger holding bytes.
+  bool seen_upload = false;
+  eventually([&] {
     const EngineStats s = e.stats();
     for (const WorkerStatus& w : s.workers)
-      if (w.job == id && w.stage == "compute") {
-        seen = true;
+      if (w.job == id && w.stage == "upload") {
+        seen_upload = true;
         EXPECT_LT(w.partition, 6u);
         EXPECT_GT(s.ledgers[w.device].in_use, 0u);
         EXPECT_LE(w.since_s, e.now());
       }
-    if (!seen) std::this_thread::sleep_for(1ms);
-  }
-  EXPECT_TRUE(seen) << "no worker was ever seen computing the job";
+    return seen_upload;
+  });
+  EXPECT_TRUE(seen_upload) << "no worker was ever seen uploading the job";
+  hold.release();
   ASSERT_EQ(e.await(id)->state, JobState::kDone);
   // A worker turns idle just after its partition has left (the job may be done a moment earlier).
   auto all_idle = [&] {
     const EngineStats s = e.stats();
     return std::all_of(s.workers.begin(), s.workers.end(), [](const WorkerStatus& w) { return w.stage == "idle"; });
   };
-  for (int i = 0; i < 400 && !all_idle(); ++i) std::this_thread::sleep_for(5ms);
+  eventually(all_idle);
   const EngineStats after = e.stats();
   for (const WorkerStatus& w : after.workers) EXPECT_EQ(w.stage, "idle") << "device " << w.device << " worker " << w.worker;
   for (const LedgerStats& l : after.ledgers) {
@@ -251,9 +290,10 @@ TEST(Engine, StatsShowEachWorkersStageAndEachLedger) {
 
 TEST(Engine, HostBudgetRefusesOrBlocksSubmitters) {
   const Family& f = small_family();
+  Hold hold;  // a's first upload cannot end: both its witnesses stay charged
   SimDeviceConfig cfg;
-  cfg.upload_s = 0.1;  // a's witnesses stay charged well past the next submits
-  cfg.compute_s = 0.03;
+  cfg.hold_file = hold.path();
+  cfg.hold_uploads = true;
   EngineConfig ec;
   ec.workers_per_device = 1;
   ec.host_budget_bytes = 2 * f.circuit->num_vars() * sizeof(ff::Fr);
@@ -262,7 +302,15 @@ TEST(Engine, HostBudgetRefusesOrBlocksSubmitters) {
   const JobId a = e.submit(request(f, "fam", {1, 2}));
   EXPECT_THROW(e.submit(request(f, "fam", {3}), 0ms), Busy);
   EXPECT_THROW(e.submit(request(f, "fam", {1, 2, 3})), InvalidArgument);  // could never fit
-  const JobId b = e.submit(request(f, "fam", {3}));  // blocks until a's first witness is uploaded
+  std::atomic<bool> b_accepted{false};
+  JobId b = 0;
+  std::thread submitter([&] {  // blocks until a's first witness is uploaded
+    b = e.submit(request(f, "fam", {3}));
+    b_accepted = true;
+  });
+  EXPECT_FALSE(b_accepted.load());
+  hold.release();
+  submitter.join();
   EXPECT_EQ(e.await(a)->state, JobState::kDone);
   EXPECT_EQ(e.await(b)->state, JobState::kDone);
   EXPECT_LE(e.stats().host_peak_bytes, ec.host_budget_bytes);
@@ -320,8 +368,9 @@ class MixUpDevice final : public Device {
         inner->upload(c, previous.empty() ? std::span<const ff::Fr>(now) : previous, r);
         previous = std::move(now);
       }
-      groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& k) override {
-        return inner->compute(c, r, k);
+      groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& k,
+                                 const std::stop_token& stop) override {
+        return inner->compute(c, r, k, stop);
       }
     };
     auto w = std::make_unique<W>();

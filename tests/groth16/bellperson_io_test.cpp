@@ -511,6 +511,20 @@ TEST_F(BellpersonIo, InfinityInKeys) {
   expect_params_error(params_bytes(pk), {"section ic: point 1: point at infinity"});
 }
 
+// γ = ±δ: a key under which C can absorb any change of the public inputs (verifier.hpp).
+TEST_F(BellpersonIo, GammaEqualToPlusOrMinusDeltaIsRefused) {
+  auto g = test::rng("bp-gamma-delta");
+  for (const bool negate : {false, true}) {
+    ProvingKey pk = small_pk(g);
+    pk.vk.gamma_g2 = negate ? -pk.vk.delta_g2 : pk.vk.delta_g2;
+    const std::string want = negate ? "gamma_2 equals -delta_2" : "gamma_2 equals delta_2";
+    expect_params_error(params_bytes(pk), {"degenerate verifying key: " + want});
+    const std::string vp = save("d.vk", vk_bytes(pk.vk));
+    expect_error([&] { read_vk(vp); }, {vp + ": degenerate verifying key: " + want});
+    expect_error([&] { read_vk_or_params(vp); }, {vp + ": degenerate verifying key: " + want});
+  }
+}
+
 TEST_F(BellpersonIo, TrailingBytes) {
   auto g = test::rng("bp-trailing");
   const ProvingKey pk = small_pk(g);

@@ -8,6 +8,7 @@
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/groth16/setup.hpp"
 #include "snarkd/groth16/verifier.hpp"
+#include "snarkd/pairing/pairing.hpp"
 #include "snarkd/groth16/zkey.hpp"
 #include "snarkd/r1cs/circom.hpp"
 #include "snarkd/r1cs/builder.hpp"
@@ -147,6 +148,55 @@ TEST(Verifier, RejectsTamperingAndCountsInputs) {
   EXPECT_FALSE(verify(pk.vk, q, pub));
   pub.pop_back();
   EXPECT_THROW(verify(pk.vk, p, pub), InvalidArgument);
+}
+
+// The forgeries a degenerate key allows, refused by the verifier itself (keys can be built in
+// memory, not only read). A setup with γ = δ: C' = C + X − X' moves an honest proof to any inputs
+// x', and the pairing equation accepts it; verify must refuse the key instead.
+TEST(Verifier, RefusesDegenerateKeysThatAllowForgeries) {
+  auto g = snarkd::test::rng("verifier_degenerate");
+  auto sc = small_synthetic(40, 4, 13);
+  ToxicWaste tw = toxic_waste_from_seed(g());
+  tw.delta = tw.gamma;
+  const ProvingKey pk = setup_insecure(sc.circuit, tw);
+  const auto pub = public_inputs(sc.circuit, sc.witness);
+  std::vector<Fr> forged_pub = pub;
+  for (Fr& x : forged_pub) x = Fr::random(g);
+  auto x_of = [&](const std::vector<Fr>& in) {
+    ec::G1Jacobian x = ec::G1Jacobian::from_affine(pk.vk.ic[0]);
+    for (size_t j = 0; j < in.size(); ++j) x = x + ec::G1Jacobian::from_affine(pk.vk.ic[j + 1]).mul_scalar(in[j]);
+    return x;
+  };
+  const Proof p = prove(pk, sc.circuit, sc.witness, random_proof_randomness());
+  Proof forged = p;
+  forged.c = (ec::G1Jacobian::from_affine(p.c) + x_of(pub) - x_of(forged_pub)).to_affine();
+  const pairing::G1G2Pair eq[] = {{forged.a, forged.b},
+                                  {-pk.vk.alpha_g1, pk.vk.beta_g2},
+                                  {-x_of(forged_pub).to_affine(), pk.vk.gamma_g2},
+                                  {-forged.c, pk.vk.delta_g2}};
+  ASSERT_TRUE(pairing::pairing_product_is_one(eq)) << "the forgery this key allows";
+  EXPECT_EQ(find_vk_defect(pk.vk), "gamma_2 equals delta_2, so proofs can be forged for any public inputs");
+  EXPECT_THROW(verify(pk.vk, forged, forged_pub), InvalidArgument);
+  EXPECT_THROW(verify(pk.vk, p, pub), InvalidArgument);
+
+  const ProvingKey sound = setup_insecure(sc.circuit, toxic_waste_from_seed(g()));
+  const Proof q = prove(sound, sc.circuit, sc.witness, random_proof_randomness());
+  ASSERT_TRUE(verify(sound.vk, q, pub));
+  EXPECT_EQ(find_vk_defect(sound.vk), "");
+  for (auto edit : std::initializer_list<void (*)(VerifyingKey&)>{
+           [](VerifyingKey& k) { k.gamma_g2 = ec::G2Affine::infinity(); },
+           [](VerifyingKey& k) { k.gamma_g2 = k.delta_g2 = ec::G2Affine::infinity(); },
+           [](VerifyingKey& k) { k.ic.assign(k.ic.size(), ec::G1Affine::infinity()); },
+           [](VerifyingKey& k) { k.alpha_g1 = ec::G1Affine::infinity(); },
+           [](VerifyingKey& k) { k.beta_g2 = ec::G2Affine::infinity(); },
+           [](VerifyingKey& k) { k.gamma_g2 = -k.delta_g2; }}) {
+    VerifyingKey bad = sound.vk;
+    edit(bad);
+    EXPECT_FALSE(find_vk_defect(bad).empty());
+    EXPECT_THROW(verify(bad, q, forged_pub), InvalidArgument);
+    const std::vector<std::vector<Fr>> pubs = {forged_pub};
+    EXPECT_THROW(verify_batch(bad, std::span<const Proof>(&q, 1), pubs), InvalidArgument);
+  }
 }
 
 TEST(Verifier, BatchAcceptsValidAndRejectsOneBad) {

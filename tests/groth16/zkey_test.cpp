@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "common/decode_error.hpp"
 
 #include <cstring>
@@ -319,6 +321,26 @@ TEST_F(BadZkey, OffCurvePoints) {
   raw_.section(2)[4 + 48 + 4 + 32 + 12 + 96 + 96 + 10] ^= 1;
   raw_.section(7)[192 + 100] ^= 1;  // B2[1]
   EXPECT_NE(error_of().find(": section 7 (B2): point 1: G2 LEM: "), std::string::npos);
+}
+
+// LEM infinity is all-zero bytes; a degenerate verifying key is refused by both zkey readers.
+TEST_F(BadZkey, DegenerateVerifyingKeys) {
+  constexpr size_t kAlpha1 = 4 + 48 + 4 + 32 + 12, kGamma2 = kAlpha1 + 96 + 96 + 192, kDelta2 = kGamma2 + 192 + 96;
+  const RawZkey good = raw_;
+  const std::pair<std::function<void(RawZkey&)>, std::string> cases[] = {
+      {[](RawZkey& z) { std::memset(&z.section(2)[kAlpha1], 0, 96); }, "alpha_1 is the point at infinity"},
+      {[](RawZkey& z) { std::memset(&z.section(2)[kGamma2], 0, 192); }, "gamma_2 is the point at infinity"},
+      {[](RawZkey& z) { std::memset(&z.section(2)[kDelta2], 0, 192); }, "delta_2 is the point at infinity"},
+      {[](RawZkey& z) { std::fill(z.section(3).begin(), z.section(3).end(), 0); }, "IC[0] is the point at infinity"},
+      {[](RawZkey& z) { std::memcpy(&z.section(2)[kGamma2], &z.section(2)[kDelta2], 192); },
+       "gamma_2 equals delta_2, so proofs can be forged for any public inputs"},
+  };
+  for (const auto& [edit, want] : cases) {
+    raw_ = good;
+    edit(raw_);
+    EXPECT_EQ(error_of(), path_ + ": degenerate verifying key: " + want);
+    EXPECT_EQ(decode_error([&] { groth16::read_zkey_vk(path_); }), path_ + ": degenerate verifying key: " + want);
+  }
 }
 
 TEST_F(BadZkey, VkReaderChecksTheContainerToo) {

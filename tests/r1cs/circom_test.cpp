@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <filesystem>
 #include <stdexcept>
 
 #include "snarkd/r1cs/builder.hpp"
@@ -279,6 +281,18 @@ TEST(Circom, WtnsCorruptionNamesTheField) {
   expect([](B& b) { store_le<uint32_t>(b, 60, 11); }, "values section has 320 bytes, nWitness 11 needs 352");
   expect([](B& b) { for (int i = 0; i < 32; ++i) b[76 + 3 * 32 + i] = 0xff; }, "witness value 3 is not below r");
   expect([](B& b) { store_le<uint32_t>(b, 64, 1); }, "more than one header section");
+}
+
+// A directory or a FIFO named as an input file: its own message, at once (a plain open of a
+// FIFO without a writer blocks).
+TEST(Circom, DirectoriesAndFifosAreNotFiles) {
+  TempFile dir("a_directory.r1cs");
+  std::filesystem::create_directory(dir.path());
+  expect_r1cs_error(dir.path(), "is a directory, not a file");
+  TempFile fifo("a_fifo.wtns");
+  ASSERT_EQ(::mkfifo(fifo.path().c_str(), 0600), 0);
+  expect_decode_error([](const std::string& p) { read_wtns(p); }, fifo.path(), "is not a regular file (a FIFO");
+  expect_r1cs_error(kFixtures + "/does_not_exist.r1cs", "cannot open: No such file or directory");
 }
 
 }  // namespace

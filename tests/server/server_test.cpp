@@ -144,6 +144,7 @@ tcp_listen = "0.0.0.0:7000"
 token = "t"
 max_message_mib = 2
 witness_dirs = ["/data"]
+key_dirs = ["/keys", "/more"]
 [engine]
 devices = "sim:2"
 workers_per_device = 3
@@ -163,6 +164,7 @@ zkey = "/k.zkey"
   EXPECT_EQ(c.host_budget_bytes, uint64_t{1} << 29);
   EXPECT_EQ(c.workers_per_device, 3u);
   EXPECT_EQ(c.witness_dirs, std::vector<std::string>{"/data"});
+  EXPECT_EQ(c.key_dirs, (std::vector<std::string>{"/keys", "/more"}));
   ASSERT_EQ(c.circuits.size(), 1u);
   EXPECT_EQ(c.circuits[0].zkey, "/k.zkey");
   EXPECT_EQ(resolve_token(c), "t");
@@ -181,6 +183,8 @@ TEST(Config, RefusesWhatItDoesNotKnow) {
   EXPECT_EQ(error_of([] { parse_config("[[circuit]]\nid = \"a\"\nparams = \"p\"\n", "c.toml"); }),
             "c.toml: circuit[0].id: give either zkey, or params and circuit");
   EXPECT_NE(error_of([] { parse_config("[server\n", "c.toml"); }).find("c.toml:1:"), std::string::npos);
+  EXPECT_EQ(error_of([] { parse_config("[[circuit]]\nid = \"a b\"\nzkey = \"z\"\n", "c.toml"); }),
+            "c.toml: circuit[0].id: 'a b' is not 1 to 128 printable ASCII characters without spaces");
   EXPECT_EQ(error_of([] { parse_config("[log]\nlevel = \"loud\"\n", "c.toml"); }),
             "c.toml: log.level: 'loud' is not one of trace debug info warn error");
 }

@@ -41,6 +41,7 @@ struct Env {
     cfg.state_dir = dir + "/state";
     cfg.devices = "sim";
     cfg.sim_compute_ms = sim_compute_ms;
+    cfg.sim_hold_file = dir + "/hold";
     cfg.submit_wait_ms = 1000;
     cfg.circuits = {CircuitSpec{"fam", dir + "/k.params", dir + "/c.csr", "", false}};
   }
@@ -49,6 +50,7 @@ struct Env {
   std::unique_ptr<Service> service() {
     engine::DeviceOptions d;
     d.sim.compute_s = cfg.sim_compute_ms / 1e3;
+    d.sim.hold_file = cfg.sim_hold_file;
     engine::EngineConfig e;
     e.workers_per_device = 1;
     e.record_timeline = false;
@@ -71,6 +73,10 @@ struct Env {
     return r;
   }
   uint64_t x() { return rng() % 60000 + 1; }
+  // While held, no simulated compute stage ends (a cancel still ends it): tests act while the
+  // job they need is running instead of racing a stage time on a loaded machine.
+  void hold() { std::ofstream(cfg.sim_hold_file).put('\n'); }
+  void release() { fs::remove(cfg.sim_hold_file); }
 };
 
 Code code_of(const std::function<void()>& f) {
@@ -154,21 +160,24 @@ TEST(Service, RequestIdsDeduplicateNeverBecomeJobIds) {
 }
 
 TEST(Service, AwaitHonoursItsTimeout) {
-  Env env(600);
+  Env env;
+  env.hold();
   auto s = env.service();
   const uint64_t id = s->submit(env.job({env.x()})).job_id();
   const auto t0 = Clock::now();
   const v1::JobResult r = s->await(id, std::chrono::milliseconds(100));
   const double waited = std::chrono::duration<double>(Clock::now() - t0).count();
   EXPECT_GE(waited, 0.09);
-  EXPECT_LT(waited, 2.0);  // 0.1 s plus scheduling: generous for a loaded CI machine
+  EXPECT_LT(waited, 10.0);  // 0.1 s plus scheduling: generous for a loaded CI machine
   EXPECT_LT(r.state(), v1::JOB_STATE_DONE);
   EXPECT_TRUE(r.partitions(0).proof().empty());
+  env.release();
   EXPECT_EQ(s->await(id, std::nullopt).state(), v1::JOB_STATE_DONE);
 }
 
 TEST(Service, CancelsQueuedAndRunningJobs) {
-  Env env(1500);
+  Env env;
+  env.hold();
   auto s = env.service();
   const uint64_t running = s->submit(env.job({env.x()})).job_id();
   const uint64_t queued = s->submit(env.job({env.x()})).job_id();
@@ -177,6 +186,7 @@ TEST(Service, CancelsQueuedAndRunningJobs) {
   EXPECT_EQ(s->cancel(queued).state(), v1::JOB_STATE_CANCELLED);
   EXPECT_EQ(s->cancel(running).state(), v1::JOB_STATE_CANCELLED);
   EXPECT_EQ(s->cancel(running).state(), v1::JOB_STATE_CANCELLED);  // idempotent
+  env.release();
   const uint64_t x = env.x();
   expect_valid(s->await(s->submit(env.job({x})).job_id(), std::nullopt), env.fam, {x});
   EXPECT_EQ(code_of([&] { s->cancel(999999); }), Code::kNotFound);
@@ -186,7 +196,8 @@ TEST(Service, CancelsQueuedAndRunningJobs) {
 // finish and is still journaling it when Cancel replies: the reply must still say cancelled
 // (it said running in CI, 1 run in 3 here, before Cancel waited for that journaling).
 TEST(Service, CancelRepliesCancelledWhileTheWatcherJournals) {
-  Env env(1500);
+  Env env;
+  env.hold();
   auto s = env.service();
   const uint64_t running = s->submit(env.job({env.x()})).job_id();
   wait_running(*s, running);
@@ -200,10 +211,13 @@ TEST(Service, CancelRepliesCancelledWhileTheWatcherJournals) {
 }
 
 TEST(Service, EvictRefusedWhileInUse) {
-  Env env(300);
+  Env env;
+  env.cfg.key_dirs = {env.dir};
+  env.hold();
   auto s = env.service();
   const uint64_t id = s->submit(env.job({env.x()})).job_id();
   EXPECT_EQ(code_of([&] { s->evict("fam"); }), Code::kFailedPrecondition);
+  env.release();
   EXPECT_EQ(s->await(id, std::nullopt).state(), v1::JOB_STATE_DONE);
   s->evict("fam");
   EXPECT_EQ(code_of([&] { s->submit(env.job({env.x()})); }), Code::kNotFound);
@@ -216,7 +230,7 @@ TEST(Service, EvictRefusedWhileInUse) {
   EXPECT_EQ(code_of([&] { s->preload(p); }), Code::kAlreadyExists);
   p.set_circuit_id("broken");
   p.set_params_path(env.dir + "/missing.params");
-  EXPECT_EQ(code_of([&] { s->preload(p); }), Code::kInvalidArgument);
+  EXPECT_EQ(code_of([&] { s->preload(p); }), Code::kNotFound);
 }
 
 TEST(Service, MalformedRequestsAreRefusedWithTheirCode) {
@@ -244,10 +258,10 @@ TEST(Service, MalformedRequestsAreRefusedWithTheirCode) {
       .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   std::ofstream(env.dir + "/allowed/in.fr", std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  r.mutable_partitions(0)->set_path(env.dir + "/outside.fr");
-  EXPECT_EQ(code_of([&] { s->submit(r); }), Code::kPermissionDenied);
+  r.mutable_partitions(0)->set_path(env.dir + "/outside.fr");  // one answer for outside and missing
+  EXPECT_EQ(code_of([&] { s->submit(r); }), Code::kNotFound);
   r.mutable_partitions(0)->set_path(env.dir + "/allowed/../outside.fr");  // resolved before the check
-  EXPECT_EQ(code_of([&] { s->submit(r); }), Code::kPermissionDenied);
+  EXPECT_EQ(code_of([&] { s->submit(r); }), Code::kNotFound);
   r.mutable_partitions(0)->set_path("relative.fr");
   EXPECT_EQ(code_of([&] { s->submit(r); }), Code::kInvalidArgument);
   r.mutable_partitions(0)->set_path(env.dir + "/allowed/in.fr");
@@ -256,7 +270,7 @@ TEST(Service, MalformedRequestsAreRefusedWithTheirCode) {
 }
 
 TEST(Service, RestartRequeuesUnfinishedJobsAndKeepsResults) {
-  Env env(150);
+  Env env;
   std::vector<std::vector<uint64_t>> xs;
   std::vector<uint64_t> ids;
   std::string first_proof;
@@ -265,8 +279,11 @@ TEST(Service, RestartRequeuesUnfinishedJobsAndKeepsResults) {
     for (int j = 0; j < 4; ++j) {
       xs.push_back({env.x(), env.x()});
       ids.push_back(s->submit(env.job(xs.back(), "job-" + std::to_string(j))).job_id());
+      if (j == 0) {  // job 0 finishes; the engine then starts nothing, so jobs 1–3 are queued at the crash
+        first_proof = s->await(ids[0], std::nullopt).partitions(0).proof();
+        env.engine->set_paused(true);
+      }
     }
-    first_proof = s->await(ids[0], std::nullopt).partitions(0).proof();
   }  // "crash": the engine is torn down with jobs queued; they stay queued in the journal
   auto s = env.service();
   for (size_t j = 0; j < ids.size(); ++j) expect_valid(s->await(ids[j], std::nullopt), env.fam, xs[j]);
@@ -286,12 +303,13 @@ TEST(Service, RestartRequeuesUnfinishedJobsAndKeepsResults) {
 }
 
 TEST(Service, StatusShowsWorkersAndDrainRefusesNewJobs) {
-  Env env(2000);
+  Env env;
+  env.hold();
   auto s = env.service();
   const uint64_t id = s->submit(env.job({env.x()})).job_id();
   v1::StatusReply st;
-  const auto end = Clock::now() + std::chrono::seconds(20);
-  do {  // the partition passes wait_vram and upload within milliseconds, then computes for 2 s
+  const auto end = Clock::now() + std::chrono::seconds(60);
+  do {  // the partition passes wait_vram and upload, then computes until released
     st = s->status(10);
   } while (st.devices(0).workers(0).stage() != "compute" && Clock::now() < end);
   ASSERT_EQ(st.devices_size(), 1);
@@ -324,6 +342,7 @@ TEST(Service, StatusShowsWorkersAndDrainRefusesNewJobs) {
   EXPECT_EQ(j["recent_jobs"][0]["state"].str(), "JOB_STATE_RUNNING");
   s->begin_drain();
   EXPECT_EQ(code_of([&] { s->submit(env.job({env.x()})); }), Code::kUnavailable);
+  env.release();
   EXPECT_TRUE(s->drain(30));
   EXPECT_EQ(s->await(id, std::chrono::milliseconds(0)).state(), v1::JOB_STATE_DONE);
   st = s->status(10);
@@ -337,16 +356,18 @@ TEST(Service, StatusShowsWorkersAndDrainRefusesNewJobs) {
 // running job's next partition nor a queued job — and both stay queued in the journal, to run
 // in full after the restart.
 TEST(Service, DrainFinishesInFlightWorkAndJournalsTheRest) {
-  Env env(1500);
+  Env env;
+  env.hold();
   const std::vector<uint64_t> a{env.x(), env.x()}, b{env.x()};
   uint64_t ja, jb;
   {
     auto s = env.service();
     ja = s->submit(env.job(a)).job_id();
     jb = s->submit(env.job(b)).job_id();
-    wait_running(*s, ja);  // partition 0 of a is on the only worker
+    wait_running(*s, ja);  // partition 0 of a is on the only worker, held there
     s->begin_drain();
     EXPECT_EQ(code_of([&] { s->submit(env.job({env.x()})); }), Code::kUnavailable);
+    env.release();
     EXPECT_TRUE(s->drain(30));
     const v1::JobResult ra = s->await(ja, std::chrono::milliseconds(0));
     EXPECT_EQ(ra.state(), v1::JOB_STATE_RUNNING);

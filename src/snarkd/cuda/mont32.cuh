@@ -9,7 +9,7 @@
 // half-rate, instead of IMAD + IMAD.HI). After the reduction row, x >> 32 and y are both aligned
 // at word 0 and are merged with one add chain on the ALU pipe.
 //
-// What ptxas makes of it on sm_90 (SASS, H200 measurements in docs/PERFORMANCE-gpu-draft.md):
+// What ptxas makes of it on sm_90 (SASS, H200 measurements in docs/PERFORMANCE.md):
 // a carry-chained mad becomes IMAD.X / IMAD.HI.X / IMAD.WIDE.X plus IADD3.X for the carries,
 // ~400 instructions per Fr product, shared between the multiplier and the ALU pipes; both are
 // near their limits in the NTT, so ALU instructions count as much as multiplies. Measured Fr

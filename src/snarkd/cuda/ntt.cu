@@ -31,7 +31,7 @@ namespace {
 
 // 4 elements per thread and ≤ 64 registers so that 4 blocks of 256 threads (32 warps) share an
 // SM: the multiplications are long dependent carry chains, and occupancy is what hides them
-// (measured, docs/PERFORMANCE-gpu-draft.md: 8 elements per thread at 16 warps per SM ran at half
+// (measured on the H200, docs/PERFORMANCE.md: 8 elements per thread at 16 warps per SM ran at half
 // the multiplier's rate, 4 elements at 24–32 warps at 83–88 %).
 constexpr uint32_t kBlockThreads = 256;
 constexpr int kLogElems = 2;

@@ -12,7 +12,7 @@
 // over device memory, each a batch of DFTs of ≤ 2^10 points done in shared memory by radix-4
 // rounds (≤ 10 radix-2 stages per kernel); the inter-pass twiddles come from precomputed tables,
 // so natural order needs no bit-reversal pass. 2^27 = 3 passes of 2^9: 41 ms on an H200
-// (docs/PERFORMANCE-gpu-draft.md).
+// (docs/PERFORMANCE.md).
 //
 // Stream-ordered contract: ntt() only enqueues kernels on the given stream. It never allocates,
 // frees or synchronises; scratch is the caller's (ntt_scratch_bytes), and NttTables — built once

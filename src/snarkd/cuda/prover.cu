@@ -7,6 +7,7 @@
 #include "snarkd/cuda/msm.hpp"
 #include "snarkd/cuda/msm_split.hpp"
 #include "snarkd/cuda/prover.hpp"
+#include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::cuda {
@@ -205,13 +206,17 @@ std::array<double, kProverPhases> phase_seconds(const PhaseEvents& ev) {
 }
 
 void prove_on_stream(const DeviceProvingKey& key, void* d_workspace, DeviceSums* h_out, cudaStream_t stream,
-                     const PhaseEvents* phases) {
+                     const PhaseEvents* phases, const std::stop_token& stop) {
   detail::check_prover_workspace(d_workspace, "prove_on_stream");
   if (h_out == nullptr) throw InvalidArgument("prove_on_stream: h_out is null");
   DeviceGuard guard(key.device());
   const Workspace ws = carve(key.layout(), d_workspace);
   auto mark = [&](size_t k) {  // the event after phase k (k = −1: before the first)
     if (phases) SNARKD_CUDA_CHECK(cudaEventRecord(phases->at[k + 1], stream));
+    if (stop.stop_requested()) {  // this stream only: the kernels already enqueued end first
+      SNARKD_CUDA_CHECK(cudaStreamSynchronize(stream));
+      throw Cancelled("prove_on_stream: cancelled");
+    }
   };
   mark(size_t(-1));
   enqueue_qap(key, ws, stream);

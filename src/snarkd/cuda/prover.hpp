@@ -45,6 +45,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stop_token>
 
 #include "snarkd/cuda/curve.hpp"
 #include "snarkd/cuda/field.hpp"
@@ -203,8 +204,11 @@ std::array<double, kProverPhases> phase_seconds(const PhaseEvents& ev);
 // classifications (the tails' lengths), and returns with the H MSM and the final copy still
 // enqueued: *h_out (pinned host memory) holds the results once the stream has passed them. The
 // workspace (key.workspace_bytes(), 256-aligned) and h_out must stay untouched until then.
+// `stop` is checked after each phase is enqueued; once a stop is requested it waits for
+// `stream` (what is already enqueued finishes: the workspace is free when it returns) and
+// throws snarkd::Cancelled.
 void prove_on_stream(const DeviceProvingKey& key, void* d_workspace, DeviceSums* h_out, cudaStream_t stream,
-                     const PhaseEvents* phases = nullptr);
+                     const PhaseEvents* phases = nullptr, const std::stop_token& stop = {});
 
 // The sums in groth16's form (XYZZ → Jacobian). Throws InvalidArgument when the witness's ONE
 // was not 1, groth16::UnsatisfiedWitness (the row, and the CPU prover's message) when a row

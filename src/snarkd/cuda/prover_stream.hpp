@@ -28,12 +28,16 @@
 // step 1 ≈ 4.2 + 1.1 (tail) + 1 (scratch) ≈ 6.3 GB — against ≈ 20 GB fully resident.
 // Everything is stream-ordered on the caller's stream; the functions wait for that stream only
 // (an event of the caller's, blocking-sync) where the host needs a count, and at their end.
+// Cancellation: each function checks its `stop` before every chunk and at its phase boundaries;
+// once a stop is requested it waits for the stream (what is enqueued finishes: the workspace and
+// the slots it read are free when it returns) and throws snarkd::Cancelled.
 #pragma once
 #include <cuda_runtime.h>
 
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <stop_token>
 #include <vector>
 
 #include "snarkd/cuda/prover.hpp"
@@ -131,17 +135,19 @@ class PhaseTimer {
 // (so the caller may keep_tail), having written sums->first_failing_row / witness_one_ok;
 // throws groth16::UnsatisfiedWitness (InvalidArgument for a bad ONE) as to_query_sums does.
 void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws, const ChunkFeed& feed,
-                  cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, PhaseTimer* timer = nullptr);
+                  cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, PhaseTimer* timer = nullptr,
+                  const std::stop_token& stop = {});
 // Step 0, second half, over the kept range [hs | v1] (l.keep_bytes at d_kept): the H MSM into
 // sums->h. Returns once the stream is done.
 void stream_h_msm(const DeviceProvingKey& key, const StreamLayout& l, void* d_kept, const ChunkFeed& feed,
-                  cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, PhaseTimer* timer = nullptr);
+                  cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, PhaseTimer* timer = nullptr,
+                  const std::stop_token& stop = {});
 // Step 1: the A, B (G1, G2) and L sums into sums->a, b1, b2, l (workspace l.m_bytes, witness at
 // l.w). h_count: one pinned uint64 (each chunk's count of others comes through it). Returns once
 // the stream is done.
 void stream_witness_msms(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws, const ChunkFeed& feed,
                          cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, uint64_t* h_count,
-                         PhaseTimer* timer = nullptr);
+                         PhaseTimer* timer = nullptr, const std::stop_token& stop = {});
 
 namespace detail {
 // Kernel launchers (prover_stream.cu), each enqueued on `stream`; the drivers above sequence them.

@@ -10,6 +10,7 @@
 #include "snarkd/cuda/msm.hpp"
 #include "snarkd/cuda/prover_stream.hpp"
 #include "snarkd/groth16/qap.hpp"
+#include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::cuda {
@@ -192,6 +193,14 @@ void wait(cudaStream_t stream, cudaEvent_t sync) {
   SNARKD_CUDA_CHECK(cudaEventSynchronize(sync));
 }
 
+// A requested stop: the work already enqueued on `stream` ends first (nothing on the device
+// touches the workspace or a slot afterwards), then Cancelled.
+void stop_point(const std::stop_token& stop, cudaStream_t stream, cudaEvent_t sync, const char* where) {
+  if (!stop.stop_requested()) return;
+  wait(stream, sync);
+  throw Cancelled(std::string(where) + ": cancelled");
+}
+
 // Natural-order evaluations on the domain → natural-order evaluations on the coset (inverse
 // NTT, coset NTT): split (prover_stream_ops.hpp) or, at depth 0, the plain pair.
 void to_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch, cudaStream_t stream) {
@@ -231,7 +240,8 @@ void from_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void*
 }  // namespace
 
 void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws, const ChunkFeed& feed,
-                  cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, PhaseTimer* timer) {
+                  cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, PhaseTimer* timer,
+                  const std::stop_token& stop) {
   detail::check_prover_workspace(d_ws, "stream_qap_h");
   DeviceGuard guard(key.device());
   auto* base = static_cast<uint8_t*>(d_ws);
@@ -246,18 +256,27 @@ void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws
   const Fr* dict = key.view().dict;
   if (timer) timer->start(stream);
   SNARKD_CUDA_CHECK(cudaMemsetAsync(fail, 0xff, sizeof(uint64_t), stream));  // UINT64_MAX: none
-  feed(StreamPart::kRows1, [&](const ChunkView& c) { detail::launch_qap_pass1(c, dict, w, v1, v2, bellperson, fail, stream); });
+  feed(StreamPart::kRows1, [&](const ChunkView& c) {
+    stop_point(stop, stream, sync, "stream_qap_h");
+    detail::launch_qap_pass1(c, dict, w, v1, v2, bellperson, fail, stream);
+  });
   detail::launch_qap_tail(v1, v2, w, m, n, key.num_inputs(), bellperson, one_ok, stream);
   if (timer) timer->phase("qap", stream);
+  stop_point(stop, stream, sync, "stream_qap_h");
   to_coset(key, l, v1, scratch, stream);
   to_coset(key, l, v2, scratch, stream);
   detail::launch_mul(v1, v2, n, stream);
-  feed(StreamPart::kRows2, [&](const ChunkView& c) { detail::launch_qap_pass2(c, dict, w, v2, bellperson, stream); });
+  stop_point(stop, stream, sync, "stream_qap_h");
+  feed(StreamPart::kRows2, [&](const ChunkView& c) {
+    stop_point(stop, stream, sync, "stream_qap_h");
+    detail::launch_qap_pass2(c, dict, w, v2, bellperson, stream);
+  });
   detail::launch_fill_zero(v2 + m, n - m, stream);
   to_coset(key, l, v2, scratch, stream);
   detail::launch_sub_scale(v1, v2, n, key.view().h_factor, bellperson, stream);
   if (bellperson) from_coset(key, l, v1, scratch, stream);
   if (timer) timer->phase("h", stream);
+  stop_point(stop, stream, sync, "stream_qap_h");
   SNARKD_CUDA_CHECK(cudaMemcpyAsync(&sums->first_failing_row, fail, 2 * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
   wait(stream, sync);
   static_assert(offsetof(DeviceSums, witness_one_ok) == offsetof(DeviceSums, first_failing_row) + sizeof(uint64_t));
@@ -265,7 +284,8 @@ void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws
 }
 
 void stream_h_msm(const DeviceProvingKey& key, const StreamLayout& l, void* d_kept, const ChunkFeed& feed,
-                  cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, PhaseTimer* timer) {
+                  cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, PhaseTimer* timer,
+                  const std::stop_token& stop) {
   detail::check_prover_workspace(d_kept, "stream_h_msm");
   DeviceGuard guard(key.device());
   auto* base = static_cast<uint8_t*>(d_kept);
@@ -273,7 +293,9 @@ void stream_h_msm(const DeviceProvingKey& key, const StreamLayout& l, void* d_ke
   auto* partials = reinterpret_cast<G1Xyzz*>(base + l.hs_partials);
   Fr* gathered = reinterpret_cast<Fr*>(base + l.hs_gather);
   uint32_t np = 0;
+  stop_point(stop, stream, sync, "stream_h_msm");
   feed(StreamPart::kH, [&](const ChunkView& c) {
+    stop_point(stop, stream, sync, "stream_h_msm");
     if (np + 1 >= l.h_partials) throw std::logic_error("stream_h_msm: more H chunks than the layout has room for");
     const Fr* scalars = v1 + c.first;
     if (l.depth) {  // the H scalars are in split order: this chunk's, in natural order
@@ -296,7 +318,8 @@ namespace {
 // One witness MSM over its chunks (the bit split per chunk, see prover_stream.hpp).
 template <class F>
 void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* base, StreamPart part,
-                  const ChunkFeed& feed, cudaStream_t stream, cudaEvent_t sync, Xyzz<F>* out, uint64_t* h_count) {
+                  const ChunkFeed& feed, cudaStream_t stream, cudaEvent_t sync, Xyzz<F>* out, uint64_t* h_count,
+                  const std::stop_token& stop) {
   const Fr* w = reinterpret_cast<const Fr*>(base + l.w);
   const uint64_t offset = part == StreamPart::kL ? key.num_inputs() : 0;
   auto* accum = reinterpret_cast<Xyzz<F>*>(base + l.accum);
@@ -319,6 +342,7 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* b
     used = 0;
   };
   feed(part, [&](const ChunkView& c) {
+    stop_point(stop, stream, sync, "stream_witness_msms");
     SNARKD_CUDA_CHECK(cudaMemsetAsync(chunk_count, 0, sizeof(uint64_t), stream));
     detail::launch_count_others(c, w, offset, chunk_count, stream);
     SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_count, chunk_count, sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
@@ -337,18 +361,19 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* b
 }  // namespace
 
 void stream_witness_msms(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws, const ChunkFeed& feed,
-                         cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, uint64_t* h_count, PhaseTimer* timer) {
+                         cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, uint64_t* h_count, PhaseTimer* timer,
+                         const std::stop_token& stop) {
   detail::check_prover_workspace(d_ws, "stream_witness_msms");
   DeviceGuard guard(key.device());
   auto* base = static_cast<uint8_t*>(d_ws);
   if (timer) timer->start(stream);
-  witness_part<Fp>(key, l, base, StreamPart::kA, feed, stream, sync, &sums->a, h_count);
+  witness_part<Fp>(key, l, base, StreamPart::kA, feed, stream, sync, &sums->a, h_count, stop);
   if (timer) timer->phase("msm_a", stream);
-  witness_part<Fp>(key, l, base, StreamPart::kB1, feed, stream, sync, &sums->b1, h_count);
+  witness_part<Fp>(key, l, base, StreamPart::kB1, feed, stream, sync, &sums->b1, h_count, stop);
   if (timer) timer->phase("msm_b1", stream);
-  witness_part<Fp2>(key, l, base, StreamPart::kB2, feed, stream, sync, &sums->b2, h_count);
+  witness_part<Fp2>(key, l, base, StreamPart::kB2, feed, stream, sync, &sums->b2, h_count, stop);
   if (timer) timer->phase("msm_b2", stream);
-  witness_part<Fp>(key, l, base, StreamPart::kL, feed, stream, sync, &sums->l, h_count);
+  witness_part<Fp>(key, l, base, StreamPart::kL, feed, stream, sync, &sums->l, h_count, stop);
   if (timer) timer->phase("msm_l", stream);
   wait(stream, sync);
 }

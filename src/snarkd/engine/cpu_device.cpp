@@ -11,11 +11,14 @@ class CpuWorker final : public DeviceWorker {
   void upload(const CircuitEntry&, std::span<const ff::Fr> witness, const Reservation&) override {
     witness_.assign(witness.begin(), witness.end());
   }
-  groth16::QuerySums compute(const CircuitEntry& c, const Reservation&, StageClock&) override {
+  groth16::QuerySums compute(const CircuitEntry& c, const Reservation&, StageClock&,
+                             const std::stop_token& stop) override {
+    const std::vector<ff::Fr> w = std::move(witness_);  // freed on every way out, a cancel's too
+    witness_ = {};
+    groth16::ProveOptions opt;
+    opt.stop = stop;
     groth16::ProveTimings t;
-    groth16::QuerySums sums = groth16::compute_sums(*c.pk, *c.circuit, witness_, groth16::ProveOptions{}, t);
-    std::vector<ff::Fr>().swap(witness_);
-    return sums;
+    return groth16::compute_sums(*c.pk, *c.circuit, w, opt, t);
   }
 
  private:

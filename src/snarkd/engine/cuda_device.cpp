@@ -231,6 +231,8 @@ StreamStats CudaDevice::stream_stats() const {
     s.streamed_bytes = st.bytes;
     s.fills = st.fills;
     s.leases = st.taken;
+    s.open_leases = st.open_leases;
+    s.subscriptions = st.subscriptions;
   }
   s.key_resident_bytes = resident_bytes();
   s.slot_bytes = slots_.bytes();

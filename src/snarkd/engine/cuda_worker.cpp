@@ -6,6 +6,7 @@
 
 #include "snarkd/engine/cuda_device.hpp"
 #include "snarkd/cuda/witness_stager.hpp"
+#include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::engine {
@@ -19,11 +20,14 @@ class CudaWorker final : public DeviceWorker {
   }
 
   void upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) override;
-  void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock) override;
-  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock) override;
+  void settle() override { copy_.synchronize(); }  // this worker's copy stream only
+  void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
+                    const std::stop_token& stop) override;
+  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                             const std::stop_token& stop) override;
 
  private:
-  cuda::ChunkFeed feed(const CudaDevice::Loaded& l);
+  cuda::ChunkFeed feed(const CudaDevice::Loaded& l, const std::stop_token& stop);
   void report(StageClock& clock, const cuda::PhaseTimer& t) {
     for (const auto& [name, s] : t.seconds()) clock.phase(name, s);
   }
@@ -42,8 +46,9 @@ class CudaWorker final : public DeviceWorker {
 
 namespace {
 
-// A compute stage that throws leaves no kernel running over memory the engine is about to give
-// back: the worker's stream is drained first (this stream only).
+// A stage that throws (a cancel's Cancelled included) leaves no kernel or copy running over
+// memory the engine is about to give back: the worker's stream is drained first (this stream
+// only).
 template <class Fn>
 auto drained_on_error(cudaStream_t stream, Fn&& fn) {
   try {
@@ -54,6 +59,14 @@ auto drained_on_error(cudaStream_t stream, Fn&& fn) {
   }
 }
 
+// Records a slot's consumed event on the consumer's stream when it goes out of scope (the slot's
+// next fill waits for it): after the reads a visit enqueued, whether it returned or threw.
+struct ConsumedMark {
+  cudaEvent_t event;
+  cudaStream_t stream;
+  ~ConsumedMark() { cudaEventRecord(event, stream); }
+};
+
 }  // namespace
 
 void CudaWorker::upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) {
@@ -61,44 +74,46 @@ void CudaWorker::upload(const CircuitEntry& c, std::span<const ff::Fr> witness, 
   const auto l = d_.loaded(c.id);
   const uint64_t at = l->plan.full ? l->dkey->layout().witness : l->layout.w;
   if (r.bytes() < at + witness.size_bytes()) throw InvalidArgument(d_.name() + ": the witness does not fit its reservation");
-  stager_.enqueue(witness.data(), witness.size_bytes(), d_.pool() + r.offset() + at, copy_);
+  drained_on_error(copy_, [&] { stager_.enqueue(witness.data(), witness.size_bytes(), d_.pool() + r.offset() + at, copy_); });
   std::lock_guard lk(d_.mu_);
   d_.witness_bytes_ += witness.size_bytes();
 }
 
 // Step 0 of a streamed partition: QAP and H, then (its reservation shrunk to the H scalars and
 // the MSM scratch) the H MSM.
-void CudaWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock) {
+void CudaWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
+                              const std::stop_token& stop) {
   if (step != 0) throw std::logic_error(d_.name() + ": no step " + std::to_string(step));
   cuda::DeviceGuard g(int(d_.index()));
   const auto l = d_.loaded(c.id);
   stager_.wait_in(compute_);
   drained_on_error(compute_, [&] {
-    cuda::stream_qap_h(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l), compute_, sync_.get(), sums_.data(),
-                       &timer_);
+    cuda::stream_qap_h(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
+                       sums_.data(), &timer_, stop);
     report(clock, timer_);
     r.keep_tail(l->layout.keep_bytes);  // the stream is idle: w, b/c and the NTT scratch go back
     timer_.start(compute_);
-    cuda::stream_h_msm(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l), compute_, sync_.get(), sums_.data(),
-                       &timer_);
+    cuda::stream_h_msm(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
+                       sums_.data(), &timer_, stop);
     report(clock, timer_);
   });
 }
 
-groth16::QuerySums CudaWorker::compute(const CircuitEntry& c, const Reservation& r, StageClock& clock) {
+groth16::QuerySums CudaWorker::compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                                       const std::stop_token& stop) {
   cuda::DeviceGuard g(int(d_.index()));
   const auto l = d_.loaded(c.id);
   stager_.wait_in(compute_);
   return drained_on_error(compute_, [&] {
     if (!l->plan.full) {  // step 1 of a streamed partition: the witness MSMs
-      cuda::stream_witness_msms(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l), compute_, sync_.get(),
-                                sums_.data(), count_.data(), &timer_);
+      cuda::stream_witness_msms(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
+                                sums_.data(), count_.data(), &timer_, stop);
       report(clock, timer_);
       return cuda::to_query_sums(*l->dkey, *sums_.data());
     }
     cuda::PhaseEvents ev;
     for (size_t k = 0; k < phase_.size(); ++k) ev.at[k] = phase_[k].get();
-    cuda::prove_on_stream(*l->dkey, d_.pool() + r.offset(), sums_.data(), compute_, &ev);
+    cuda::prove_on_stream(*l->dkey, d_.pool() + r.offset(), sums_.data(), compute_, &ev, stop);
     computed_.record(compute_);
     computed_.synchronize();  // this worker's stream only; sleeps (blocking-sync event)
     const auto seconds = cuda::phase_seconds(ev);
@@ -108,9 +123,12 @@ groth16::QuerySums CudaWorker::compute(const CircuitEntry& c, const Reservation&
 }
 
 // The chunks of a part: resident ones from the key's region, streamed ones leased from the
-// device's slots (subscribed first, so their copies start while the resident ones compute).
-cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l) {
-  return [this, &l](cuda::StreamPart sp, const std::function<void(const cuda::ChunkView&)>& visit) {
+// device's slots (subscribed first, so their copies start while the resident ones compute). A
+// stop ends the wait for the next chunk (Cancelled; the driver's own checks run per chunk);
+// whatever a visit enqueued on a slot, the slot's consumed event follows it, also when visit
+// throws, so the slot's next fill never overtakes a read of this stream.
+cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l, const std::stop_token& stop) {
+  return [this, &l, &stop](cuda::StreamPart sp, const std::function<void(const cuda::ChunkView&)>& visit) {
     const KeyPart part = KeyPart(sp);
     const cuda::DeviceProvingKey::View& v = l.dkey->view();
     std::optional<ChunkStreamer::Subscription> sub;
@@ -135,8 +153,9 @@ cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l) {
         visit(cv);
       }
     if (!sub) return;
-    while (auto lease = sub->next()) {
+    while (auto lease = sub->next(stop)) {
       d_.ready_[lease->slot].wait_in(compute_);
+      const ConsumedMark mark{d_.consumed_[index_][lease->slot].get(), compute_};  // before the lease goes
       const std::byte* slot = d_.pool() + d_.slots_.offset() + uint64_t(lease->slot) * d_.slot_bytes_;
       const StreamChunk& ch = *lease->chunk;
       cuda::ChunkView cv{ch.first, ch.count};
@@ -151,8 +170,8 @@ cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l) {
         cv.index = ch.segments.size() > 1 ? reinterpret_cast<const uint32_t*>(slot + ch.segments[1].offset) : nullptr;
       }
       visit(cv);
-      d_.consumed_[index_][lease->slot].record(compute_);  // the slot's next fill waits for this
     }
+    throw_if_stopped(stop, "streamed key chunks");
   };
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -55,14 +56,22 @@ class DeviceWorker {
   // (the CUDA worker stages it in pinned memory and enqueues the copy on its copy stream). When
   // this returns, the host witness is no longer needed by this step.
   virtual void upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) = 0;
+  // Returns once the device no longer touches memory through work this worker enqueued (its own
+  // streams only). The engine calls it before giving back a reservation whose step ends between
+  // upload and compute (a cancel there): the CUDA worker's last witness chunks may be on the wire.
+  virtual void settle() {}
   // Compute stage of every step but the last (multi-step devices): partial results stay in the
   // worker for the next steps; the device may shrink r (a release, never a wait). Blocks until
   // the step's device work is done. Throws like compute().
-  virtual void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock);
+  virtual void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
+                            const std::stop_token& stop);
   // Compute stage of the last step: ordered after this worker's last upload; blocks until the
   // sums are on the host. Throws groth16::UnsatisfiedWitness for a witness that does not satisfy
-  // the circuit.
-  virtual groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock) = 0;
+  // the circuit. `stop` is the job's cancellation: checked at every phase boundary (and between
+  // streamed chunks), it makes a step throw snarkd::Cancelled once nothing on the device touches
+  // the reservation or a streaming slot any more; the engine then starts no further step.
+  virtual groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                                     const std::stop_token& stop) = 0;
 };
 
 // Copy-engine activity of a device: key chunks streamed through its slots and witness uploads.
@@ -76,6 +85,8 @@ struct StreamStats {
   uint64_t streamed_bytes = 0;      // key bytes copied into the slots since start
   uint64_t witness_bytes = 0;       // witness bytes uploaded since start
   uint64_t fills = 0, leases = 0;   // chunk copies, and chunk uses (leases ≥ fills: sharing)
+  uint64_t open_leases = 0;         // slot leases held now (0 whenever no step runs)
+  uint64_t subscriptions = 0;       // chunk subscriptions open now (likewise)
   double copy_busy_s = 0;           // time the copy engine spent on streamed chunks
   uint64_t pinned_host_bytes = 0;   // page-locked host memory holding keys (per host, shared)
 };

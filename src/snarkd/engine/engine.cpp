@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <stop_token>
 #include <thread>
 #include <unordered_map>
 
@@ -37,7 +38,7 @@ const char* job_state_name(JobState s) {
   return "?";
 }
 
-void DeviceWorker::compute_step(const CircuitEntry&, uint32_t step, Reservation&, StageClock&) {
+void DeviceWorker::compute_step(const CircuitEntry&, uint32_t step, Reservation&, StageClock&, const std::stop_token&) {
   throw std::logic_error("device worker: step " + std::to_string(step) + " of a one-step device");
 }
 
@@ -68,6 +69,7 @@ struct Job {
   std::string error;
   bool verified = false;
   std::atomic<bool> stop{false};  // cancelled or failed: in-flight partitions stop at a boundary
+  std::stop_source stop_source;   // ... and their devices with them (compute's stop token)
 
   uint32_t partitions() const { return uint32_t(timings.size()); }
 };
@@ -248,6 +250,7 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
   auto rec = [&](Stage s, double b, double e) { record(device, worker, j, part, s, b, e); };
   auto enter = [&](Stage s) { set_status(device, worker, stage_name(s), j.id, part); };
   auto give_up = [&] { return j.stop.load() || stopping.load(); };
+  const std::stop_token stop = j.stop_source.get_token();  // ends a step on its device (cancel)
   auto stamp = [&](double PartitionTiming::*field, double t) {
     std::lock_guard l(mu);
     j.timings[part].*field = t;
@@ -299,11 +302,14 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
         rec(Stage::kUpload, t_res, t_up);
         if (j.timings[part].uploaded_s == 0) stamp(&PartitionTiming::uploaded_s, t_up);
       }
-      if (give_up()) return abandon();
+      if (give_up()) {
+        dw.settle();  // the upload may still be on the wire into the reservation
+        return abandon();
+      }
       enter(Stage::kCompute);
       WorkerClock clock([this] { return now(); }, rec);
-      if (k + 1 < steps.size()) dw.compute_step(c, k, *res, clock);
-      else sums = dw.compute(c, *res, clock);
+      if (k + 1 < steps.size()) dw.compute_step(c, k, *res, clock, stop);
+      else sums = dw.compute(c, *res, clock, stop);
       res->release();
       const double t_comp = now();
       rec(Stage::kCompute, std::max(t_up, clock.wait_end_), t_comp);
@@ -336,6 +342,7 @@ void Engine::Impl::leave(Job& j, uint32_t) {
   --in_flight;
   --j.circuit->users;
   progress.fetch_add(1, std::memory_order_relaxed);
+  if (j.in_flight == 0 && j.stop) done_cv.notify_all();  // wait_stopped
 }
 
 void Engine::Impl::finish_partition(const std::shared_ptr<Job>& jp, uint32_t part, const groth16::Proof& proof) {
@@ -385,6 +392,7 @@ void Engine::Impl::fail(Job& j, const std::string& why, JobState state) {
   j.state = state;
   j.error = why;
   j.stop = true;
+  j.stop_source.request_stop();  // wakes the job's partitions on their devices
   ++(state == JobState::kCancelled ? counters.cancelled : counters.failed);
   const QueueKey base{uint8_t(3 - uint8_t(j.priority)), j.seq, 0};
   for (uint32_t k = 0; k < j.partitions(); ++k) {
@@ -629,6 +637,15 @@ bool Engine::cancel(JobId id) {
   if (is_terminal(it->second->state)) return false;
   impl_->fail(*it->second, "cancelled", JobState::kCancelled);
   return true;
+}
+
+bool Engine::wait_stopped(JobId id, std::chrono::milliseconds timeout) {
+  Impl& m = *impl_;
+  std::unique_lock l(m.mu);
+  auto it = m.jobs.find(id);
+  if (it == m.jobs.end()) throw InvalidArgument("unknown job " + std::to_string(id));
+  std::shared_ptr<Job> j = it->second;
+  return m.done_cv.wait_for(l, timeout, [&] { return is_terminal(j->state) && j->in_flight == 0; });
 }
 
 void Engine::forget(JobId id) {

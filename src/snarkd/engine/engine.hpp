@@ -135,9 +135,14 @@ class Engine {
   // unknown id.
   std::optional<JobResult> await(JobId id, std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   JobResult peek(JobId id) const;  // current state without waiting
-  // Cancels a queued or running job (in-flight partitions stop at their next stage boundary).
+  // Cancels a queued or running job: queued partitions leave at once, in-flight ones stop at
+  // their device's next phase boundary (the job's stop token) and give their memory back.
   // False if the job had already finished.
   bool cancel(JobId id);
+  // Waits until the job is finished and none of its partitions is on a device any more (a
+  // cancelled job's stop has taken effect). False if `timeout` passed first; InvalidArgument
+  // for an unknown id.
+  bool wait_stopped(JobId id, std::chrono::milliseconds timeout);
 
   // Drops a finished job's record (a long-running daemon keeps its own results). InvalidArgument
   // for an unknown or unfinished job.

@@ -4,8 +4,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <filesystem>
 #include <thread>
 
+#include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::engine {
@@ -34,6 +36,21 @@ class SimBackend final : public ChunkStreamer::Backend {
  private:
   SimDevice& d_;
 };
+
+void SimDevice::FifoLock::lock(const std::stop_token& stop) {
+  std::unique_lock l(mu_);
+  const uint64_t ticket = next_++;
+  if (cv_.wait(l, stop, [&] { return serving_ == ticket; })) return;
+  abandoned_.insert(ticket);
+  throw Cancelled("simulated device: cancelled while waiting for the compute engine");
+}
+
+void SimDevice::FifoLock::unlock() {
+  std::lock_guard l(mu_);
+  ++serving_;
+  while (abandoned_.erase(serving_)) ++serving_;
+  cv_.notify_all();
+}
 
 SimDevice::SimDevice(const SimDeviceConfig& cfg)
     : cfg_(cfg), copy_engine_(std::make_unique<FifoLock>()), compute_engine_(std::make_unique<FifoLock>()) {
@@ -87,6 +104,12 @@ std::shared_ptr<const SimDevice::Loaded> SimDevice::loaded(const std::string& id
   return it->second;
 }
 
+bool SimDevice::wait_while_held(const std::string& hold_file, const std::stop_token& stop) {
+  while (!hold_file.empty() && std::filesystem::exists(hold_file))
+    if (!sleep_until(Clock::now() + std::chrono::milliseconds(5), stop)) return false;
+  return true;
+}
+
 std::byte* SimDevice::slot_data(uint32_t slot) const { return arena_.get() + slots_.offset() + uint64_t(slot) * slot_bytes_; }
 
 void SimDevice::fill(uint32_t slot, const StreamChunk& chunk) {
@@ -95,6 +118,7 @@ void SimDevice::fill(uint32_t slot, const StreamChunk& chunk) {
   std::byte* dst = slot_data(slot);
   for (const CopySegment& s : chunk.segments) std::memcpy(dst + s.offset, s.host, s.bytes);
   if (cfg_.copy_bytes_per_s > 0) std::this_thread::sleep_until(t0 + seconds(double(chunk.bytes) / cfg_.copy_bytes_per_s));
+  if (cfg_.hold_fills) wait_while_held(cfg_.hold_file);
   const auto t1 = Clock::now();
   std::lock_guard l(mu_);
   copy_busy_s_ += std::chrono::duration<double>(t1 - t0).count();
@@ -204,6 +228,8 @@ StreamStats SimDevice::stream_stats() const {
     s.streamed_bytes = st.bytes;
     s.fills = st.fills;
     s.leases = st.taken;
+    s.open_leases = st.open_leases;
+    s.subscriptions = st.subscriptions;
   }
   s.witness_bytes = witness_bytes_.load();
   s.key_resident_bytes = resident_bytes();

@@ -23,7 +23,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,14 @@ struct SimDeviceConfig {
   double copy_bytes_per_s = 0;               // streamed key chunks over the copy engine (0: instant)
   uint64_t slot_bytes = 0;                   // streaming slot size; 0: vram / 16 in [4 KiB, 1 GiB]
   uint32_t slots = 3;                        // streaming slots (0: keys must fit; at most half of vram)
+  // Tests: while this file exists, no compute stage ends (it has done its work and waits; a
+  // cancel still ends it) — each step's, on a device whose keys stream. A test creates it, sees
+  // the partition it needs in its stage, acts (cancel, submit, SIGTERM, kill -9), then removes
+  // it: a handshake where a stage time would race a loaded machine's clock. Checked every 5 ms
+  // (test-only; the daemon's sim_hold_file).
+  std::string hold_file;
+  bool hold_uploads = false;  // the hold also keeps uploads from ending (not cancellable)
+  bool hold_fills = false;    // ... and streamed chunk copies (a step then waits for its chunks)
 };
 
 // The tag check after compute failed: some other partition wrote into this reservation.
@@ -88,21 +98,17 @@ class SimDevice final : public Device {
   // Ticket lock: the copy and compute engines serve requests in arrival order.
   class FifoLock {
    public:
-    void lock() {
-      std::unique_lock l(mu_);
-      const uint64_t ticket = next_++;
-      cv_.wait(l, [&] { return serving_ == ticket; });
-    }
-    void unlock() {
-      std::lock_guard l(mu_);
-      ++serving_;
-      cv_.notify_all();
-    }
+    void lock() { lock(std::stop_token{}); }
+    // Waits for its turn; a stop request first gives the turn up (it is skipped when it comes)
+    // and throws Cancelled, so a cancelled partition does not wait out the stages queued before it.
+    void lock(const std::stop_token& stop);
+    void unlock();
 
    private:
     std::mutex mu_;
-    std::condition_variable cv_;
+    std::condition_variable_any cv_;
     uint64_t next_ = 0, serving_ = 0;
+    std::set<uint64_t> abandoned_;  // tickets whose waiter was cancelled
   };
   // A loaded circuit: its chunk catalogue, residency plan, resident reservation (the arena
   // holds the resident matrices and query prefixes, streaming only) and streamed chunk ids.
@@ -121,6 +127,8 @@ class SimDevice final : public Device {
   std::shared_ptr<const Loaded> loaded(const std::string& id) const;
   void fill(uint32_t slot, const StreamChunk& chunk);  // the streamer's backend
   std::byte* slot_data(uint32_t slot) const;
+  // The test hold (SimDeviceConfig::hold_file): false if it returned because of a stop.
+  static bool wait_while_held(const std::string& hold_file, const std::stop_token& stop = {});
   void copy_resident(Loaded& l);
 
   SimDeviceConfig cfg_;

@@ -9,6 +9,7 @@
 #include "snarkd/engine/sim_device.hpp"
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/msm/msm.hpp"
+#include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
 #include "snarkd/util/thread_pool.hpp"
 
@@ -78,33 +79,50 @@ class SimWorker final : public DeviceWorker {
     if (d_.cfg_.upload_bytes_per_s > 0) t += double(wbytes) / d_.cfg_.upload_bytes_per_s;
     d_.witness_bytes_ += wbytes;
     std::this_thread::sleep_until(t0 + seconds(t));
+    if (d_.cfg_.hold_uploads) SimDevice::wait_while_held(d_.cfg_.hold_file);
   }
 
-  void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock) override;
-  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock) override;
+  void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
+                    const std::stop_token& stop) override;
+  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                             const std::stop_token& stop) override;
 
  private:
-  // The compute engine for one step; its wait is a span; the step lasts at least `share` of
-  // the configured compute time.
+  // The compute engine for one step (FIFO; a stop gives up the place in the queue); its wait is
+  // a span. finish() keeps the SMs busy for `share` of the configured compute time and while
+  // the test hold lasts; a stop ends either wait at once, as a real device's kernels stop at
+  // their next boundary, and makes it throw Cancelled.
   class Engine {
    public:
-    Engine(SimDevice& d, StageClock& clock, double share) : d_(d), share_(share) {
+    Engine(SimDevice& d, StageClock& clock, double share, const std::stop_token& stop)
+        : d_(d), share_(share), stop_(stop) {
       const double w0 = clock.now();
-      d_.compute_engine_->lock();
+      d_.compute_engine_->lock(stop);
       const double w1 = clock.now();
       if (w1 > w0) clock.span(Stage::kWaitCompute, w0, w1);
       t0_ = Clock::now();
     }
     ~Engine() {
-      std::this_thread::sleep_until(t0_ + seconds(d_.cfg_.compute_s * share_));
+      if (!finished_) wait();  // a step that threw: its time too (a stop ends it)
       d_.busy_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count();
       d_.compute_engine_->unlock();
     }
+    void finish() {
+      finished_ = true;
+      if (!wait()) throw Cancelled("simulated device: cancelled during the compute stage");
+    }
 
    private:
+    bool wait() const {  // false: a stop ended it
+      return sleep_until(t0_ + seconds(d_.cfg_.compute_s * share_), stop_) &&
+             SimDevice::wait_while_held(d_.cfg_.hold_file, stop_);
+    }
+
     SimDevice& d_;
     double share_;
+    const std::stop_token& stop_;
     Clock::time_point t0_;
+    bool finished_ = false;
   };
 
   void check_tag(const std::byte* base, uint64_t from, uint64_t to) const {
@@ -118,11 +136,11 @@ class SimWorker final : public DeviceWorker {
   }
 
   template <class F>
-  void for_each_rows(const SimDevice::Loaded& l, KeyPart part, F&& f);
+  void for_each_rows(const SimDevice::Loaded& l, KeyPart part, const std::stop_token& stop, F&& f);
   template <class F>
-  void for_each_query(const SimDevice::Loaded& l, KeyPart part, F&& f);
+  void for_each_query(const SimDevice::Loaded& l, KeyPart part, const std::stop_token& stop, F&& f);
   template <class C>
-  ec::Jacobian<C> witness_msm(const SimDevice::Loaded& l, KeyPart part, const Fr* w);
+  ec::Jacobian<C> witness_msm(const SimDevice::Loaded& l, KeyPart part, const Fr* w, const std::stop_token& stop);
 
   SimDevice& d_;
   uint32_t index_;
@@ -131,9 +149,9 @@ class SimWorker final : public DeviceWorker {
 };
 
 // f(const RowsView&) over the part's rows: one view of the resident matrices, or each streamed
-// chunk as it arrives in a slot.
+// chunk as it arrives in a slot. Throws Cancelled before each chunk once `stop` is requested.
 template <class F>
-void SimWorker::for_each_rows(const SimDevice::Loaded& l, KeyPart part, F&& f) {
+void SimWorker::for_each_rows(const SimDevice::Loaded& l, KeyPart part, const std::stop_token& stop, F&& f) {
   const auto& ms = l.cat.rows_matrices[part == KeyPart::kRows1 ? 0 : 1];
   if (l.plan.matrices) {
     RowsView v{0, l.entry.circuit->num_constraints(), {}};
@@ -143,11 +161,13 @@ void SimWorker::for_each_rows(const SimDevice::Loaded& l, KeyPart part, F&& f) {
       v.m[i] = {reinterpret_cast<const uint64_t*>(a + at[0]), reinterpret_cast<const uint32_t*>(a + at[1]),
                 reinterpret_cast<const uint32_t*>(a + at[2])};
     }
+    throw_if_stopped(stop, "simulated device");
     return f(v);
   }
   if (l.ids[size_t(part)].empty()) return;
   auto sub = d_.streamer_->subscribe(index_, l.ids[size_t(part)]);
-  while (auto lease = sub.next()) {
+  while (auto lease = sub.next(stop)) {  // a stop: nothing, and the lease goes back as we throw
+    throw_if_stopped(stop, "simulated device");
     const StreamChunk& ch = *lease->chunk;
     const std::byte* data = d_.slot_data(lease->slot);
     RowsView v{ch.first, ch.count, {}};
@@ -157,12 +177,14 @@ void SimWorker::for_each_rows(const SimDevice::Loaded& l, KeyPart part, F&& f) {
                 reinterpret_cast<const uint32_t*>(data + ch.segments[3 * i + 2].offset)};
     f(v);
   }
+  throw_if_stopped(stop, "simulated device");
 }
 
 // f(first, count, points, index) over the query part's chunks: the resident prefix, then the
-// streamed chunks as they arrive (subscribed first, so the copies start at once).
+// streamed chunks as they arrive (subscribed first, so the copies start at once). Throws
+// Cancelled before each chunk once `stop` is requested.
 template <class F>
-void SimWorker::for_each_query(const SimDevice::Loaded& l, KeyPart part, F&& f) {
+void SimWorker::for_each_query(const SimDevice::Loaded& l, KeyPart part, const std::stop_token& stop, F&& f) {
   const size_t qi = query_index(part);
   const QueryShape& q = l.cat.query[qi];
   std::optional<ChunkStreamer::Subscription> sub;
@@ -170,26 +192,31 @@ void SimWorker::for_each_query(const SimDevice::Loaded& l, KeyPart part, F&& f) 
   const std::byte* a = d_.arena_.get();
   for (const StreamChunk& ch : l.cat.of(part)) {
     if (!l.plan.resident(part, ch.index)) break;
+    throw_if_stopped(stop, "simulated device");
     const std::byte* pts = a + l.part_at[qi][0] + ch.first * q.point_bytes;
     const uint32_t* idx = q.index ? reinterpret_cast<const uint32_t*>(a + l.part_at[qi][1]) + ch.first : nullptr;
     f(ch.first, ch.count, pts, idx);
   }
-  while (auto lease = sub ? sub->next() : std::nullopt) {
+  while (auto lease = sub ? sub->next(stop) : std::nullopt) {
+    throw_if_stopped(stop, "simulated device");
     const StreamChunk& ch = *lease->chunk;
     const std::byte* data = d_.slot_data(lease->slot);
     const uint32_t* idx = q.index ? reinterpret_cast<const uint32_t*>(data + ch.segments[1].offset) : nullptr;
     f(ch.first, ch.count, data + ch.segments[0].offset, idx);
   }
+  throw_if_stopped(stop, "simulated device");
 }
 
 template <class C>
-ec::Jacobian<C> SimWorker::witness_msm(const SimDevice::Loaded& l, KeyPart part, const Fr* w) {
+ec::Jacobian<C> SimWorker::witness_msm(const SimDevice::Loaded& l, KeyPart part, const Fr* w,
+                                       const std::stop_token& stop) {
   const uint64_t offset = part == KeyPart::kL ? l.entry.circuit->num_inputs : 0;
   ec::Jacobian<C> sum = ec::Jacobian<C>::infinity();
   std::vector<Fr> scalars;
   msm::Options opt;
   opt.threads = 1;
-  for_each_query(l, part, [&](uint64_t first, uint64_t count, const std::byte* pts, const uint32_t* idx) {
+  opt.stop = stop;
+  for_each_query(l, part, stop, [&](uint64_t first, uint64_t count, const std::byte* pts, const uint32_t* idx) {
     scalars.resize(count);
     for (uint64_t k = 0; k < count; ++k) scalars[k] = idx ? w[idx[k]] : w[offset + first + k];
     const std::span<const AffineOf<C>> bases(reinterpret_cast<const AffineOf<C>*>(pts), count);
@@ -200,10 +227,11 @@ ec::Jacobian<C> SimWorker::witness_msm(const SimDevice::Loaded& l, KeyPart part,
 
 // Step 0 of a streamed partition: [w | b | scratch | a] → H scalars in a; keep [scratch | H]
 // and sum the H MSM over h's chunks.
-void SimWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock) {
+void SimWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
+                             const std::stop_token& stop) {
   if (step != 0) throw std::logic_error("simulated device: no step " + std::to_string(step));
   const auto l = d_.loaded(c.id);
-  Engine engine(d_, clock, 0.5);
+  Engine engine(d_, clock, 0.5, stop);
   const InlinePoolScope inline_pool;
   const r1cs::Circuit& circuit = *c.circuit;
   const bool bellperson = c.pk->flavour == groth16::KeyFlavour::kBellperson;
@@ -216,7 +244,7 @@ void SimWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation& 
   Fr* a = reinterpret_cast<Fr*>(base + wb + vb + sb);
   // Pass 1: a and b, with C's row checked on the fly (bellperson); then the rows past m.
   uint64_t fail = UINT64_MAX;
-  for_each_rows(*l, KeyPart::kRows1, [&](const RowsView& v) {
+  for_each_rows(*l, KeyPart::kRows1, stop, [&](const RowsView& v) {
     for (uint64_t k = 0; k < v.count; ++k) {
       const uint64_t i = v.first + k;
       a[i] = row_dot(v.m[0], k, circuit.coeffs, w);
@@ -232,13 +260,14 @@ void SimWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation& 
     throw groth16::UnsatisfiedWitness("the witness does not satisfy constraint " + std::to_string(fail), fail);
   groth16::QapEvaluations e{std::vector<Fr>(a, a + n), std::vector<Fr>(b, b + n), {}};
   // Pass 2: c into b's place (bellperson C·w; snarkjs a∘b recomputed from A and B).
-  for_each_rows(*l, KeyPart::kRows2, [&](const RowsView& v) {
+  for_each_rows(*l, KeyPart::kRows2, stop, [&](const RowsView& v) {
     for (uint64_t k = 0; k < v.count; ++k)
       b[v.first + k] = bellperson ? row_dot(v.m[0], k, circuit.coeffs, w)
                                   : row_dot(v.m[0], k, circuit.coeffs, w) * row_dot(v.m[1], k, circuit.coeffs, w);
   });
   for (uint64_t i = m; i < n; ++i) b[i] = Fr::zero();
   e.c.assign(b, b + n);
+  throw_if_stopped(stop, "simulated device");
   const std::vector<Fr> h = groth16::h_scalars(c.pk->flavour, c.pk->log_domain, std::move(e));
   std::copy(h.begin(), h.end(), a);
   check_tag(base, wb + vb, wb + vb + sb);
@@ -249,33 +278,38 @@ void SimWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation& 
   h_sum_ = ec::G1Jacobian::infinity();
   msm::Options opt;
   opt.threads = 1;
-  for_each_query(*l, KeyPart::kH, [&](uint64_t first, uint64_t count, const std::byte* pts, const uint32_t*) {
+  opt.stop = stop;
+  for_each_query(*l, KeyPart::kH, stop, [&](uint64_t first, uint64_t count, const std::byte* pts, const uint32_t*) {
     const std::span<const ec::G1Affine> bases(reinterpret_cast<const ec::G1Affine*>(pts), count);
     h_sum_ += msm::msm<ec::G1Config>(bases, std::span<const Fr>(hs + first, count), opt);
   });
+  engine.finish();
   check_tag(base, 0, sb);
 }
 
-groth16::QuerySums SimWorker::compute(const CircuitEntry& c, const Reservation& r, StageClock& clock) {
+groth16::QuerySums SimWorker::compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                                      const std::stop_token& stop) {
   const auto l = d_.loaded(c.id);
   const std::byte* base = d_.arena_.get() + r.offset();
   const Fr* w = reinterpret_cast<const Fr*>(base);
   if (!l->plan.full) {
     // Step 1 of a streamed partition: the witness MSMs over their chunks.
-    Engine engine(d_, clock, 0.5);
+    Engine engine(d_, clock, 0.5, stop);
     const InlinePoolScope inline_pool;
     groth16::QuerySums s;
-    s.a = witness_msm<ec::G1Config>(*l, KeyPart::kA, w);
-    s.b1 = witness_msm<ec::G1Config>(*l, KeyPart::kB1, w);
-    s.b2 = witness_msm<ec::G2Config>(*l, KeyPart::kB2, w);
-    s.l = witness_msm<ec::G1Config>(*l, KeyPart::kL, w);
+    s.a = witness_msm<ec::G1Config>(*l, KeyPart::kA, w, stop);
+    s.b1 = witness_msm<ec::G1Config>(*l, KeyPart::kB1, w, stop);
+    s.b2 = witness_msm<ec::G2Config>(*l, KeyPart::kB2, w, stop);
+    s.l = witness_msm<ec::G1Config>(*l, KeyPart::kL, w, stop);
     s.h = h_sum_;
+    engine.finish();
     check_tag(base, c.witness_bytes(), r.bytes());
     return s;
   }
-  Engine engine(d_, clock, 1.0);
+  Engine engine(d_, clock, 1.0, stop);
   groth16::ProveOptions opt;
   opt.threads = 1;
+  opt.stop = stop;
   const InlinePoolScope inline_pool;  // tiny circuits: pool wake-ups would dominate
   groth16::ProveTimings t;
   // The sums are computed even if the tag check below fails, so the SMs' time is realistic.
@@ -286,6 +320,7 @@ groth16::QuerySums SimWorker::compute(const CircuitEntry& c, const Reservation& 
   } catch (...) {
     failure = std::current_exception();
   }
+  engine.finish();  // a stop that ended compute_sums early throws Cancelled here
   check_tag(base, c.witness_bytes(), r.bytes());
   if (failure) std::rethrow_exception(failure);
   return sums;

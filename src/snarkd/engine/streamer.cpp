@@ -112,6 +112,11 @@ std::optional<ChunkStreamer::Lease> ChunkStreamer::Subscription::next(const std:
   }
 }
 
+std::optional<ChunkStreamer::Lease> ChunkStreamer::Subscription::next(const std::stop_token& stop) {
+  const std::stop_callback wake(stop, [st = s_] { st->poke(); });
+  return next([&stop] { return stop.stop_requested(); });
+}
+
 void ChunkStreamer::Lease::release() {
   if (!s_) return;
   std::lock_guard l(s_->mu_);
@@ -127,7 +132,10 @@ void ChunkStreamer::poke() {
 
 ChunkStreamer::Stats ChunkStreamer::stats() const {
   std::lock_guard l(mu_);
-  return stats_;
+  Stats s = stats_;
+  for (const Slot& slot : slots_) s.open_leases += slot.leases;
+  s.subscriptions = subs_.size();
+  return s;
 }
 
 bool ChunkStreamer::pick(uint32_t& slot, ChunkId& id) {

@@ -24,6 +24,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <unordered_set>
@@ -89,6 +90,10 @@ class ChunkStreamer {
     // whenever the streamer changes and after poke()). Throws std::runtime_error once a fill
     // has failed (the device is broken).
     std::optional<Lease> next(const std::function<bool()>& give_up = {});
+    // The same, given up once `stop` is requested (its callback wakes the wait): a cancelled
+    // step's subscriber leaves at once. Its open leases and the demand it leaves go back to the
+    // streamer when they are destroyed (as a Cancelled thrown by the caller unwinds).
+    std::optional<Lease> next(const std::stop_token& stop);
     size_t remaining() const;
 
    private:
@@ -103,6 +108,8 @@ class ChunkStreamer {
   struct Stats {
     uint64_t fills = 0, bytes = 0;  // chunks copied in, and their bytes
     uint64_t taken = 0;             // leases handed out (≥ fills: sharing)
+    uint64_t open_leases = 0;       // leases not yet released (now)
+    uint64_t subscriptions = 0;     // subscriptions alive (now)
   };
   Stats stats() const;
 

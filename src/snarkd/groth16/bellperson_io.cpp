@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "snarkd/ec/encoding.hpp"
+#include "snarkd/groth16/verifier.hpp"
 #include "snarkd/r1cs/binary_io.hpp"
 #include "snarkd/util/error.hpp"
 #include "snarkd/util/thread_pool.hpp"
@@ -111,6 +112,7 @@ VerifyingKey read_vk_part(FileReader& f) {
   const uint64_t n = read_count(f, "ic", ec::kG1UncompressedSize);
   if (n == 0) f.fail("section ic: 0 points, but ic[0] (the constant ONE) must be present");
   vk.ic = read_points<G1Affine>(f, "ic", n, PointCheck::kFull);
+  if (const std::string d = find_vk_defect(vk); !d.empty()) f.fail("degenerate verifying key: " + d);
   return vk;
 }
 

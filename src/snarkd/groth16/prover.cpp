@@ -5,6 +5,7 @@
 
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/groth16/verifier.hpp"
+#include "snarkd/util/cancel.hpp"
 #include "snarkd/util/random.hpp"
 
 namespace snarkd::groth16 {
@@ -42,6 +43,15 @@ ProofRandomness random_proof_randomness() {
 }
 
 void bind_circuit(ProvingKey& pk, const r1cs::Circuit& circuit) {
+  // The counts first: a circuit file claiming 2^32 variables must be refused before the density
+  // bitmaps (num_vars bits each) are built for it.
+  expect_len("IC", pk.vk.ic.size(), circuit.num_inputs, "the circuit's inputs (ONE included):");
+  expect_len("L", pk.l.size(), circuit.num_aux, "the circuit's aux variables:");
+  const uint64_t n = pk.domain_size();
+  expect_len("H", pk.h.size(), pk.flavour == KeyFlavour::kBellperson ? n - 1 : n, "the key's domain needs");
+  if (qap_rows(circuit, pk.flavour) > n)
+    throw DecodeError("the circuit's " + std::to_string(qap_rows(circuit, pk.flavour)) +
+                      " QAP rows do not fit the key's domain of " + std::to_string(n));
   const uint64_t nvar = circuit.num_vars();
   if (pk.flavour == KeyFlavour::kBellperson) {
     pk.a_density = bellperson_a_density(circuit);
@@ -49,17 +59,9 @@ void bind_circuit(ProvingKey& pk, const r1cs::Circuit& circuit) {
   }
   const uint64_t na = query_vars(pk.a_density, nvar), nb = query_vars(pk.b_density, nvar);
   const char* dens = pk.flavour == KeyFlavour::kBellperson ? "the circuit's density has" : "the circuit has variables:";
-  expect_len("IC", pk.vk.ic.size(), circuit.num_inputs, "the circuit's inputs (ONE included):");
   expect_len("A", pk.a.size(), na, dens);
   expect_len("B_G1", pk.b_g1.size(), nb, dens);
   expect_len("B_G2", pk.b_g2.size(), nb, dens);
-  expect_len("L", pk.l.size(), circuit.num_aux, "the circuit's aux variables:");
-  const uint64_t n = pk.domain_size();
-  expect_len("H", pk.h.size(), pk.flavour == KeyFlavour::kBellperson ? n - 1 : n,
-             "the key's domain needs");
-  if (qap_rows(circuit, pk.flavour) > n)
-    throw DecodeError("the circuit's " + std::to_string(qap_rows(circuit, pk.flavour)) +
-                      " QAP rows do not fit the key's domain of " + std::to_string(n));
 }
 
 std::vector<Fr> public_inputs(const r1cs::Circuit& circuit, std::span<const Fr> witness) {
@@ -84,6 +86,7 @@ QuerySums compute_sums(const ProvingKey& pk, const r1cs::Circuit& circuit, std::
   if (pk.flavour == KeyFlavour::kBellperson && pk.a_density.num_bits == 0)
     throw InvalidArgument("prove: the bellperson key is not bound to its circuit (bind_circuit)");
   auto step = [&opt](std::string_view name) {
+    throw_if_stopped(opt.stop, "prove");
     if (opt.on_step) opt.on_step(name);
   };
   step("qap");
@@ -104,6 +107,7 @@ QuerySums compute_sums(const ProvingKey& pk, const r1cs::Circuit& circuit, std::
 
   msm::Options mo;
   mo.threads = opt.threads;
+  mo.stop = opt.stop;
   t0 = Clock::now();
   step("msm_a");
   std::vector<Fr> gathered;
@@ -125,6 +129,7 @@ QuerySums compute_sums(const ProvingKey& pk, const r1cs::Circuit& circuit, std::
   step("msm_h");
   const ec::G1Jacobian h_sum = msm::msm<ec::G1Config>(pk.h, h, mo);
   t.msm_h = seconds_since(t0);
+  throw_if_stopped(opt.stop, "prove");
 
   return QuerySums{a_sum, b1_sum, l_sum, h_sum, b2_sum};
 }

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <stop_token>
 #include <string_view>
 #include <vector>
 
@@ -54,6 +55,9 @@ struct ProveOptions {
   // Called on the calling thread as each step starts (progress display): "qap", "h", "msm_a",
   // "msm_b", "msm_l", "msm_h", "check"; kProveSteps of them.
   std::function<void(std::string_view step)> on_step;
+  // Checked as each step starts and inside the MSMs (msm::Options::stop): a stop request makes
+  // the call throw snarkd::Cancelled (util/cancel.hpp) instead of finishing.
+  std::stop_token stop;
 };
 inline constexpr size_t kProveSteps = 7;
 

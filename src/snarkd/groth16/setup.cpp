@@ -214,6 +214,22 @@ ProvingKey key_from_scalars(SetupScalars&& s, const FixedBaseBackend& backend) {
   return pk;
 }
 
+uint64_t setup_peak_bytes(const r1cs::Circuit& circuit) {
+  // n: the domain (rows rounded up to a power of two, as qap_log_domain; not capped here, so an
+  // oversized QAP gives a large estimate rather than an exception). v: variables, also bounding
+  // the density-compacted A and B queries. Scalars (32 B): the Lagrange values and u, v, w (n +
+  // 3v), then ic + l, a, b and h (≤ 3v + n) while the points are made; points (96 B in G1, 192 B
+  // in G2): ic + l, a, b_g1 and h (3v + n in G1), b_g2 (v in G2). Bounded by 32·(2n + 6v) +
+  // 96·(3v + n) + 192·v, plus 64 MiB for the generator tables and small vectors.
+  using u128 = unsigned __int128;
+  const u128 rows = u128(circuit.num_constraints()) + circuit.num_inputs;
+  u128 n = 2;
+  while (n < rows) n <<= 1;
+  const u128 v = circuit.num_vars();
+  const u128 bytes = 32 * (2 * n + 6 * v) + 96 * (3 * v + n) + 192 * v + (u128(64) << 20);
+  return bytes > UINT64_MAX ? UINT64_MAX : uint64_t(bytes);
+}
+
 ProvingKey setup_insecure(const r1cs::Circuit& circuit, const ToxicWaste& t) {
   return key_from_scalars(setup_scalars(circuit, t), cpu_fixed_base());
 }

@@ -71,6 +71,12 @@ FixedBaseBackend cpu_fixed_base();
 // Throws InvalidArgument when the backend returns a wrong number of points.
 ProvingKey key_from_scalars(SetupScalars&& s, const FixedBaseBackend& backend);
 
+// An upper bound of what setup_insecure allocates for `circuit` at its peak (the scalars of
+// every query, then the points they become, plus the generator tables), from the counts alone:
+// nothing is allocated. A small circuit file may claim 2^32 variables (~2.5 TiB here), so
+// callers compare this with what they may use before they start.
+uint64_t setup_peak_bytes(const r1cs::Circuit& circuit);
+
 // setup_scalars + key_from_scalars(cpu_fixed_base()): same errors as setup_scalars.
 ProvingKey setup_insecure(const r1cs::Circuit& circuit, const ToxicWaste& t);
 

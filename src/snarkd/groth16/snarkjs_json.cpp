@@ -1,6 +1,7 @@
 #include "snarkd/groth16/snarkjs_json.hpp"
 
 #include "snarkd/ec/subgroup.hpp"
+#include "snarkd/groth16/verifier.hpp"
 #include "snarkd/pairing/pairing.hpp"
 #include "snarkd/util/error.hpp"
 
@@ -192,6 +193,7 @@ VerifyingKey vk_from_snarkjs_json(const Json& j, const std::string& where) {
     const Node ab = root.member("vk_alphabeta_12");
     if (gt_node(ab) != pairing::pairing(vk.alpha_g1, vk.beta_g2)) ab.fail("is not e(vk_alpha_1, vk_beta_2)");
   }
+  if (const std::string d = find_vk_defect(vk); !d.empty()) root.fail("degenerate verifying key: " + d);
   return vk;
 }
 

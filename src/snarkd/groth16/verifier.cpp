@@ -11,7 +11,6 @@ namespace snarkd::groth16 {
 namespace {
 
 void check_count(const VerifyingKey& vk, size_t got) {
-  if (vk.ic.empty()) throw InvalidArgument("verifying key has no IC points");
   if (got != vk.num_public())
     throw InvalidArgument("got " + std::to_string(got) + " public inputs, the verifying key expects " +
                           std::to_string(vk.num_public()));
@@ -26,7 +25,25 @@ ec::G1Jacobian combine_ic(const VerifyingKey& vk, std::span<const Fr> weights) {
 
 }  // namespace
 
+std::string find_vk_defect(const VerifyingKey& vk) {
+  if (vk.alpha_g1.is_infinity()) return "alpha_1 is the point at infinity";
+  if (vk.beta_g2.is_infinity()) return "beta_2 is the point at infinity";
+  if (vk.gamma_g2.is_infinity()) return "gamma_2 is the point at infinity";
+  if (vk.delta_g2.is_infinity()) return "delta_2 is the point at infinity";
+  if (vk.ic.empty()) return "IC is empty (IC[0], the constant ONE's point, must be present)";
+  for (size_t j = 0; j < vk.ic.size(); ++j)
+    if (vk.ic[j].is_infinity()) return "IC[" + std::to_string(j) + "] is the point at infinity";
+  if (vk.gamma_g2 == vk.delta_g2) return "gamma_2 equals delta_2, so proofs can be forged for any public inputs";
+  if (vk.gamma_g2 == -vk.delta_g2) return "gamma_2 equals -delta_2, so proofs can be forged for any public inputs";
+  return "";
+}
+
+void require_sound_vk(const VerifyingKey& vk, const std::string& where) {
+  if (std::string d = find_vk_defect(vk); !d.empty()) throw InvalidArgument(where + ": degenerate verifying key: " + d);
+}
+
 bool verify(const VerifyingKey& vk, const Proof& proof, std::span<const Fr> public_inputs) {
+  require_sound_vk(vk, "verify");
   check_count(vk, public_inputs.size());
   std::vector<Fr> w(vk.ic.size());
   w[0] = Fr::one();
@@ -39,6 +56,7 @@ bool verify(const VerifyingKey& vk, const Proof& proof, std::span<const Fr> publ
 
 bool verify_batch(const VerifyingKey& vk, std::span<const Proof> proofs,
                   std::span<const std::vector<Fr>> public_inputs) {
+  require_sound_vk(vk, "verify");
   if (proofs.size() != public_inputs.size())
     throw InvalidArgument(std::to_string(proofs.size()) + " proofs but " +
                           std::to_string(public_inputs.size()) + " public-input vectors");

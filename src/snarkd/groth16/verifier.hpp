@@ -7,12 +7,27 @@
 // decoder in this layer does that. Wrong input counts are InvalidArgument, never "invalid".
 #pragma once
 #include <span>
+#include <string>
 #include <vector>
 
 #include "snarkd/groth16/keys.hpp"
 
 namespace snarkd::groth16 {
 
+// What makes a verifying key degenerate: a key under which the equation above no longer binds a
+// proof to its public inputs, so proofs can be forged —
+//   α, β, γ or δ at infinity: e(P, ∞) = e(∞, Q) = 1 drops that factor (with γ = ∞ the inputs
+//     vanish from the check; with γ = δ = ∞ so does C);
+//   an IC point at infinity: that input (or the constant) no longer enters X;
+//   γ = ±δ: e(X, γ)·e(C, ±γ) = e(X ± C, γ), so C' = C ± (X − X') turns a proof for inputs x into
+//     one for any x' (snarkjs's `groth16 setup` output has δ = γ until `zkey contribute`).
+// Real setups never produce these (IC_j includes β·u_j(τ) with u_j ≠ 0 for every input: the
+// input·0 rows). Returns "" for a sound key, else the defect, naming the field.
+std::string find_vk_defect(const VerifyingKey& vk);
+// Throws InvalidArgument("<where>: <defect>") for a degenerate key.
+void require_sound_vk(const VerifyingKey& vk, const std::string& where);
+
+// Throws InvalidArgument for a degenerate key (find_vk_defect) or a wrong input count.
 bool verify(const VerifyingKey& vk, const Proof& proof, std::span<const Fr> public_inputs);
 
 // Many proofs under one key with a random linear combination (uniform non-zero weights ρₖ in Fr

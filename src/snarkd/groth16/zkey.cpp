@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "snarkd/ec/encoding.hpp"
+#include "snarkd/groth16/verifier.hpp"
 #include "snarkd/r1cs/binary_io.hpp"
 #include "snarkd/util/error.hpp"
 
@@ -166,6 +167,7 @@ VerifyingKey read_vk_sections(io::FileReader& r, const Sections& s, Header& h) {
   h = read_header(r, s);
   VerifyingKey vk = h.vk;
   vk.ic = read_points(r, s, kIc, uint64_t(h.n_public) + 1, ec::kG1LemSize, &ec::decode_g1_lem, "nPublic + 1");
+  if (const std::string d = find_vk_defect(vk); !d.empty()) r.fail("degenerate verifying key: " + d);
   return vk;
 }
 

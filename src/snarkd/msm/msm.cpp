@@ -7,6 +7,7 @@
 
 #include "snarkd/msm/buckets.hpp"
 #include "snarkd/msm/pippenger.hpp"
+#include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
 #include "snarkd/util/thread_pool.hpp"
 
@@ -38,10 +39,12 @@ double reduce_weight(Accumulation acc) { return acc == Accumulation::kBatchAffin
 // One task: window digits d[i] of the points bases[i], accumulated into `buckets` (|d| − 1 is
 // the bucket, the sign negates the point), then Σ (j + 1)·bucket[j].
 template <class C, class Buckets>
-ec::Xyzz<C> window_sum(std::span<const ec::Affine<C>> bases, const int16_t* d, Buckets&& buckets) {
+ec::Xyzz<C> window_sum(std::span<const ec::Affine<C>> bases, const int16_t* d, Buckets&& buckets,
+                       const std::stop_token& stop) {
   constexpr size_t kAhead = 8;  // bucket prefetch distance: hides a cache miss per point
   const size_t n = bases.size();
   for (size_t i = 0; i < n; ++i) {
+    if (i % kStopCheckPoints == 0) throw_if_stopped(stop, "msm");
     if (i + kAhead < n && d[i + kAhead] != 0)
       buckets.prefetch(size_t(std::abs(int(d[i + kAhead])) - 1));
     if (d[i] > 0) {
@@ -59,11 +62,11 @@ ec::Xyzz<C> window_sum(std::span<const ec::Affine<C>> bases, const int16_t* d, B
 
 template <class C>
 ec::Xyzz<C> window_sum(std::span<const ec::Affine<C>> bases, const int16_t* d, size_t bits,
-                       Accumulation acc) {
+                       Accumulation acc, const std::stop_token& stop) {
   const size_t buckets = size_t(1) << (bits - 1);
   if (acc == Accumulation::kBatchAffine && batch_for(buckets) >= kMinBatch)
-    return window_sum<C>(bases, d, detail::BatchAffineBuckets<C>(buckets, batch_for(buckets)));
-  return window_sum<C>(bases, d, detail::XyzzBuckets<C>(buckets));
+    return window_sum<C>(bases, d, detail::BatchAffineBuckets<C>(buckets, batch_for(buckets)), stop);
+  return window_sum<C>(bases, d, detail::XyzzBuckets<C>(buckets), stop);
 }
 
 // Σ_w 2^(wc)·(Σ_chunks partial[w·chunks + chunk]) by Horner's rule from the top window.
@@ -81,10 +84,11 @@ ec::Jacobian<C> combine(const std::vector<ec::Xyzz<C>>& partial, const detail::P
 // spreads the points (round-robin over a batch's worth of buckets, which never collide).
 template <class C>
 ec::Xyzz<C> sum_range(std::span<const ec::Affine<C>> bases, const uint64_t* bitmap, size_t b,
-                      size_t e) {
+                      size_t e, const std::stop_token& cancel) {
   auto run = [&](auto&& buckets, size_t spread) {
     size_t next = 0;
     for (size_t i = b; i < e;) {
+      if ((i - b) % kStopCheckPoints == 0) throw_if_stopped(cancel, "msm");
       uint64_t word = bitmap[i / 64] >> (i % 64);
       const size_t stop = std::min(e, (i / 64 + 1) * 64);
       if (stop - i < 64) word &= (uint64_t(1) << (stop - i)) - 1;
@@ -109,7 +113,7 @@ ec::Xyzz<C> sum_range(std::span<const ec::Affine<C>> bases, const uint64_t* bitm
 
 template <class C>
 ec::Jacobian<C> sum_bits_threads(std::span<const ec::Affine<C>> bases, const uint64_t* bitmap,
-                                 size_t threads) {
+                                 size_t threads, const std::stop_token& stop = {}) {
   const size_t n = bases.size();
   if (n == 0) return ec::Jacobian<C>::infinity();
   // Parts start on word boundaries: each bitmap word belongs to one part.
@@ -117,7 +121,7 @@ ec::Jacobian<C> sum_bits_threads(std::span<const ec::Affine<C>> bases, const uin
   std::vector<ec::Xyzz<C>> partial(parts);
   detail::run_tasks(parts, threads, [&](size_t p) {
     const size_t b = 64 * (words * p / parts), e = std::min(n, 64 * (words * (p + 1) / parts));
-    partial[p] = sum_range<C>(bases, bitmap, b, e);
+    partial[p] = sum_range<C>(bases, bitmap, b, e, stop);
   });
   ec::Xyzz<C> sum = ec::Xyzz<C>::infinity();
   for (const auto& p : partial) sum += p;
@@ -147,7 +151,7 @@ ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const ff::Fr
     const size_t w = t / plan.chunks, ch = t % plan.chunks;
     const size_t b = n * ch / plan.chunks, e = n * (ch + 1) / plan.chunks;
     partial[t] = window_sum<C>(bases.subspan(b, e - b), digits.data() + w * n + b, plan.bits,
-                               opt.accumulation);
+                               opt.accumulation, opt.stop);
   });
   return combine<C>(partial, plan);
 }
@@ -169,7 +173,8 @@ ec::Jacobian<C> msm_split(std::span<const ec::Affine<C>> bases, const ScalarSpli
     const size_t b = tail.size() * p / threads, e = tail.size() * (p + 1) / threads;
     for (size_t j = b; j < e; ++j) tail[j] = bases[split.others[j]];
   });
-  ec::Jacobian<C> ones = sum_bits_threads<C>(bases, split.ones.data(), threads);
+  throw_if_stopped(opt.stop, "msm");
+  ec::Jacobian<C> ones = sum_bits_threads<C>(bases, split.ones.data(), threads, opt.stop);
   return ones + msm<C>(tail, split.other_scalars, opt);
 }
 

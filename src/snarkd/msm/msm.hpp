@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <stop_token>
 #include <vector>
 
 #include "snarkd/ec/curve.hpp"
@@ -34,7 +35,11 @@ struct Options {
   // Window width c in [2, 16]; 0 = chosen from the input size and the thread count.
   size_t window_bits = 0;
   Accumulation accumulation = Accumulation::kBatchAffine;
+  // Checked before each task and every kStopCheckPoints points inside one: a stop request
+  // makes the call throw snarkd::Cancelled (util/cancel.hpp) within a few milliseconds.
+  std::stop_token stop;
 };
+inline constexpr size_t kStopCheckPoints = size_t(1) << 14;
 
 // Σ scalars[i]·bases[i]. Throws InvalidArgument when the sizes differ or window_bits is out of
 // range.

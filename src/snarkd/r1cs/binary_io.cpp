@@ -1,16 +1,23 @@
 #include "snarkd/r1cs/binary_io.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
 #include "snarkd/util/error.hpp"
+#include "snarkd/util/file.hpp"
 
 namespace snarkd::r1cs::io {
 
 FileReader::FileReader(std::string path) : path_(std::move(path)) {
-  file_ = std::fopen(path_.c_str(), "rb");
-  if (!file_) fail(std::string("cannot open: ") + std::strerror(errno));
+  const int fd = open_regular_file(path_);  // a directory or a FIFO: its own message, no blocking
+  file_ = fdopen(fd, "rb");
+  if (!file_) {
+    ::close(fd);
+    fail(std::string("cannot open: ") + std::strerror(errno));
+  }
   off_t end = -1;
   if (fseeko(file_, 0, SEEK_END) == 0) end = ftello(file_);
   if (end < 0 || fseeko(file_, 0, SEEK_SET) != 0) {

@@ -187,15 +187,15 @@ void write_lc(io::FileWriter& w, const Circuit& c, const CsrMatrix& m, uint64_t 
 }
 
 void check_circom_shape(const Circuit& c, const CircomR1csInfo& info) {
-  if (auto e = find_structure_error(c)) throw InvalidArgument("write_circom_r1cs: " + *e);
+  if (auto e = find_structure_error(c)) throw InvalidArgument("cannot write a circom .r1cs: " + *e);
   if (uint64_t(info.n_pub_out) + info.n_pub_in + 1 != c.num_inputs)
-    throw InvalidArgument("write_circom_r1cs: 1 + nPubOut + nPubIn must equal num_inputs " +
+    throw InvalidArgument("cannot write a circom .r1cs: 1 + nPubOut + nPubIn must equal num_inputs " +
                           std::to_string(c.num_inputs));
-  if (info.n_prv_in > c.num_aux) throw InvalidArgument("write_circom_r1cs: nPrvIn exceeds num_aux");
+  if (info.n_prv_in > c.num_aux) throw InvalidArgument("cannot write a circom .r1cs: nPrvIn exceeds num_aux");
   if (c.num_vars() > UINT32_MAX || c.num_constraints() > UINT32_MAX)
-    throw InvalidArgument("write_circom_r1cs: more than 2^32 - 1 wires or constraints");
+    throw InvalidArgument("cannot write a circom .r1cs: more than 2^32 - 1 wires or constraints");
   if (!info.wire_to_label.empty() && info.wire_to_label.size() != c.num_vars())
-    throw InvalidArgument("write_circom_r1cs: wire_to_label needs one entry per wire");
+    throw InvalidArgument("cannot write a circom .r1cs: wire_to_label needs one entry per wire");
 }
 
 }  // namespace
@@ -274,7 +274,7 @@ void write_circom_r1cs(const std::string& path, const Circuit& c, const CircomR1
 }
 
 void write_wtns(const std::string& path, std::span<const Fr> witness) {
-  if (witness.size() > UINT32_MAX) throw InvalidArgument("write_wtns: more than 2^32 - 1 values");
+  if (witness.size() > UINT32_MAX) throw InvalidArgument("cannot write a .wtns: more than 2^32 - 1 values");
   io::FileWriter w(path);
   w.write("wtns", 4);
   w.u32(kWtnsVersion);

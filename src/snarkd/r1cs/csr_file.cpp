@@ -113,7 +113,7 @@ Header read_header(io::FileReader& r) {
 }  // namespace
 
 void write_csr_file(const std::string& path, const Circuit& circuit) {
-  if (auto e = find_structure_error(circuit)) throw InvalidArgument("write_csr_file: " + *e);
+  if (auto e = find_structure_error(circuit)) throw InvalidArgument("cannot write a CSR file: " + *e);
   uint8_t raw[kCsrHeaderBytes] = {};
   std::memcpy(raw, kCsrMagic, 8);
   std::memcpy(raw + 8, &kCsrVersion, 4);

@@ -155,9 +155,9 @@ void evaluate(const Circuit& circuit, Matrix which, std::span<const Fr> witness,
 
 std::optional<uint64_t> first_unsatisfied(const Circuit& circuit, std::span<const Fr> witness) {
   if (witness.size() != circuit.num_vars())
-    throw InvalidArgument("first_unsatisfied: witness has " + std::to_string(witness.size()) +
+    throw InvalidArgument("witness has " + std::to_string(witness.size()) +
                           " values, circuit has " + std::to_string(circuit.num_vars()) + " variables");
-  if (witness[0] != Fr::one()) throw InvalidArgument("first_unsatisfied: witness[0] (ONE) is not 1");
+  if (witness[0] != Fr::one()) throw InvalidArgument("witness[0] (ONE) is not 1");
   const Fr* dict = circuit.coeffs.data();
   const Fr* w = witness.data();
   const uint64_t rows = circuit.num_constraints();

@@ -180,7 +180,7 @@ void Generator::build_row(uint64_t row, RowTerms& t) const {
 }
 
 void check_params(const SyntheticParams& p) {
-  auto bad = [](const std::string& what) { throw InvalidArgument("generate_synthetic: " + what); };
+  auto bad = [](const std::string& what) { throw InvalidArgument("synthetic circuit: " + what); };
   if (p.num_constraints == 0) bad("num_constraints is 0");
   if (p.num_inputs == 0) bad("num_inputs is 0 (it counts ONE)");
   if (p.num_inputs > kMaxVariables || p.num_constraints > kMaxVariables - p.num_inputs)

@@ -1,5 +1,9 @@
 #include "snarkd/server/circuits.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -24,7 +28,35 @@ r1cs::Circuit read_circuit_file(const std::string& path) {
   throw DecodeError(path + ": not a circuit (expected a circom .r1cs or a snarkd CSR file)");
 }
 
+// What the key's bytes vouch for (its IC and L points were read from the file) against what the
+// circuit file's header claims, before bind_circuit allocates per-variable bitmaps: a small
+// circuit file claiming 2^32 variables used to cost 1 GiB and seconds before the refusal.
+void check_counts_fit(const groth16::ProvingKey& pk, const r1cs::Circuit& c, const CircuitSpec& spec) {
+  if (pk.vk.ic.size() != c.num_inputs || pk.l.size() != c.num_aux)
+    throw InvalidArgument(spec.params + " does not fit " + spec.circuit + ": the key has " +
+                          std::to_string(pk.vk.ic.size()) + " inputs and " + std::to_string(pk.l.size()) +
+                          " aux variables (IC and L points), the circuit claims " + std::to_string(c.num_inputs) +
+                          " and " + std::to_string(c.num_aux));
+}
+
 }  // namespace
+
+void check_circuit_files(const CircuitSpec& spec) {
+  const std::pair<const std::string*, const char*> files[] = {
+      {&spec.params, "params file"}, {&spec.circuit, "circuit file"}, {&spec.zkey, "zkey file"}};
+  for (const auto& [path, what] : files) {
+    if (path->empty()) continue;
+    struct stat st;  // stat, not open: a FIFO must not block the caller
+    if (::stat(path->c_str(), &st) != 0)
+      throw InvalidArgument("circuit '" + spec.id + "': " + *path + ": cannot open the " + what + " (" +
+                            std::strerror(errno) + ")");
+    if (!S_ISREG(st.st_mode))
+      throw InvalidArgument("circuit '" + spec.id + "': " + *path + ": the " + what + " is not a regular file");
+    if (::access(path->c_str(), R_OK) != 0)
+      throw InvalidArgument("circuit '" + spec.id + "': " + *path + ": cannot read the " + what + " (" +
+                            std::strerror(errno) + ")");
+  }
+}
 
 std::string describe_source(const CircuitSpec& s) {
   if (!s.zkey.empty()) return "snarkjs zkey " + s.zkey;
@@ -35,6 +67,7 @@ LoadedCircuit load_circuit_files(const CircuitSpec& spec) {
   if (spec.id.empty()) throw InvalidArgument("circuit id is empty");
   if (spec.zkey.empty() == (spec.params.empty() || spec.circuit.empty()))
     throw InvalidArgument("circuit '" + spec.id + "': give either a zkey, or params and a circuit file");
+  check_circuit_files(spec);
   const auto t0 = std::chrono::steady_clock::now();
   const auto check = spec.check_key ? groth16::PointCheck::kFull : groth16::PointCheck::kTrusted;
   LoadedCircuit lc;
@@ -47,6 +80,7 @@ LoadedCircuit load_circuit_files(const CircuitSpec& spec) {
   } else {
     r1cs::Circuit circuit = read_circuit_file(spec.circuit);
     groth16::ProvingKey pk = groth16::read_params(spec.params, check);
+    check_counts_fit(pk, circuit, spec);
     try {
       groth16::bind_circuit(pk, circuit);
     } catch (const std::exception& e) {

@@ -23,6 +23,11 @@ struct LoadedCircuit {
 // unless spec.check_key (the engine's self-check still refuses a proof from a corrupt key).
 LoadedCircuit load_circuit_files(const CircuitSpec& spec);
 
+// Every file the spec names exists, is a regular file and is readable (stat + access: a FIFO
+// does not block the check). Throws InvalidArgument naming the circuit, the file and why.
+// load_circuit_files starts with it; `snarkd serve --check` runs it for every [[circuit]].
+void check_circuit_files(const CircuitSpec& spec);
+
 // "bellperson params /k.params + circuit /c.r1cs" or "snarkjs zkey /k.zkey".
 std::string describe_source(const CircuitSpec& spec);
 

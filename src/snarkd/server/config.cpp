@@ -2,6 +2,7 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -130,6 +131,7 @@ void read_server(const toml::table& root, const std::string& path, ServerConfig&
   s.bytes("max_message_mib", c.max_message_bytes, double(1 << 20), 2047);  // gRPC's limit: < 2 GiB
   s.u32("max_partitions", c.max_partitions, 1, 1 << 16);
   s.strings("witness_dirs", c.witness_dirs);
+  s.strings("key_dirs", c.key_dirs);
   double wait = double(c.submit_wait_ms);
   s.number("submit_wait_ms", wait, 0, 86400e3);
   c.submit_wait_ms = uint64_t(wait);
@@ -150,6 +152,7 @@ void read_engine(const toml::table& root, const std::string& path, ServerConfig&
   s.u32("threads", c.threads, 0, 4096);
   s.number("sim_upload_ms", c.sim_upload_ms, 0, 3600e3);
   s.number("sim_compute_ms", c.sim_compute_ms, 0, 3600e3);
+  s.str("sim_hold_file", c.sim_hold_file);
   s.finish();
 }
 
@@ -184,6 +187,9 @@ void read_circuits(const toml::table& root, const std::string& path, ServerConfi
     s.boolean("check_key", spec.check_key);
     s.finish();
     if (spec.id.empty()) s.fail("id", "missing");
+    const auto odd = [](unsigned char ch) { return ch < 0x21 || ch > 0x7e; };  // the API's id rule
+    if (spec.id.size() > 128 || std::any_of(spec.id.begin(), spec.id.end(), odd))
+      s.fail("id", "'" + spec.id + "' is not 1 to 128 printable ASCII characters without spaces");
     if (spec.zkey.empty() == (spec.params.empty() || spec.circuit.empty()))
       s.fail("id", "give either zkey, or params and circuit");
     if (!ids.insert(spec.id).second) s.fail("id", "'" + spec.id + "' is declared twice");

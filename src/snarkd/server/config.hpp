@@ -33,9 +33,10 @@ struct ServerConfig {
   uint64_t max_message_bytes = uint64_t{512} << 20;  // largest request (witnesses inline)
   uint32_t max_partitions = 1024;                    // per job
   std::vector<std::string> witness_dirs;             // where witness paths may point (reloadable)
+  std::vector<std::string> key_dirs;                 // where PreloadKey's files may lie (reloadable)
   uint64_t submit_wait_ms = 10000;  // host budget full: wait this long, then RESOURCE_EXHAUSTED (reloadable)
   double drain_timeout_s = 300;     // SIGTERM: how long in-flight partitions may take to finish
-  uint32_t max_rpc_threads = 256;
+  uint32_t max_rpc_threads = 256;  // threads for the blocking calls (Submit, Cancel, EvictKey, Prove's submit)
   std::string ports_file;  // if set: the bound ports as JSON {"tcp": N, "http": M} after start-up
 
   // [engine]
@@ -47,6 +48,7 @@ struct ServerConfig {
   double watchdog_s = 120;
   uint32_t threads = 0;                          // the prover's thread pool; 0 = all cores
   double sim_upload_ms = 0, sim_compute_ms = 0;  // simulated devices' stage times (tests)
+  std::string sim_hold_file;  // tests: while this file exists, simulated compute stages don't end
 
   // [journal]
   std::string state_dir = "/var/lib/snarkd";  // journal.db and spool/

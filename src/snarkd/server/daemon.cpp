@@ -10,13 +10,18 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
+#include <cstddef>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
 
 #include "snarkd/engine/devices.hpp"
+#include "snarkd/server/files.hpp"
 #include "snarkd/server/grpc_api.hpp"
 #include "snarkd/server/http.hpp"
 #include "snarkd/server/status_page.hpp"
@@ -26,6 +31,7 @@ namespace snarkd::server {
 namespace {
 
 void setup_logging(const ServerConfig& c) {
+  if (!c.log_file.empty()) ensure_file_mode(c.log_file, 0640);  // logs: owner writes, group reads
   spdlog::drop("snarkd");
   std::shared_ptr<spdlog::logger> lg =
       c.log_file.empty() ? spdlog::stderr_logger_mt("snarkd") : spdlog::basic_logger_mt("snarkd", c.log_file);
@@ -36,12 +42,35 @@ void setup_logging(const ServerConfig& c) {
   spdlog::set_level(spdlog::level::from_str(c.log_level));
 }
 
+// systemd's service notification (sd_notify(3); Type=notify in packaging/snarkd.service): one
+// datagram to the unix socket named by $NOTIFY_SOCKET ('@': abstract namespace); nothing when
+// started otherwise. Written out rather than linking libsystemd for three fixed messages.
+void notify_systemd(const char* state) {
+  const char* path = std::getenv("NOTIFY_SOCKET");
+  sockaddr_un addr{};
+  if (!path || (path[0] != '/' && path[0] != '@') || std::strlen(path) >= sizeof(addr.sun_path)) return;
+  addr.sun_family = AF_UNIX;
+  std::memcpy(addr.sun_path, path, std::strlen(path));
+  if (addr.sun_path[0] == '@') addr.sun_path[0] = '\0';
+  const socklen_t len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + std::strlen(path));
+  const int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0 || ::sendto(fd, state, std::strlen(state), MSG_NOSIGNAL, reinterpret_cast<sockaddr*>(&addr), len) < 0)
+    spdlog::warn("sd_notify_failed state={} error=\"{}\"", state, std::strerror(errno));
+  if (fd >= 0) ::close(fd);
+}
+
 // A stale socket file (a killed daemon's) is removed; a live one means another daemon.
-void prepare_unix_socket(const std::string& path) {
+void prepare_unix_socket(const std::string& path, mode_t mode) {
   if (path.size() >= sizeof(sockaddr_un::sun_path))
     throw std::runtime_error("server.socket '" + path + "' is longer than a unix socket path may be");
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
+  if (!parent.empty() && !std::filesystem::exists(parent)) {
+    // Those the socket is for must reach it: search (x) permission where its mode grants access.
+    std::filesystem::create_directories(parent);
+    const mode_t search = 0700 | (mode & 0070 ? 0010 : 0) | (mode & 0007 ? 0001 : 0);
+    if (::chmod(parent.c_str(), search) != 0)
+      throw std::runtime_error("cannot chmod " + parent.string() + ": " + std::strerror(errno));
+  }
   struct stat st;
   if (::lstat(path.c_str(), &st) != 0) return;
   if (!S_ISSOCK(st.st_mode)) throw std::runtime_error("server.socket '" + path + "' exists and is not a socket");
@@ -61,18 +90,18 @@ std::unique_ptr<grpc::Server> start_grpc(const ServerConfig& c, GrpcApi& api, co
   b.RegisterService(&api);
   b.SetMaxReceiveMessageSize(int(std::min<uint64_t>(c.max_message_bytes, INT_MAX)));
   b.SetMaxSendMessageSize(INT_MAX);
-  grpc::ResourceQuota quota("snarkd");
-  quota.SetMaxThreads(int(c.max_rpc_threads));
-  b.SetResourceQuota(quota);
   b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);  // a second daemon must not share the port
   std::unique_ptr<grpc::Server> s = b.BuildAndStart();
   if (!s || (port && *port == 0)) throw std::runtime_error("gRPC cannot listen on " + address);
   return s;
 }
 
+// The socket file gets socket_mode at bind(2) from the umask (0777 & ~umask): no chmod by path
+// afterwards, so nothing can be swapped in between. The process umask is restored at once;
+// the daemon's own files take explicit modes anyway.
 std::unique_ptr<grpc::Server> start_unix(const ServerConfig& c, GrpcApi& api) {
-  prepare_unix_socket(c.socket);
-  const mode_t old = ::umask(077);  // no window in which the socket is open to others
+  prepare_unix_socket(c.socket, c.socket_mode);
+  const mode_t old = ::umask(0777 & ~mode_t(c.socket_mode));
   std::unique_ptr<grpc::Server> s;
   try {
     s = start_grpc(c, api, "unix:" + c.socket, nullptr);
@@ -81,8 +110,6 @@ std::unique_ptr<grpc::Server> start_unix(const ServerConfig& c, GrpcApi& api) {
     throw;
   }
   ::umask(old);
-  if (::chmod(c.socket.c_str(), c.socket_mode) != 0)
-    throw std::runtime_error("cannot chmod " + c.socket + ": " + std::strerror(errno));
   return s;
 }
 
@@ -90,20 +117,18 @@ HttpResponse http_route(const Service& s, const std::string& path) {
   if (path == "/metrics") return {200, "text/plain; version=0.0.4; charset=utf-8", s.metrics_text()};
   if (path == "/status") return {200, "application/json", proto_to_json(s.status(50)).dump(0) + "\n"};
   if (path == "/" || path == "/index.html") return {200, "text/html; charset=utf-8", status_page_html()};
-  if (path == "/healthz")
-    return s.draining() ? HttpResponse{503, "text/plain", "draining\n"} : HttpResponse{200, "text/plain", "ok\n"};
+  if (path == "/healthz") {
+    std::string why;
+    return s.ready(&why) ? HttpResponse{200, "text/plain", "ok\n"} : HttpResponse{503, "text/plain", why + "\n"};
+  }
   return {404, "text/plain; charset=utf-8", "not found: try /, /status, /metrics or /healthz\n"};
 }
 
 void write_ports_file(const ServerConfig& c, int tcp_port, int http_port) {
   if (c.ports_file.empty()) return;
-  const std::string tmp = c.ports_file + ".tmp";
-  {
-    std::ofstream f(tmp);
-    f << "{\"tcp\": " << tcp_port << ", \"http\": " << http_port << ", \"socket\": \"" << c.socket << "\"}\n";
-    if (!f.flush()) throw std::runtime_error("cannot write " + tmp);
-  }
-  std::filesystem::rename(tmp, c.ports_file);
+  const std::string text = "{\"tcp\": " + std::to_string(tcp_port) + ", \"http\": " + std::to_string(http_port) +
+                           ", \"socket\": \"" + c.socket + "\"}\n";
+  write_file_atomically(c.ports_file, text, 0600);
 }
 
 std::unique_ptr<engine::Engine> make_engine(const ServerConfig& c) {
@@ -111,6 +136,7 @@ std::unique_ptr<engine::Engine> make_engine(const ServerConfig& c) {
   d.vram_bytes = c.vram_bytes;
   d.sim.upload_s = c.sim_upload_ms / 1e3;
   d.sim.compute_s = c.sim_compute_ms / 1e3;
+  d.sim.hold_file = c.sim_hold_file;
   engine::EngineConfig e;
   e.workers_per_device = c.workers_per_device;
   e.host_budget_bytes = c.host_budget_bytes;
@@ -120,8 +146,10 @@ std::unique_ptr<engine::Engine> make_engine(const ServerConfig& c) {
   return std::make_unique<engine::Engine>(engine::make_devices(c.devices, d), e);
 }
 
-// Everything that listens, in start order; destroyed in reverse.
+// Everything that listens, in start order; destroyed in reverse (the servers are shut down
+// before the pools their calls run on are joined).
 struct Listeners {
+  std::unique_ptr<RpcPool> calls, key_loads;
   std::unique_ptr<GrpcApi> unix_api, tcp_api;
   std::unique_ptr<grpc::Server> unix_server, tcp_server;
   std::unique_ptr<HttpServer> http;
@@ -130,12 +158,14 @@ struct Listeners {
 
 Listeners start_listeners(const ServerConfig& c, Service& s) {
   Listeners l;
+  l.calls = std::make_unique<RpcPool>("snarkd-rpc", c.max_rpc_threads, c.max_rpc_threads);
+  l.key_loads = std::make_unique<RpcPool>("snarkd-keyload", 1, 4);  // one key file read at a time
   if (!c.socket.empty()) {
-    l.unix_api = std::make_unique<GrpcApi>(s, false);
+    l.unix_api = std::make_unique<GrpcApi>(s, false, *l.calls, *l.key_loads);
     l.unix_server = start_unix(c, *l.unix_api);
   }
   if (!c.tcp_listen.empty()) {
-    l.tcp_api = std::make_unique<GrpcApi>(s, true);
+    l.tcp_api = std::make_unique<GrpcApi>(s, true, *l.calls, *l.key_loads);
     l.tcp_server = start_grpc(c, *l.tcp_api, c.tcp_listen, &l.tcp_port);
   }
   if (!c.http_listen.empty())
@@ -148,10 +178,15 @@ void stop_listeners(Listeners& l, const ServerConfig& c) {
   if (l.tcp_server) l.tcp_server->Shutdown(deadline);
   if (l.unix_server) l.unix_server->Shutdown(deadline);
   l.http.reset();
+  l.tcp_server.reset();
+  l.unix_server.reset();
+  l.calls.reset();  // runs what is queued (the servers refused the rest), then joins
+  l.key_loads.reset();
   if (!c.socket.empty()) ::unlink(c.socket.c_str());
 }
 
 void reload(Service& s, const std::string& path) {
+  notify_systemd("RELOADING=1");
   try {
     ServerConfig next = load_config(path);
     spdlog::set_level(spdlog::level::from_str(next.log_level));
@@ -160,10 +195,12 @@ void reload(Service& s, const std::string& path) {
   } catch (const std::exception& e) {
     spdlog::error("config_reload_failed path={} error=\"{}\"", path, e.what());
   }
+  notify_systemd("READY=1");
 }
 
 // SIGTERM: drain while still answering a second SIGTERM/SIGINT, which stops the wait.
 void drain(Service& s, const ServerConfig& c, const sigset_t& set) {
+  notify_systemd("STOPPING=1");
   s.begin_drain();
   auto done = std::async(std::launch::async, [&] { return s.drain(c.drain_timeout_s); });
   while (done.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
@@ -183,8 +220,12 @@ int serve(const ServerConfig& c, const sigset_t& set) {
   service->start();
   Listeners l = start_listeners(c, *service);
   write_ports_file(c, l.tcp_port, l.http ? l.http->port() : 0);
-  spdlog::info("ready socket={} tcp_port={} http_port={} devices={} pid={}", c.socket.empty() ? "-" : c.socket,
-               l.tcp_port, l.http ? l.http->port() : 0, c.devices, ::getpid());
+  const int failed = service->status(1).failed_circuits_size();
+  spdlog::log(failed ? spdlog::level::warn : spdlog::level::info,
+              "ready socket={} tcp_port={} http_port={} devices={} pid={} failed_circuits={}",
+              c.socket.empty() ? "-" : c.socket, l.tcp_port, l.http ? l.http->port() : 0, c.devices, ::getpid(),
+              failed);
+  notify_systemd("READY=1");  // circuits loaded (Service::start), listeners up
   for (;;) {
     int sig = 0;
     if (::sigwait(&set, &sig) != 0) continue;
@@ -215,6 +256,10 @@ int run_daemon(const std::string& config_path) {
   sigaddset(&set, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   ::signal(SIGPIPE, SIG_IGN);  // a client gone mid-write is an error code, not the end of the daemon
+  // Everything the daemon creates is private unless it says otherwise (the log: 0640, the
+  // socket: socket_mode); the explicit modes hold whatever the umask, this covers the rest
+  // (SQLite's -wal and -shm follow journal.db's mode, 0600, in any case).
+  ::umask(077);
   ServerConfig c;
   try {
     c = load_config(config_path);
@@ -233,11 +278,48 @@ int run_daemon(const std::string& config_path) {
   }
 }
 
+namespace {
+
+// The nearest existing ancestor of `path` (itself included) must be a directory we may write
+// into (or `path` itself one, for a directory that exists).
+void check_creatable(const std::string& key, const std::string& path, const std::string& cfg) {
+  std::filesystem::path p = std::filesystem::absolute(path);
+  while (!std::filesystem::exists(p) && p.has_parent_path() && p != p.parent_path()) p = p.parent_path();
+  if (!std::filesystem::is_directory(p) && p.string() != std::filesystem::absolute(path).string())
+    throw std::runtime_error(cfg + ": " + key + ": '" + p.string() + "' is not a directory");
+  const std::filesystem::path dir = std::filesystem::is_directory(p) ? p : p.parent_path();
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw std::runtime_error(cfg + ": " + key + ": cannot write into '" + dir.string() + "' (" + std::strerror(errno) +
+                             ")");
+}
+
+void check_dirs_exist(const std::string& key, const std::vector<std::string>& dirs, const std::string& cfg) {
+  for (const std::string& d : dirs)
+    if (!std::filesystem::is_directory(d))
+      throw std::runtime_error(cfg + ": " + key + ": '" + d + "' is not a directory");
+}
+
+}  // namespace
+
+// Everything the configuration names is opened or checked as the daemon would use it, without
+// starting anything: the devices (a GPU the build or the machine lacks fails), every
+// [[circuit]]'s files, the token file, the directories and where state, log, socket and ports
+// file will be written.
 int check_config(const std::string& config_path) {
   try {
     const ServerConfig c = load_config(config_path);
     resolve_token(c);
-    std::printf("%s: ok (%zu circuits, devices %s)\n", config_path.c_str(), c.circuits.size(), c.devices.c_str());
+    const std::vector<std::string> devices = engine::device_list(c.devices);
+    for (const CircuitSpec& spec : c.circuits) check_circuit_files(spec);
+    check_dirs_exist("server.witness_dirs", c.witness_dirs, config_path);
+    check_dirs_exist("server.key_dirs", c.key_dirs, config_path);
+    check_creatable("journal.state_dir", c.state_dir, config_path);
+    if (!c.socket.empty()) check_creatable("server.socket", c.socket, config_path);
+    if (!c.log_file.empty()) check_creatable("log.file", c.log_file, config_path);
+    if (!c.ports_file.empty()) check_creatable("server.ports_file", c.ports_file, config_path);
+    std::string names;
+    for (const std::string& d : devices) names += (names.empty() ? "" : ",") + d;
+    std::printf("%s: ok (%zu circuits, devices %s)\n", config_path.c_str(), c.circuits.size(), names.c_str());
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "snarkd serve: %s\n", e.what());

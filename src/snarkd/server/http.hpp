@@ -1,17 +1,17 @@
-// A minimal HTTP/1.1 server for the daemon's side port (GET /metrics, /status, /): one
-// request per connection (Connection: close), GET and HEAD only, request head ≤ 16 KiB,
-// 5-second socket timeouts, a few worker threads so one slow client cannot stall a scrape.
+// The daemon's HTTP side port (GET and HEAD of /metrics, /status, /, /healthz) on cpp-httplib
+// (Debian's libcpp-httplib: it parses the requests). One request per connection; each
+// connection gets one deadline for the whole exchange — reading the request and writing the
+// reply — and at most kMaxRequestBytes of request, so a client that trickles a header byte
+// every few seconds is cut off at the deadline instead of holding a thread. Connections run on
+// `workers` threads with `queue` more waiting; beyond that a connection is answered 503 at once.
 // No TLS and no auth: bind it to localhost (the default) or put a proxy in front.
 #pragma once
-#include <atomic>
-#include <condition_variable>
+#include <chrono>
 #include <cstdint>
-#include <deque>
 #include <functional>
-#include <mutex>
+#include <memory>
 #include <string>
-#include <thread>
-#include <vector>
+#include <utility>
 
 namespace snarkd::server {
 
@@ -24,37 +24,34 @@ struct HttpResponse {
 // path without the query string; the handler runs on a worker thread and may throw (→ 500).
 using HttpHandler = std::function<HttpResponse(const std::string& path)>;
 
+struct HttpOptions {
+  size_t workers = 16;
+  size_t queue = 64;
+  std::chrono::milliseconds deadline{10000};  // per connection, from accept to the reply's end
+};
+inline constexpr size_t kMaxRequestBytes = 16 * 1024;
+
 class HttpServer {
  public:
   // listen: "host:port" ("127.0.0.1:0" picks a free port). Throws std::runtime_error if it
-  // cannot bind.
-  HttpServer(const std::string& listen, HttpHandler handler, size_t workers = 4);
+  // cannot bind (the port is never shared: no SO_REUSEPORT).
+  HttpServer(const std::string& listen, HttpHandler handler, HttpOptions opt = {});
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
   uint16_t port() const { return port_; }
 
- private:
-  void accept_loop();
-  void worker_loop();
-  void serve(int fd);
+  class Impl;
 
-  HttpHandler handler_;
-  int listen_fd_ = -1;
-  int wake_fd_ = -1;  // eventfd: stop the accept loop
+ private:
+  std::unique_ptr<Impl> impl_;
   uint16_t port_ = 0;
-  std::atomic<bool> stop_{false};
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<int> pending_;
-  std::thread acceptor_;
-  std::vector<std::thread> workers_;
 };
 
-// "HTTP/1.1 200 OK\r\n..." for a parsed request head; exposed for tests. method and path are
-// the request line's; a malformed head gives 400, other methods 405.
-std::string http_response_for(const std::string& head, const HttpHandler& handler);
+// The bytes the server answers to the bytes of one request (the same parser and routing, on an
+// in-memory stream): for tests and the fuzz target.
+std::string http_response_for(const std::string& request, const HttpHandler& handler);
 
 // Splits "host:port" (IPv6 as "[::1]:80"); throws std::runtime_error naming the text.
 std::pair<std::string, std::string> split_host_port(const std::string& s);

@@ -2,14 +2,17 @@
 
 #include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <set>
 #include <stdexcept>
 
+#include "snarkd/server/files.hpp"
 #include "snarkd/util/random.hpp"
 
 namespace fs = std::filesystem;
@@ -143,9 +146,14 @@ INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', 1), ('next_job_id', 1);
 }  // namespace
 
 Journal::Journal(const std::string& state_dir) : dir_(state_dir) {
-  std::error_code ec;
-  fs::create_directories(dir_ + "/spool/.staging", ec);
-  if (ec) throw std::runtime_error("journal: cannot create " + dir_ + "/spool: " + ec.message());
+  // Witnesses are private inputs: the state directory and the spool are 0700, journal.db 0600
+  // whatever the umask (SQLite gives its -wal and -shm files the database file's mode).
+  try {
+    for (const std::string& d : {dir_, dir_ + "/spool", dir_ + "/spool/.staging"}) make_private_dir(d);
+    ensure_file_mode(db_path(), 0600);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string("journal: ") + e.what());
+  }
   if (sqlite3_open_v2(db_path().c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                       nullptr) != SQLITE_OK) {
     const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -197,7 +205,8 @@ std::string Journal::new_staging_dir() {
   uint64_t r;
   os_random_bytes(&r, sizeof r);
   const std::string d = dir_ + "/spool/.staging/" + to_hex(std::span(reinterpret_cast<const uint8_t*>(&r), 8));
-  if (!fs::create_directory(d)) throw std::runtime_error("spool: cannot create " + d);
+  if (::mkdir(d.c_str(), 0700) != 0 || ::chmod(d.c_str(), 0700) != 0)
+    throw std::runtime_error("spool: cannot create " + d + ": " + std::strerror(errno));
   return d;
 }
 

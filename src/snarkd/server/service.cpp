@@ -2,16 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
-#include <fcntl.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
-#include <cerrno>
-#include <climits>
-#include <cstdlib>
-#include <cstring>
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
 
+#include "snarkd/server/spool.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace fs = std::filesystem;
@@ -60,125 +56,32 @@ struct Service::Staged {
 };
 
 void Service::start() {
-  std::set<std::string> from_config;
-  for (const CircuitSpec& spec : cfg_.circuits) {
-    from_config.insert(spec.id);
-    try {
-      LoadedCircuit lc = load_circuit_files(spec);
-      lc.from_config = true;
-      register_circuit(std::move(lc));
-    } catch (const std::exception& e) {
-      spdlog::error("circuit_load_failed circuit={} source=config error=\"{}\"", spec.id, e.what());
-    }
-  }
-  for (const CircuitSpec& spec : journal_->load_circuits()) {
-    if (from_config.count(spec.id)) continue;  // the config's declaration wins
-    try {
-      register_circuit(load_circuit_files(spec));
-    } catch (const std::exception& e) {
-      spdlog::error("circuit_load_failed circuit={} source=journal error=\"{}\"", spec.id, e.what());
-    }
-  }
+  load_start_circuits();
   std::vector<uint64_t> unfinished;
   load_journal_jobs(unfinished);
   watcher_ = std::thread([this] { watch_loop(); });
+  await_timer_ = std::thread([this] { await_timer_loop(); });
   requeuer_ = std::thread([this, ids = std::move(unfinished)]() mutable { requeue_loop(std::move(ids)); });
 }
 
 void Service::stop() {
-  if (stopping_.exchange(true)) return;
   {
     std::lock_guard l(mu_);
+    if (stopping_.exchange(true)) return;
     done_cv_.notify_all();
     request_cv_.notify_all();
+    await_cv_.notify_all();
   }
   if (requeuer_.joinable()) requeuer_.join();
   if (watcher_.joinable()) watcher_.join();
-}
-
-// ---- circuits -------------------------------------------------------------------------------
-
-std::shared_ptr<const Service::Circuit> Service::find_circuit(const std::string& id) const {
-  std::lock_guard l(mu_);
-  const auto it = circuits_.find(id);
-  if (it != circuits_.end()) return it->second;
-  std::string known;
-  for (const auto& [k, c] : circuits_) known += (known.empty() ? "" : ", ") + k;
-  throw ServiceError(Code::kNotFound,
-                     "unknown circuit '" + id + "' (loaded: " + (known.empty() ? "none" : known) + ")");
-}
-
-void Service::register_circuit(LoadedCircuit lc) {
-  const std::string id = lc.spec.id;
-  engine_->register_circuit(id, lc.pk, lc.circuit);  // throws if the id is taken or it does not fit
-  auto c = std::make_shared<Circuit>();
-  c->lc = std::move(lc);
-  spdlog::info("circuit_registered circuit={} constraints={} vars={} source=\"{}\" load_s={:.3f}", id,
-               c->lc.circuit->num_constraints(), c->lc.circuit->num_vars(), describe_source(c->lc.spec), c->lc.load_s);
-  std::lock_guard l(mu_);
-  circuits_[id] = std::move(c);
-}
-
-v1::KeyInfo Service::key_info(const Circuit& c) const {  // mu_ held
-  v1::KeyInfo k;
-  k.set_circuit_id(c.lc.spec.id);
-  k.set_flavour(groth16::flavour_name(c.lc.pk->flavour));
-  k.set_constraints(c.lc.circuit->num_constraints());
-  k.set_num_vars(c.lc.circuit->num_vars());
-  k.set_num_public(c.lc.circuit->num_inputs - 1);
-  k.set_domain_log2(c.lc.pk->log_domain);
-  k.set_source(describe_source(c.lc.spec));
-  k.set_load_s(c.lc.load_s);
-  k.set_from_config(c.lc.from_config);
-  uint64_t unfinished = 0;
-  for (const auto& [id, r] : records_) unfinished += !r->terminal && r->circuit_id == c.lc.spec.id;
-  k.set_unfinished_jobs(unfinished);
-  return k;
-}
-
-v1::KeyInfo Service::preload(const v1::PreloadKeyRequest& req) {
-  const CircuitSpec spec{req.circuit_id(), req.params_path(), req.circuit_path(), req.zkey_path(), req.check_key()};
-  if (spec.id.empty() || spec.id.size() > 128)
-    throw ServiceError(Code::kInvalidArgument, "circuit_id must be 1 to 128 characters");
-  {
-    std::lock_guard l(mu_);
-    if (circuits_.count(spec.id))
-      throw ServiceError(Code::kAlreadyExists, "circuit id '" + spec.id + "' is taken (evict it first)");
-  }
-  register_circuit(load_circuit_files(spec));  // the engine refuses a racing duplicate id
-  journal_->put_circuit(spec);
-  std::lock_guard l(mu_);
-  return key_info(*circuits_.at(spec.id));
-}
-
-void Service::evict(const std::string& id) {
-  std::shared_ptr<const Circuit> c;
-  {
-    std::lock_guard l(mu_);
-    const auto it = circuits_.find(id);
-    if (it == circuits_.end()) throw ServiceError(Code::kNotFound, "unknown circuit '" + id + "'");
-    std::string busy;
-    for (const auto& [jid, r] : records_)
-      if (!r->terminal && r->circuit_id == id) busy += (busy.empty() ? "" : ", ") + std::to_string(jid);
-    if (!busy.empty())
-      throw ServiceError(Code::kFailedPrecondition, "circuit '" + id + "' is in use by unfinished jobs " + busy);
-    c = it->second;
-    circuits_.erase(it);  // new submissions for it fail from here on
-  }
-  try {
-    engine_->unregister_circuit(id);
-  } catch (const std::exception& e) {  // a submission raced in between
-    std::lock_guard l(mu_);
-    circuits_[id] = c;
-    throw ServiceError(Code::kFailedPrecondition, std::string("circuit '") + id + "' is in use: " + e.what());
-  }
-  journal_->remove_circuit(id);
-  spdlog::info("circuit_evicted circuit={}", id);
+  if (await_timer_.joinable()) await_timer_.join();  // it answers every waiting Await on its way out
 }
 
 // ---- submit ---------------------------------------------------------------------------------
 
-std::string Service::check_witness_path(const std::string& path) const {
+// One answer for a path outside the directories, missing, unreadable or not a regular file: a
+// client learns nothing about files it may not read.
+OpenedFile Service::open_witness_path(const std::string& path) const {
   std::vector<std::string> dirs;
   {
     std::lock_guard l(mu_);
@@ -187,21 +90,12 @@ std::string Service::check_witness_path(const std::string& path) const {
   if (dirs.empty())
     throw ServiceError(Code::kPermissionDenied, "witness paths are disabled (server.witness_dirs is empty)");
   if (path.empty() || path[0] != '/')
-    throw ServiceError(Code::kInvalidArgument, "witness path '" + path + "' is not absolute");
-  char buf[PATH_MAX];
-  if (!::realpath(path.c_str(), buf)) throw ServiceError(Code::kNotFound, "witness path '" + path + "' does not exist");
-  const std::string real = buf;
-  for (const std::string& d : dirs) {
-    char dbuf[PATH_MAX];
-    if (!::realpath(d.c_str(), dbuf)) continue;
-    const std::string root = std::string(dbuf) + "/";
-    if (real.compare(0, root.size(), root) == 0) {
-      if (!fs::is_regular_file(real))
-        throw ServiceError(Code::kInvalidArgument, "witness path '" + path + "' is not a file");
-      return real;
-    }
-  }
-  throw ServiceError(Code::kPermissionDenied, "witness path '" + path + "' is outside server.witness_dirs");
+    throw ServiceError(Code::kInvalidArgument, "witness path '" + clip(path) + "' is not absolute");
+  std::optional<OpenedFile> f = open_under(path, dirs);
+  if (!f)
+    throw ServiceError(Code::kNotFound,
+                       "witness path '" + clip(path) + "' is not a readable regular file under server.witness_dirs");
+  return std::move(*f);
 }
 
 namespace {
@@ -226,65 +120,6 @@ void check_witness_size(uint64_t size, uint64_t max_bytes, int k) {
                            " bytes, more than the circuit's variables can take (" + std::to_string(max_bytes) + ")");
 }
 
-// A spool file written with write(2); close() starts its writeback (sync_file_range WRITE: the
-// disk works while the gRPC thread decodes the witness) so that the journal's fsync of it at
-// commit (Journal::commit_spool) has less left to wait for — measured on the dev VM, the two
-// fsyncs of a 2-partition job's 2 MiB files took ≈ 10 ms of its first Submit's ≈ 40 ms.
-class SpoolWriter {
- public:
-  explicit SpoolWriter(std::string path) : path_(std::move(path)) {
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd_ < 0) throw std::runtime_error("spool: cannot create " + path_ + ": " + std::strerror(errno));
-  }
-  ~SpoolWriter() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  SpoolWriter(const SpoolWriter&) = delete;
-  SpoolWriter& operator=(const SpoolWriter&) = delete;
-
-  void write(const char* p, size_t n) {
-    while (n > 0) {
-      const ssize_t w = ::write(fd_, p, n);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) throw std::runtime_error("spool: cannot write " + path_ + ": " + std::strerror(errno) + " (disk full?)");
-      p += w;
-      n -= size_t(w);
-    }
-  }
-  void close() {
-    ::sync_file_range(fd_, 0, 0, SYNC_FILE_RANGE_WRITE);  // a hint: the fsync at commit is the guarantee
-    const int rc = ::close(fd_);
-    fd_ = -1;
-    if (rc != 0) throw std::runtime_error("spool: cannot write " + path_ + ": " + std::strerror(errno));
-  }
-
- private:
-  std::string path_;
-  int fd_ = -1;
-};
-
-// Copies src to dst, hashing the bytes; returns the first bytes (format detection).
-std::string copy_and_hash(const std::string& src, const std::string& dst, Sha256& h) {
-  std::ifstream in(src, std::ios::binary);
-  if (!in) throw ServiceError(Code::kNotFound, "cannot read witness path '" + src + "'");
-  SpoolWriter out(dst);
-  std::vector<char> buf(1 << 20);
-  std::string head;
-  uint64_t total = 0;
-  while (in) {
-    in.read(buf.data(), std::streamsize(buf.size()));
-    const size_t n = size_t(in.gcount());
-    if (n == 0) break;
-    if (head.size() < 8) head.append(buf.data(), std::min<size_t>(n, 8 - head.size()));
-    h.update(buf.data(), n);
-    out.write(buf.data(), n);
-    total += n;
-  }
-  out.close();
-  h.update_u64(total);
-  return head;
-}
-
 std::span<const uint8_t> as_bytes(const std::string& s) {
   return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
 }
@@ -304,13 +139,13 @@ Service::StagedOne Service::stage_one(const v1::Witness& w, int k, const std::st
     head = w.data().substr(0, 8);
     h.update_u64(w.data().size());
     h.update(w.data().data(), w.data().size());
-    SpoolWriter out(tmp);
-    out.write(w.data().data(), w.data().size());
-    out.close();
+    spool_write(tmp, w.data());
   } else if (w.source_case() == v1::Witness::kPath) {
-    const std::string real = check_witness_path(w.path());
-    check_witness_size(fs::file_size(real), max_bytes, k);
-    head = copy_and_hash(real, tmp, h);
+    const OpenedFile src = open_witness_path(w.path());
+    struct stat st;
+    if (::fstat(src.fd.get(), &st) != 0) throw std::runtime_error("cannot stat " + src.real_path);
+    check_witness_size(uint64_t(st.st_size), max_bytes, k);
+    head = spool_copy(src.fd.get(), "witness path '" + w.path() + "'", tmp, h);
   } else {
     throw ServiceError(Code::kInvalidArgument, label + ": no witness (set data or path)");
   }
@@ -378,17 +213,6 @@ void Service::release_request_id(const std::string& rid) {
   request_cv_.notify_all();
 }
 
-namespace {
-
-void check_request_id(const std::string& rid) {
-  if (rid.size() > 128) throw ServiceError(Code::kInvalidArgument, "request_id is longer than 128 characters");
-  for (unsigned char ch : rid)
-    if (ch < 0x21 || ch > 0x7e)
-      throw ServiceError(Code::kInvalidArgument, "request_id must be printable ASCII without spaces");
-}
-
-}  // namespace
-
 // Journal first (the reply promises durability), then the engine; an engine refusal (busy)
 // undoes the journal entry, so a refused job never runs after a restart.
 uint64_t Service::accept(const v1::SubmitRequest& req, Staged& st, engine::Priority prio) {
@@ -442,7 +266,11 @@ uint64_t Service::accept(const v1::SubmitRequest& req, Staged& st, engine::Prior
 v1::SubmitReply Service::submit(const v1::SubmitRequest& req) {
   if (draining_ || stopping_)
     throw ServiceError(Code::kUnavailable, "the daemon is draining (SIGTERM) and accepts no new jobs");
-  check_request_id(req.request_id());
+  check_id("circuit_id", req.circuit_id());
+  if (!req.request_id().empty()) check_id("request_id", req.request_id());
+  for (int k = 0; k < req.partitions_size(); ++k)
+    if (req.partitions(k).source_case() == v1::Witness::kPath)
+      check_path(("partition " + std::to_string(k) + ": witness path").c_str(), req.partitions(k).path());
   if (req.partitions_size() == 0) throw ServiceError(Code::kInvalidArgument, "no partitions (a job needs ≥ 1 witness)");
   if (uint64_t(req.partitions_size()) > cfg_.max_partitions)
     throw ServiceError(Code::kInvalidArgument, std::to_string(req.partitions_size()) + " partitions, at most " +
@@ -481,7 +309,14 @@ v1::SubmitReply Service::submit(const v1::SubmitRequest& req) {
   return reply;
 }
 
-// ---- await, prove, cancel -------------------------------------------------------------------
+// ---- cancel ---------------------------------------------------------------------------------
+
+namespace {
+// How long Cancel waits for running partitions to reach their next phase boundary: one MSM
+// window chunk on the CPU, one kernel phase on a GPU (≤ 1 s at PoRep size), an instant on the
+// simulated device. Past it the reply goes out anyway (the stop still happens).
+constexpr std::chrono::milliseconds kCancelStopWait{60000};
+}  // namespace
 
 std::shared_ptr<Service::Record> Service::find_record(uint64_t id) const {
   std::lock_guard l(mu_);
@@ -490,40 +325,6 @@ std::shared_ptr<Service::Record> Service::find_record(uint64_t id) const {
     throw ServiceError(Code::kNotFound, "unknown job " + std::to_string(id) +
                                             " (never accepted, or finished longer ago than the retention time)");
   return it->second;
-}
-
-v1::JobResult Service::await(uint64_t id, std::optional<std::chrono::milliseconds> timeout,
-                             const std::function<bool()>& abandoned) {
-  const auto rec = find_record(id);
-  constexpr auto kForever = std::chrono::hours(24 * 365 * 10);  // longer would overflow the clock
-  const auto deadline =
-      std::chrono::steady_clock::now() + (timeout ? std::min<std::chrono::milliseconds>(*timeout, kForever) : kForever);
-  std::unique_lock l(mu_);
-  while (!rec->terminal && !stopping_) {
-    // A record being finished is one journal commit from terminal (complete() sets terminal, or
-    // clears finishing on failure, and notifies): wait for it even past the deadline rather than
-    // report "running" for a job the engine has ended — the watcher, woken by the engine, often
-    // claims a cancelled job's finish just before Cancel replies.
-    if (rec->finishing) {
-      done_cv_.wait_for(l, std::chrono::milliseconds(100));
-      continue;
-    }
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline || (abandoned && abandoned())) break;
-    // Short slices: a client that hangs up is noticed within 100 ms.
-    done_cv_.wait_for(l, std::min<std::chrono::steady_clock::duration>(deadline - now, std::chrono::milliseconds(100)));
-  }
-  if (rec->terminal) return rec->result;
-  l.unlock();
-  return progress(*rec);
-}
-
-v1::JobResult Service::prove(const v1::ProveRequest& req, const std::function<bool()>& abandoned) {
-  const v1::SubmitReply s = submit(req.job());
-  std::optional<std::chrono::milliseconds> timeout;
-  if (req.has_timeout_ms())
-    timeout = std::chrono::milliseconds(std::min<uint64_t>(req.timeout_ms(), uint64_t(INT64_MAX / 2000000)));
-  return await(s.job_id(), timeout, abandoned);
 }
 
 v1::JobResult Service::cancel(uint64_t id) {
@@ -538,8 +339,21 @@ v1::JobResult Service::cancel(uint64_t id) {
     // Cancelled now, or finished just before: either way the engine's state is final, so
     // journal it here (finish ignores it if the watcher was first) and reply with it.
     try {
-      engine_->cancel(*eid);
+      const engine::JobResult before = engine_->peek(*eid);
+      const bool on_device = std::any_of(before.timings.begin(), before.timings.end(), [](const auto& t) {
+        return t.dequeued_s > 0 && t.finalized_s == 0;  // popped by a worker, not done
+      });
+      const auto t0 = std::chrono::steady_clock::now();
+      const bool was_running = engine_->cancel(*eid) && on_device;
       finish(rec, engine_->peek(*eid));
+      // Reply once the running partitions have left their devices (their next phase boundary):
+      // the circuit can be evicted and the drain does not wait for them.
+      if (was_running) {
+        if (engine_->wait_stopped(*eid, kCancelStopWait))
+          metric_cancel_stop(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        else
+          spdlog::warn("cancel_stop_slow job={} waited_s={}", id, kCancelStopWait.count() / 1000);
+      }
     } catch (const InvalidArgument&) {  // finished and purged (forgotten) in between
       std::lock_guard l(mu_);
       if (!rec->terminal) throw;
@@ -624,23 +438,12 @@ std::vector<std::string> Service::reload(const ServerConfig& next) {
     cfg_.token = next.token;
     cfg_.token_file = next.token_file;
     cfg_.witness_dirs = next.witness_dirs;
+    cfg_.key_dirs = next.key_dirs;
     cfg_.submit_wait_ms = next.submit_wait_ms;
     cfg_.retention_s = next.retention_s;
     cfg_.log_level = next.log_level;
   }
-  for (const CircuitSpec& spec : next.circuits) {
-    {
-      std::lock_guard l(mu_);
-      if (circuits_.count(spec.id)) continue;
-    }
-    try {
-      LoadedCircuit lc = load_circuit_files(spec);
-      lc.from_config = true;
-      register_circuit(std::move(lc));
-    } catch (const std::exception& e) {
-      ignored.push_back("circuit " + spec.id + ": " + e.what());
-    }
-  }
+  reload_circuits(next, ignored);
   return ignored;
 }
 

@@ -13,6 +13,17 @@
 //   restart  rows still queued are re-queued from their spool by a background thread, in id
 //            order, while the daemon already serves; a job that cannot be re-queued (circuit
 //            gone, spool unreadable) fails with that reason.
+//   Await    a waiter registered with the record, answered by whoever ends the wait: the
+//            thread that journals the job's end, the await timer (snarkd-await) at the
+//            deadline, or stop(). No thread waits for a client: the gRPC layer answers from
+//            those callbacks (grpc_api.hpp).
+//   Cancel   the engine stops the job's running partitions at their next phase boundary;
+//            Cancel replies once they have left their devices (so EvictKey works right after)
+//            and records that time (snarkd_cancel_stop_seconds).
+//   circuits the config's [[circuit]]s and the journaled PreloadKey ones; one that fails to load
+//            (at start or on SIGHUP) is listed with its error in Status (failed_circuits) and
+//            keeps /healthz "not ready" until a reload loads it or EvictKey drops it: the daemon
+//            serves the other circuits meanwhile, and the failure cannot go unnoticed.
 //
 // Job ids are the journal's (never reused); engine ids are per process and never leave here.
 // Await reports a job finished only once its result is journaled, so a client never sees a
@@ -36,6 +47,7 @@
 #include "snarkd/server/circuits.hpp"
 #include "snarkd/server/config.hpp"
 #include "snarkd/server/digest.hpp"
+#include "snarkd/server/files.hpp"
 #include "snarkd/server/errors.hpp"
 #include "snarkd/server/journal.hpp"
 #include "snarkd/server/metrics.hpp"
@@ -54,23 +66,36 @@ class Service {
   Service& operator=(const Service&) = delete;
 
   // Registers the config's circuits and the journaled ones, loads the journal's jobs, starts the
-  // watcher and re-queues unfinished jobs in the background. Circuits that fail to load are
-  // logged and skipped (their jobs then fail with the reason).
+  // watcher, the await timer, and re-queues unfinished jobs in the background. Circuits that
+  // fail to load are listed in Status (failed_circuits) and make ready() false.
   void start();
-  // Stops the watcher and the re-queue thread and wakes every Await (they return the job's
-  // state as it is). Idempotent.
+  // Stops the background threads and answers every waiting Await with the job's state as it
+  // is. Idempotent.
   void stop();
 
   v1::SubmitReply submit(const v1::SubmitRequest& req);
-  // `abandoned` is polled while waiting (the client went away or the call's deadline passed).
-  v1::JobResult await(uint64_t job_id, std::optional<std::chrono::milliseconds> timeout,
-                      const std::function<bool()>& abandoned = {});
-  v1::JobResult prove(const v1::ProveRequest& req, const std::function<bool()>& abandoned = {});
+  // Calls `done` exactly once with the job's result: when the job's end is journaled, when
+  // `timeout` passes (the job as it is then; unset = no limit), or at stop(). It is called on
+  // the calling thread when the answer is known at once (a finished job, a zero timeout), else
+  // on the thread that ends the wait. Throws NOT_FOUND for an unknown job. Returns a ticket for
+  // forget_await.
+  using AwaitDone = std::function<void(v1::JobResult)>;
+  uint64_t await_async(uint64_t job_id, std::optional<std::chrono::milliseconds> timeout, AwaitDone done);
+  // The client went away: `done` is not called any more (it may be running now or have run).
+  void forget_await(uint64_t ticket);
+  // Blocking forms (tests, tools, the dedup path): await_async and a wait for its answer.
+  v1::JobResult await(uint64_t job_id, std::optional<std::chrono::milliseconds> timeout);
+  v1::JobResult prove(const v1::ProveRequest& req);
   v1::JobResult cancel(uint64_t job_id);
   v1::StatusReply status(uint32_t recent_jobs) const;
   std::string metrics_text() const;
+  // Key files must lie under server.key_dirs and be regular files; one NOT_FOUND for every way
+  // a named file can fail that check. PERMISSION_DENIED when key_dirs is empty.
   v1::KeyInfo preload(const v1::PreloadKeyRequest& req);
+  // Unregisters a loaded circuit, or drops a failed one from the failed list.
   void evict(const std::string& circuit_id);
+  // /healthz: serving and every circuit loaded; else false with the reason in *why.
+  bool ready(std::string* why) const;
 
   // SIGHUP: applies the reloadable settings (config.hpp) and registers new [[circuit]] ids;
   // returns what it could not apply (for the log).
@@ -105,10 +130,37 @@ class Service {
   struct Circuit {
     LoadedCircuit lc;
   };
+  struct FailedCircuit {
+    CircuitSpec spec;
+    bool from_config = false;
+    std::string error;
+    double at = 0;  // unix seconds of the last attempt
+  };
+  struct Waiter {
+    std::shared_ptr<Record> rec;
+    std::chrono::steady_clock::time_point deadline;
+    AwaitDone done;
+  };
   struct Staged;
 
-  // service.cpp
+  // service_circuits.cpp
   std::shared_ptr<const Circuit> find_circuit(const std::string& id) const;
+  void register_circuit(LoadedCircuit lc);
+  v1::KeyInfo key_info(const Circuit& c) const;
+  void load_start_circuits();
+  // Loads spec (key files checked against key_dirs unless from the config); a failure goes to
+  // the failed list and the log. True when it loaded.
+  bool try_load(const CircuitSpec& spec, bool from_config, const char* source);
+  CircuitSpec checked_key_spec(const CircuitSpec& spec) const;  // paths resolved under key_dirs
+  void reload_circuits(const ServerConfig& next, std::vector<std::string>& ignored);
+  void fill_failed_circuits(v1::StatusReply& s) const;
+
+  // service_await.cpp
+  void await_timer_loop();
+  // Answers (outside mu_) the waiters `pick` selects, removing them; pick runs under mu_.
+  void answer_waiters(const std::function<bool(const Waiter&)>& pick);
+
+  // service.cpp
   Staged stage_witnesses(const v1::SubmitRequest& req, const Circuit& c);
   struct StagedOne {
     WitnessFormat format;
@@ -116,13 +168,11 @@ class Service {
   };
   StagedOne stage_one(const v1::Witness& w, int k, const std::string& dir, uint64_t num_vars, uint64_t max_bytes,
                       Sha256& h) const;
-  std::string check_witness_path(const std::string& path) const;
+  OpenedFile open_witness_path(const std::string& path) const;
   std::optional<uint64_t> claim_request_id(const std::string& rid, const Digest& hash);
   void release_request_id(const std::string& rid);
   uint64_t accept(const v1::SubmitRequest& req, Staged& st, engine::Priority prio);
   std::shared_ptr<Record> find_record(uint64_t id) const;
-  v1::KeyInfo key_info(const Circuit& c) const;
-  void register_circuit(LoadedCircuit lc);
 
   // service_jobs.cpp
   bool claim_finish(Record& rec);  // true for exactly one caller per record
@@ -148,6 +198,7 @@ class Service {
   void metric_dedup(const std::string& circuit);
   void metric_journal_commit(double seconds);
   void metric_requeued();
+  void metric_cancel_stop(double seconds);
 
   ServerConfig cfg_;   // the reloadable fields change under mu_
   std::string token_;  // resolved from cfg_ (under mu_)
@@ -165,9 +216,13 @@ class Service {
   std::map<std::string, Digest> pending_requests_;
   std::map<std::string, std::shared_ptr<const Circuit>> circuits_;
   std::vector<engine::JobId> forget_later_;  // purged jobs the engine could not forget yet
+  std::map<std::string, FailedCircuit> failed_circuits_;
+  std::map<uint64_t, Waiter> waiters_;  // by ticket
+  uint64_t next_ticket_ = 1;
+  std::condition_variable await_cv_;  // the await timer: a waiter came or a finish failed
 
   std::atomic<bool> stopping_{false}, draining_{false};
-  std::thread watcher_, requeuer_;
+  std::thread watcher_, requeuer_, await_timer_;
 
   mutable MetricsRegistry metrics_;
   struct Families;

@@ -150,7 +150,8 @@ void Service::complete(const std::shared_ptr<Record>& rec, v1::JobResult result)
     spdlog::error("journal_finish_failed job={} error=\"{}\"", rec->id, e.what());
     std::lock_guard l(mu_);
     rec->finishing = false;
-    done_cv_.notify_all();  // a drain waiting for this finish stops waiting
+    done_cv_.notify_all();   // a drain waiting for this finish stops waiting
+    await_cv_.notify_all();  // waiters past their deadline get the job as it is
     return;
   }
   journal_->remove_spool(rec->id);
@@ -158,10 +159,13 @@ void Service::complete(const std::shared_ptr<Record>& rec, v1::JobResult result)
   spdlog::info("job_finished job={} circuit={} state={} partitions={} seconds={:.3f}{}", rec->id, rec->circuit_id,
                state, result.partitions_size(), result.finished_unix_s() - rec->submitted_at,
                result.error().empty() ? "" : " error=\"" + result.error() + "\"");
-  std::lock_guard l(mu_);
-  rec->result = std::move(result);
-  rec->terminal = true;
-  done_cv_.notify_all();
+  {
+    std::lock_guard l(mu_);
+    rec->result = std::move(result);
+    rec->terminal = true;
+    done_cv_.notify_all();
+  }
+  answer_waiters([&rec](const Waiter& w) { return w.rec == rec; });
 }
 
 // ---- the watcher ----------------------------------------------------------------------------

@@ -49,14 +49,19 @@ struct Service::Families {
         overcommits(r.counter("snarkd_vram_overcommits_total", "Ledger audit failures.")),
         keys(r.gauge("snarkd_keys_loaded", "Circuits registered.")),
         uptime(r.gauge("snarkd_uptime_seconds", "Seconds since the daemon started.")),
-        draining(r.gauge("snarkd_draining", "1 while draining after SIGTERM.")) {}
+        draining(r.gauge("snarkd_draining", "1 while draining after SIGTERM.")),
+        circuits_failed(r.gauge("snarkd_circuits_failed", "Circuits that failed to load (Status lists them).")),
+        awaits(r.gauge("snarkd_awaits_waiting", "Await and Prove calls waiting for their job (they hold no thread).")),
+        cancel_stop(r.histogram("snarkd_cancel_stop_seconds",
+                                "Cancel of a running job to its partitions leaving their devices.",
+                                exponential_buckets(0.001, 2, 16))) {}
 
   MetricFamily &submitted, &completed, &failed, &cancelled, &deduplicated, &requeued, &partitions, &rpc;
   MetricFamily &stage, &job, &journal;
   MetricFamily &queue_depth, &in_flight, &jobs, &vram_pool, &vram_reserved, &vram_resident, &vram_peak, &vram_waiting;
   MetricFamily &host_capacity, &host_in_use, &host_peak, &busy, &workers_busy, &workers;
   MetricFamily &invalid, &deadlocks, &overcommits;
-  MetricFamily &keys, &uptime, &draining;
+  MetricFamily &keys, &uptime, &draining, &circuits_failed, &awaits, &cancel_stop;
 };
 
 // The circuits are registered and the journal replayed by start(), not here.
@@ -75,6 +80,7 @@ void Service::setup_metrics() {
   m_ = std::make_unique<Families>(metrics_);
   m_->requeued.touch({});
   m_->journal.touch({});
+  m_->cancel_stop.touch({});
   for (const char* s : {"queued", "wait_vram", "upload", "compute", "finalize"}) m_->stage.touch({{"stage", s}});
 }
 
@@ -85,6 +91,7 @@ void Service::metric_submitted(const std::string& c) {
 void Service::metric_dedup(const std::string& c) { m_->deduplicated.inc({{"circuit", c}}); }
 void Service::metric_journal_commit(double s) { m_->journal.observe({}, s); }
 void Service::metric_requeued() { m_->requeued.inc({}); }
+void Service::metric_cancel_stop(double s) { m_->cancel_stop.observe({}, s); }
 void Service::count_rpc(const std::string& method, const std::string& code) {
   m_->rpc.inc({{"method", method}, {"code", code}});
 }
@@ -205,6 +212,7 @@ v1::StatusReply Service::status(uint32_t recent) const {
   {
     std::lock_guard l(mu_);
     for (const auto& [id, c] : circuits_) *s.add_keys() = key_info(*c);
+    fill_failed_circuits(s);
     for (const auto& [id, r] : records_) {
       if (!r->terminal)
         active.push_back(r);
@@ -270,10 +278,15 @@ void Service::refresh_gauges(const v1::StatusReply& s) const {
   m_->keys.set({}, double(s.keys_size()));
   m_->uptime.set({}, s.uptime_s());
   m_->draining.set({}, s.draining() ? 1 : 0);
+  m_->circuits_failed.set({}, double(s.failed_circuits_size()));
 }
 
 std::string Service::metrics_text() const {
   refresh_gauges(status(1));
+  {
+    std::lock_guard l(mu_);
+    m_->awaits.set({}, double(waiters_.size()));
+  }
   return metrics_.render();
 }
 

@@ -108,7 +108,9 @@ function render(s) {
   table("keys", ["circuit", "flavour", "constraints", "variables", "public", "domain", "unfinished jobs", "source"],
     s.keys.map((k) => el("tr", {}, el("td", {}, k.circuit_id), el("td", {}, k.flavour), el("td", {}, k.constraints),
       el("td", {}, k.num_vars), el("td", {}, k.num_public), el("td", {}, "2^" + k.domain_log2), el("td", {}, k.unfinished_jobs),
-      el("td", { class: "dim" }, k.source))));
+      el("td", { class: "dim" }, k.source))).concat((s.failed_circuits || []).map((f) => el("tr", {},
+      el("td", {}, f.circuit_id), el("td", { class: "err", colspan: 6 }, "failed to load: " + f.error),
+      el("td", { class: "dim" }, f.source)))));
   table("jobs", ["job", "circuit", "state", "priority", "partitions", "age", "error"],
     s.recent_jobs.map((j) => el("tr", {}, el("td", {}, j.job_id), el("td", {}, j.circuit_id),
       el("td", { class: "s-" + state(j.state) }, state(j.state)), el("td", {}, String(j.priority).replace(/^PRIORITY_/, "").toLowerCase()),

@@ -1,9 +1,12 @@
 #include "snarkd/util/json.hpp"
 
-#include <cstdio>
-#include <fstream>
-#include <sstream>
+#include <charconv>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <unordered_set>
+
+#include "snarkd/util/file.hpp"
 
 namespace snarkd {
 
@@ -27,273 +30,143 @@ namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-// Length of the JSON number at the start of s (RFC 8259 §6), or 0 if there is none.
-size_t number_length(std::string_view s) {
-  size_t i = 0;
-  if (i < s.size() && s[i] == '-') ++i;
-  if (i >= s.size() || !is_digit(s[i])) return 0;
-  if (s[i] == '0') {
-    ++i;
-  } else {
-    while (i < s.size() && is_digit(s[i])) ++i;
-  }
-  if (i < s.size() && s[i] == '.') {
-    if (++i >= s.size() || !is_digit(s[i])) return 0;
-    while (i < s.size() && is_digit(s[i])) ++i;
-  }
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    if (i >= s.size() || !is_digit(s[i])) return 0;
-    while (i < s.size() && is_digit(s[i])) ++i;
-  }
-  return i;
+// nlohmann's message without its "[json.exception.parse_error.101] parse error at " prefix:
+// "line 1, column 6: syntax error while parsing object separator - ...".
+std::string parse_error_text(const std::string& what) {
+  std::string s = what;
+  if (const size_t close = s.find("] "); s.rfind("[json.exception.", 0) == 0 && close != std::string::npos)
+    s = s.substr(close + 2);
+  for (const char* prefix : {"parse error at ", "parse error: "})
+    if (s.rfind(prefix, 0) == 0) s = s.substr(std::string_view(prefix).size());
+  return s;
 }
 
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += char(cp);
-  } else if (cp < 0x800) {
-    out += char(0xc0 | (cp >> 6));
-    out += char(0x80 | (cp & 0x3f));
-  } else if (cp < 0x10000) {
-    out += char(0xe0 | (cp >> 12));
-    out += char(0x80 | ((cp >> 6) & 0x3f));
-    out += char(0x80 | (cp & 0x3f));
-  } else {
-    out += char(0xf0 | (cp >> 18));
-    out += char(0x80 | ((cp >> 12) & 0x3f));
-    out += char(0x80 | ((cp >> 6) & 0x3f));
-    out += char(0x80 | (cp & 0x3f));
-  }
-}
-
-// JSON.stringify's string escaping: the two mandatory escapes, the short forms of control
-// characters, \u00XX for the others; everything else (UTF-8 included) verbatim.
-void append_quoted(std::string& out, const std::string& s) {
-  out += '"';
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
-          out += buf;
-        } else {
-          out += ch;
-        }
+// Our tree → nlohmann's insertion-ordered value, for its serializer. Numbers keep their value:
+// integers exactly, anything else as the nearest double.
+nlohmann::ordered_json to_nlohmann(const Json& v) {
+  switch (v.kind()) {
+    case Json::Kind::kNull: return nullptr;
+    case Json::Kind::kBool: return v.boolean_value();
+    case Json::Kind::kString: return v.str();
+    case Json::Kind::kNumber: {
+      const std::string& t = v.number_text();
+      const char* end = t.data() + t.size();
+      if (t[0] == '-') {
+        int64_t i = 0;
+        if (auto [p, ec] = std::from_chars(t.data(), end, i); ec == std::errc() && p == end) return i;
+      } else {
+        uint64_t u = 0;
+        if (auto [p, ec] = std::from_chars(t.data(), end, u); ec == std::errc() && p == end) return u;
+      }
+      return std::strtod(t.c_str(), nullptr);
+    }
+    case Json::Kind::kArray: {
+      nlohmann::ordered_json a = nlohmann::ordered_json::array();
+      for (const Json& x : v.items()) a.push_back(to_nlohmann(x));
+      return a;
+    }
+    case Json::Kind::kObject: {
+      nlohmann::ordered_json o = nlohmann::ordered_json::object();
+      for (const auto& [k, x] : v.members()) o[k] = to_nlohmann(x);
+      return o;
     }
   }
-  out += '"';
-}
-
-void dump_to(std::string& out, const Json& v, int indent, int level);
-
-void newline(std::string& out, int indent, int level) {
-  if (indent <= 0) return;
-  out += '\n';
-  out.append(size_t(indent) * size_t(level), ' ');
-}
-
-template <class Seq, class Emit>
-void dump_container(std::string& out, const Seq& seq, char open, char close, int indent, int level, Emit emit) {
-  out += open;
-  if (seq.empty()) {
-    out += close;
-    return;
-  }
-  bool first = true;
-  for (const auto& x : seq) {
-    if (!first) out += ',';
-    first = false;
-    newline(out, indent, level + 1);
-    emit(x);
-  }
-  newline(out, indent, level);
-  out += close;
-}
-
-void dump_to(std::string& out, const Json& v, int indent, int level) {
-  switch (v.kind()) {
-    case Json::Kind::kNull: out += "null"; break;
-    case Json::Kind::kBool: out += v.boolean_value() ? "true" : "false"; break;
-    case Json::Kind::kNumber: out += v.number_text(); break;
-    case Json::Kind::kString: append_quoted(out, v.str()); break;
-    case Json::Kind::kArray:
-      dump_container(out, v.items(), '[', ']', indent, level,
-                     [&](const Json& x) { dump_to(out, x, indent, level + 1); });
-      break;
-    case Json::Kind::kObject:
-      dump_container(out, v.members(), '{', '}', indent, level, [&](const Json::Member& m) {
-        append_quoted(out, m.first);
-        out += indent > 0 ? ": " : ":";
-        dump_to(out, m.second, indent, level + 1);
-      });
-      break;
-  }
+  return nullptr;
 }
 
 }  // namespace
 
-// Recursive descent over the whole text; pos_ is the byte offset every error reports.
+// nlohmann's SAX events → our tree. Each open object keeps a hash set of its keys, so the
+// duplicate-key check is linear in the input (a list scan per key made a 5 MB file take
+// minutes). The depth limit is checked at every opening bracket.
 class JsonParser {
  public:
-  explicit JsonParser(std::string_view s) : s_(s) {}
+  using number_integer_t = int64_t;
+  using number_unsigned_t = uint64_t;
+  using number_float_t = double;
+  using string_t = std::string;
+  using binary_t = nlohmann::json::binary_t;
 
-  Json document() {
-    Json v = value(0);
-    skip_ws();
-    if (pos_ != s_.size()) fail("unexpected text after the value");
-    return v;
+  Json parse(std::string_view text) {
+    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF")
+      throw DecodeError(
+          "json: the file starts with a UTF-8 byte-order mark (BOM), which JSON does not allow "
+          "(snarkjs refuses it too): save it without one");
+    if (!nlohmann::json::sax_parse(text.begin(), text.end(), this)) {
+      if (error_.empty()) error_ = "invalid JSON";
+      throw DecodeError("json: " + error_);
+    }
+    return std::move(root_);
+  }
+
+  bool null() { return put(Json()); }
+  bool boolean(bool b) { return put(Json::boolean(b)); }
+  bool number_integer(int64_t v) { return put(number(std::to_string(v))); }
+  bool number_unsigned(uint64_t v) { return put(number(std::to_string(v))); }
+  bool number_float(double, const std::string& text) { return put(number(text)); }
+  bool string(std::string& s) { return put(Json::string(std::move(s))); }
+  bool binary(binary_t&) { return false; }  // JSON text has no binary values
+  bool start_object(size_t) { return open(Json::object()); }
+  bool start_array(size_t) { return open(Json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(std::string& k) {
+    if (!keys_.back().insert(k).second) {
+      error_ = "duplicate member \"" + k + "\"";
+      return false;
+    }
+    key_ = std::move(k);
+    return true;
+  }
+  bool parse_error(size_t, const std::string&, const nlohmann::detail::exception& e) {
+    error_ = parse_error_text(e.what());
+    return false;
   }
 
  private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw DecodeError("json: byte " + std::to_string(pos_) + ": " + what);
+  static Json number(std::string text) {
+    Json j;
+    j.kind_ = Json::Kind::kNumber;
+    j.text_ = std::move(text);
+    return j;
   }
-  void skip_ws() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
-      ++pos_;
+  // Attaches v to the innermost open container (or makes it the document).
+  bool put(Json v) {
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      return true;
+    }
+    Json& top = *stack_.back();
+    if (top.kind_ == Json::Kind::kArray)
+      top.items_.push_back(std::move(v));
+    else
+      top.members_.emplace_back(std::move(key_), std::move(v));
+    return true;
   }
-  void expect(char c) {
-    skip_ws();
-    if (pos_ >= s_.size()) fail(std::string("unexpected end of input, expected '") + c + "'");
-    if (s_[pos_] != c) fail(std::string("expected '") + c + "'");
-    ++pos_;
+  bool open(Json container) {
+    if (stack_.size() >= Json::kMaxDepth) {
+      error_ = "nesting deeper than " + std::to_string(Json::kMaxDepth);
+      return false;
+    }
+    const bool is_object = container.is_object();
+    put(std::move(container));
+    Json* added = stack_.empty()                               ? &root_
+                  : stack_.back()->kind_ == Json::Kind::kArray ? &stack_.back()->items_.back()
+                                                               : &stack_.back()->members_.back().second;
+    stack_.push_back(added);
+    if (is_object) keys_.emplace_back();
+    return true;
   }
-  bool literal(std::string_view word) {
-    if (s_.substr(pos_, word.size()) != word) return false;
-    pos_ += word.size();
+  bool close() {
+    if (stack_.back()->kind_ == Json::Kind::kObject) keys_.pop_back();
+    stack_.pop_back();
     return true;
   }
 
-  Json value(size_t depth) {
-    skip_ws();
-    if (pos_ >= s_.size()) fail("unexpected end of input");
-    const char c = s_[pos_];
-    if (c == '{' || c == '[') {
-      if (depth >= Json::kMaxDepth) fail("nesting deeper than " + std::to_string(Json::kMaxDepth));
-      return c == '{' ? object(depth + 1) : array(depth + 1);
-    }
-    if (c == '"') return Json::string(string_body());
-    if (literal("true")) return Json::boolean(true);
-    if (literal("false")) return Json::boolean(false);
-    if (literal("null")) return Json();
-    const size_t n = number_length(s_.substr(pos_));
-    if (n == 0) fail("unexpected character");
-    Json j;
-    j.kind_ = Json::Kind::kNumber;
-    j.text_ = std::string(s_.substr(pos_, n));
-    pos_ += n;
-    return j;
-  }
-
-  // Both containers: open bracket already seen; members separated by ',' (no trailing comma).
-  template <class Element>
-  void elements(char close, Element element) {
-    ++pos_;
-    skip_ws();
-    if (pos_ < s_.size() && s_[pos_] == close) {
-      ++pos_;
-      return;
-    }
-    for (;;) {
-      element();
-      skip_ws();
-      if (pos_ < s_.size() && s_[pos_] == close) {
-        ++pos_;
-        return;
-      }
-      if (pos_ >= s_.size()) fail(std::string("unexpected end of input, expected ',' or '") + close + "'");
-      expect(',');
-    }
-  }
-  Json array(size_t depth) {
-    Json j = Json::array();
-    elements(']', [&] { j.items_.push_back(value(depth)); });
-    return j;
-  }
-  Json object(size_t depth) {
-    Json j = Json::object();
-    elements('}', [&] {
-      skip_ws();
-      if (pos_ >= s_.size() || s_[pos_] != '"') fail("expected a member name (string)");
-      const size_t at = pos_;
-      std::string key = string_body();
-      if (j.find(key)) {
-        pos_ = at;
-        fail("duplicate member \"" + key + "\"");
-      }
-      expect(':');
-      j.members_.emplace_back(std::move(key), value(depth));
-    });
-    return j;
-  }
-
-  uint32_t hex4() {
-    if (pos_ + 4 > s_.size()) fail("truncated \\u escape");
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) {
-      const char c = s_[pos_++];
-      const int d = is_digit(c)                ? c - '0'
-                    : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-                    : (c >= 'A' && c <= 'F') ? c - 'A' + 10
-                                             : -1;
-      if (d < 0) fail("bad hex digit in \\u escape");
-      v = v * 16 + uint32_t(d);
-    }
-    return v;
-  }
-  // \uXXXX, joining a UTF-16 surrogate pair into one code point.
-  uint32_t unicode_escape() {
-    const uint32_t hi = hex4();
-    if (hi >= 0xdc00 && hi <= 0xdfff) fail("unpaired low surrogate in \\u escape");
-    if (hi < 0xd800 || hi > 0xdbff) return hi;
-    if (!literal("\\u")) fail("unpaired high surrogate in \\u escape");
-    const uint32_t lo = hex4();
-    if (lo < 0xdc00 || lo > 0xdfff) fail("bad low surrogate in \\u escape");
-    return 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00);
-  }
-  std::string string_body() {
-    ++pos_;  // opening quote
-    std::string out;
-    for (;;) {
-      if (pos_ >= s_.size()) fail("unterminated string");
-      const char c = s_[pos_];
-      if (c == '"') break;
-      if (static_cast<unsigned char>(c) < 0x20) fail("control character in string");
-      ++pos_;
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      if (pos_ >= s_.size()) fail("unterminated string");
-      const char e = s_[pos_++];
-      switch (e) {
-        case '"': case '\\': case '/': out += e; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': append_utf8(out, unicode_escape()); break;
-        default: --pos_; fail(std::string("unknown escape \\") + e);
-      }
-    }
-    ++pos_;
-    return out;
-  }
-
-  std::string_view s_;
-  size_t pos_ = 0;
+  Json root_;
+  std::vector<Json*> stack_;                           // open containers; a child is added only to the innermost one
+  std::vector<std::unordered_set<std::string>> keys_;  // the keys of each open object
+  std::string key_, error_;
 };
 
 Json Json::boolean(bool b) {
@@ -304,8 +177,10 @@ Json Json::boolean(bool b) {
 }
 Json Json::number(uint64_t v) { return number_text(std::to_string(v)); }
 Json Json::number_text(std::string text) {
-  if (text.empty() || number_length(text) != text.size())
-    throw InvalidArgument("Json::number_text: \"" + text + "\" is not a JSON number");
+  // A JSON number and nothing else: nlohmann's grammar, no surrounding whitespace.
+  const bool ok = !text.empty() && (text[0] == '-' || is_digit(text[0])) && is_digit(text.back()) &&
+                  nlohmann::json::parse(text, nullptr, false).is_number();
+  if (!ok) throw InvalidArgument("\"" + text + "\" is not a JSON number");
   Json j;
   j.kind_ = Kind::kNumber;
   j.text_ = std::move(text);
@@ -330,35 +205,24 @@ Json Json::object(std::vector<Member> members) {
   return j;
 }
 
-Json Json::parse(std::string_view text) { return JsonParser(text).document(); }
+Json Json::parse(std::string_view text) { return JsonParser().parse(text); }
 
 Json Json::load(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw DecodeError(path + ": cannot open");
-  std::stringstream ss;
-  ss << f.rdbuf();
+  const std::string text = read_regular_file(path);
   try {
-    return parse(ss.str());
+    return parse(text);
   } catch (const DecodeError& e) {
     throw DecodeError(path + ": " + e.what());
   }
 }
 
 std::string Json::dump(int indent) const {
-  std::string out;
-  dump_to(out, *this, indent, 0);
-  return out;
+  // JSON.stringify's layout and string escaping; invalid UTF-8 (only from strings built in
+  // code: parsed ones are checked) becomes U+FFFD instead of an exception.
+  return to_nlohmann(*this).dump(indent > 0 ? indent : -1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-void Json::save(const std::string& path, int indent) const {
-  const std::string text = dump(indent);
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw std::runtime_error(path + ": cannot open for writing");
-  f.write(text.data(), std::streamsize(text.size()));
-  f.close();
-  if (!f) throw std::runtime_error(path + ": write failed");
-}
-
+void Json::save(const std::string& path, int indent) const { write_file(path, dump(indent)); }
 const std::string& Json::str() const {
   if (kind_ != Kind::kString) kind_error(Kind::kString, kind_);
   return text_;
@@ -429,7 +293,7 @@ namespace detail {
 namespace {
 using u128 = unsigned __int128;
 constexpr uint64_t kTen19 = 10000000000000000000ULL;  // largest power of ten below 2^64
-}
+}  // namespace
 
 bool decimal_to_limbs(std::string_view s, uint64_t* limbs, size_t n) {
   if (s.empty()) return false;

@@ -1,17 +1,20 @@
-// A small JSON value, reader and writer (RFC 8259) for the snarkjs files (proof.json,
-// public.json, verification_key.json) and the test vectors.
+// A JSON value for the snarkjs files (proof.json, public.json, verification_key.json), the
+// test vectors and the daemon's JSON replies. Parsing and writing are nlohmann-json's (Debian
+// nlohmann-json3-dev); this class keeps what our readers need on top:
 //
-// Reading: objects, arrays, strings (all standard escapes, \uXXXX with surrogate pairs → UTF-8),
-// numbers (checked against the JSON grammar and kept as their source text: field elements and
-// u64 counts would not survive a double), true/false/null. Object members keep their file
-// order; a repeated key is an error. Nesting deeper than kMaxDepth is an error, so hostile input
-// cannot exhaust the stack. Errors are DecodeError("json: byte <offset>: <what>"), prefixed with
-// the path by load().
+// Reading: RFC 8259 (nlohmann's SAX parser, so no recursion). Numbers are kept as their source
+// text (field elements and u64 counts would not survive a double; integers in canonical form).
+// Object members keep their file order; a repeated key is an error (checked with a hash set per
+// object: linear in the input). Nesting deeper than kMaxDepth is an error. A UTF-8 byte-order
+// mark is refused with its own message (JSON forbids it; snarkjs refuses it too). Errors are
+// DecodeError("json: line 1, column 6: syntax error ..."), prefixed with the path by load();
+// load() reads regular files only (util/file.hpp).
 //
 // Writing: dump(indent) in the layout of JavaScript's JSON.stringify(value, null, indent): one
 // member or element per line, empty containers as [] / {}, strings escaped as JSON.stringify
 // does. snarkjs writes its files with indent 1, so a snarkjs file read and dumped again with
-// indent 1 gives back the same bytes. indent 0 gives the compact form.
+// indent 1 gives back the same bytes. indent 0 gives the compact form. Numbers are written from
+// their value (integers exactly, others as the shortest round-tripping double).
 //
 // Field elements in JSON are decimal strings. field_from_decimal / to_decimal convert them for
 // any prime field type of snarkd::ff (a template, so this layer does not depend on ff):
@@ -81,7 +84,7 @@ class Json {
   bool operator==(const Json&) const = default;
 
  private:
-  friend class JsonParser;
+  friend class JsonParser;  // json.cpp: nlohmann's SAX events → this tree
   Kind kind_ = Kind::kNull;
   std::string text_;  // string contents, number text, "true"/"false"
   std::vector<Json> items_;

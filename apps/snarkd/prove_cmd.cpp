@@ -1,0 +1,188 @@
+// `snarkd prove`: snarkjs keys (--zkey, or ZKEY WTNS PROOF PUBLIC as snarkjs and rapidsnark take
+// them) and bellperson keys (--params with the circuit). Every proof is verified before it is
+// written; when that check fails on a key whose points were not checked at load, the key is
+// checked and named before the witness is blamed.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "loaders.hpp"
+#include "snarkd/groth16/bellperson_io.hpp"
+#include "snarkd/groth16/key_check.hpp"
+#include "snarkd/groth16/prover.hpp"
+#include "snarkd/groth16/snarkjs_json.hpp"
+#include "snarkd/groth16/zkey.hpp"
+#include "snarkd/util/json.hpp"
+
+namespace snarkd::cli {
+namespace {
+
+using ff::Fr;
+using groth16::Proof;
+
+// Points of keys read for proving are checked for canonical coordinates only unless --check-key:
+// the subgroup checks would cost more than the proof, and every proof is verified before it is
+// written, so a corrupt key cannot produce a wrong proof — only a refused one (explained below).
+groth16::PointCheck key_check(const Options& a) {
+  return a.has("check-key") ? groth16::PointCheck::kFull : groth16::PointCheck::kTrusted;
+}
+
+Json timings_json(const groth16::ProveTimings& t) {
+  Json steps = Json::object();
+  const std::pair<const char*, double> rows[] = {{"qap", t.qap},     {"h", t.h},         {"msm_a", t.msm_a},
+                                                 {"msm_b", t.msm_b}, {"msm_l", t.msm_l}, {"msm_h", t.msm_h},
+                                                 {"check", t.check}, {"total", t.total}};
+  for (auto [name, s] : rows) steps.set(name, Json::number_text(std::to_string(s)));
+  Json split = Json::object();
+  split.set("zeros", Json::number(t.a_split.zeros + t.l_split.zeros));
+  split.set("ones", Json::number(t.a_split.ones + t.l_split.ones));
+  split.set("others", Json::number(t.a_split.others + t.l_split.others));
+  Json out = Json::object();
+  out.set("command", Json::string("prove"));
+  out.set("seconds", std::move(steps));
+  out.set("witness_split_a_l", std::move(split));
+  return out;
+}
+
+// What the prover needs besides the key, and what to say when its proof does not verify.
+struct ProveJob {
+  const Options& args;
+  std::string key_path;
+  bool witness_checked;  // every constraint was checked against the witness (bellperson; zkey + --r1cs)
+};
+
+// The proof failed its self-check. With an unchecked key, a flipped byte in a query point (off
+// the curve) is the likelier cause: check every point (subgroups too for small keys; ~100 µs a
+// point) and name the key. Otherwise say what is known.
+[[noreturn]] void explain_failed_check(const groth16::ProvingKey& pk, const ProveJob& job, Progress& progress) {
+  const bool checked_at_load = job.args.has("check-key");
+  const uint64_t points = pk.a.size() + pk.b_g1.size() + pk.b_g2.size() + pk.l.size() + pk.h.size();
+  const bool subgroups = points <= (uint64_t{1} << 16);
+  if (!checked_at_load) {
+    progress.step("check key");
+    if (auto bad = groth16::find_invalid_key_point(pk, subgroups))
+      throw DecodeError(job.key_path + ": corrupt proving key: " + *bad + " (the proof made with it did not verify)");
+  }
+  const std::string checked = checked_at_load || subgroups
+                                  ? "its points are valid"
+                                  : "its points are on the curve; --check-key also tests subgroups";
+  if (job.witness_checked)
+    throw DecodeError(job.key_path +
+                      ": the proof does not verify although the witness satisfies every constraint: the key is "
+                      "corrupt or was made for another circuit (" +
+                      checked + ")");
+  throw groth16::UnsatisfiedWitness("the witness does not satisfy the circuit of " + job.key_path +
+                                        ", or the key is corrupt (" + checked +
+                                        "); --r1cs C.r1cs names the failing constraint",
+                                    UINT64_MAX);
+}
+
+groth16::ProveTimings run_prover(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const std::vector<Fr>& w,
+                                 const ProveJob& job, Progress& progress, Proof& proof) {
+  groth16::ProveOptions opt;
+  opt.self_check = true;  // ~3 ms: no invalid proof ever leaves this command
+  opt.on_step = [&progress](std::string_view s) { progress.step(s); };
+  groth16::ProveTimings t;
+  try {
+    proof = groth16::prove(pk, circuit, w, groth16::random_proof_randomness(), opt, &t);
+  } catch (const groth16::UnsatisfiedWitness& e) {
+    if (e.row() != UINT64_MAX) throw;  // a failing constraint: the witness it is
+    explain_failed_check(pk, job, progress);
+  }
+  return t;
+}
+
+// For zkey keys, which carry no C matrix: the circuit file names the failing constraint.
+void check_satisfied(const r1cs::Circuit& circuit, const std::vector<Fr>& w, const std::string& path,
+                     const std::string& zkey_path, uint64_t zkey_vars) {
+  if (circuit.num_vars() != zkey_vars)
+    throw DecodeError(path + ": has " + std::to_string(circuit.num_vars()) + " variables, " + zkey_path + " has " +
+                      std::to_string(zkey_vars) + ": not the same circuit");
+  if (auto row = r1cs::first_unsatisfied(circuit, w))
+    throw groth16::UnsatisfiedWitness("the witness does not satisfy constraint " + std::to_string(*row) + " of " + path,
+                                      *row);
+}
+
+int prove_zkey(const Options& a, const std::vector<std::string>& f) {
+  const std::string &zkey_path = f[0], &witness_path = f[1], &proof_path = f[2], &public_path = f[3];
+  const auto r1cs_path = a.get("r1cs");
+  Progress progress("prove", 4 + (r1cs_path ? 1 : 0) + groth16::kProveSteps, progress_mode(a));
+  progress.step("read key");
+  groth16::Zkey zk = groth16::read_zkey(zkey_path, key_check(a));
+  progress.step("read witness");
+  const std::vector<Fr> w = load_witness(witness_path, zk.circuit, zkey_path);
+  if (r1cs_path) {
+    progress.step("check constraints");
+    check_satisfied(load_circuit(*r1cs_path), w, *r1cs_path, zkey_path, zk.circuit.num_vars());
+  }
+  progress.step("bind");
+  groth16::bind_circuit(zk.pk, zk.circuit);
+  Proof proof;
+  const auto t = run_prover(zk.pk, zk.circuit, w, {a, zkey_path, r1cs_path.has_value()}, progress, proof);
+  progress.step("write");
+  groth16::write_snarkjs_proof(proof_path, proof);
+  groth16::write_snarkjs_public(public_path, groth16::public_inputs(zk.circuit, w));
+  if (a.has("json")) std::printf("%s\n", timings_json(t).dump().c_str());
+  return 0;
+}
+
+int prove_params(const Options& a) {
+  const std::string r1cs_path = a.require("r1cs"), params_path = a.require("params"), proof_path = a.require("proof");
+  Progress progress("prove", 5 + groth16::kProveSteps, progress_mode(a));
+  progress.step("read circuit");
+  const r1cs::Circuit circuit = load_circuit(r1cs_path);
+  progress.step("read witness");
+  const std::vector<Fr> w = load_witness(a.require("witness"), circuit, r1cs_path);
+  progress.step("read key");
+  groth16::ProvingKey pk = groth16::read_params(params_path, key_check(a));
+  progress.step("bind");
+  groth16::bind_circuit(pk, circuit);
+  Proof proof;
+  groth16::ProveTimings t;
+  try {  // the prover checks every row while it evaluates the QAP: no second pass here
+    t = run_prover(pk, circuit, w, {a, params_path, true}, progress, proof);
+  } catch (const groth16::UnsatisfiedWitness& e) {
+    if (e.row() == UINT64_MAX) throw;
+    throw groth16::UnsatisfiedWitness(std::string(e.what()) + " of " + r1cs_path, e.row());
+  }
+  progress.step("write");
+  groth16::write_proofs(proof_path, std::span<const Proof>(&proof, 1));
+  if (auto pub = a.get("public")) groth16::write_snarkjs_public(*pub, groth16::public_inputs(circuit, w));
+  if (a.has("json")) std::printf("%s\n", timings_json(t).dump().c_str());
+  return 0;
+}
+
+}  // namespace
+
+void declare_prove(Options& o) {
+  o.positionals("FILES", "ZKEY WTNS PROOF PUBLIC: the order snarkjs and rapidsnark take (or the options)")
+      .value("zkey", "snarkjs proving key", "K.zkey")
+      .value("params", "bellperson proving key (with --r1cs)", "P.params")
+      .value("r1cs", "the circuit: circom .r1cs or snarkd CSR (with --zkey: optional, names a failing constraint)",
+             "C.r1cs")
+      .value("witness", "circom witness", "W.wtns")
+      .value("proof", "where to write the proof: proof.json (zkey) or 192 bytes (params)", "OUT")
+      .value("public", "where to write public.json (optional with --params)", "public.json")
+      .flag("check-key", "check every key point's subgroup at load (by default: canonical encodings only)");
+  declare_common(o);
+  o.app().footer(
+      "Every proof is verified before it is written. exit codes: 0 done, 2 bad input (a witness that does\n"
+      "not satisfy the circuit, a corrupt key: the message says which)");
+}
+
+int cmd_prove(const Options& a) {
+  apply_common(a);
+  if (!a.positional().empty()) {
+    if (a.positional().size() != 4 || a.has("zkey") || a.has("params") || a.has("witness") || a.has("proof") ||
+        a.has("public"))
+      throw UsageError("give ZKEY WTNS PROOF PUBLIC (snarkjs's order) or the options, not both");
+    return prove_zkey(a, a.positional());
+  }
+  if (a.has("zkey") == a.has("params")) throw UsageError("give exactly one of --zkey and --params");
+  if (a.has("zkey"))
+    return prove_zkey(a, {a.require("zkey"), a.require("witness"), a.require("proof"), a.require("public")});
+  return prove_params(a);
+}
+
+}  // namespace snarkd::cli
