@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -99,7 +100,25 @@ struct Report {
   std::array<double, engine::kNumStages> stage_median{};
   double queue_wait_median = 0;
   engine::EngineStats stats;
+  // Key residency and the copy engine, summed over devices (the key streaming of issue 18).
+  engine::StreamStats stream;
+  std::string residency;  // device 0's plan for the circuit
 };
+
+// Copy-engine figures per partition: key bytes streamed, all host-to-device bytes, the copy
+// engine's achieved bandwidth on streamed chunks, and the PCIe floor they imply.
+struct CopyFigures {
+  double streamed_per_partition = 0, h2d_per_partition = 0, bandwidth = 0, floor_s = 0;
+};
+CopyFigures copy_figures(const Report& r) {
+  CopyFigures f;
+  if (r.partitions == 0) return f;
+  f.streamed_per_partition = double(r.stream.streamed_bytes) / double(r.partitions);
+  f.h2d_per_partition = double(r.stream.streamed_bytes + r.stream.witness_bytes) / double(r.partitions);
+  if (r.stream.copy_busy_s > 0) f.bandwidth = double(r.stream.streamed_bytes) / r.stream.copy_busy_s;
+  if (f.bandwidth > 0) f.floor_s = f.h2d_per_partition / f.bandwidth;
+  return f;
+}
 
 Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& results, double t0, double wall_s) {
   Report r;
@@ -148,11 +167,23 @@ Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& 
     r.busy_wall += engine::busy_fraction(tl, d, 0, tl.wall_s) / tl.devices;
   }
   for (double b : r.busy_per_device) r.busy += b / double(r.busy_per_device.size());
+  for (const auto& d : e.devices()) {
+    const engine::StreamStats s = d->stream_stats();
+    r.stream.key_resident_bytes += s.key_resident_bytes;
+    r.stream.slot_bytes += s.slot_bytes;
+    r.stream.streamed_bytes += s.streamed_bytes;
+    r.stream.witness_bytes += s.witness_bytes;
+    r.stream.fills += s.fills;
+    r.stream.leases += s.leases;
+    r.stream.copy_busy_s += s.copy_busy_s;
+    r.stream.pinned_host_bytes = std::max(r.stream.pinned_host_bytes, s.pinned_host_bytes);  // per host
+  }
+  if (!e.devices().empty()) r.residency = e.devices()[0]->residency("bench");
   return r;
 }
 
-void write_json(const std::string& path, const std::string& device, const Options& a, const BenchCircuit& bc, const Report& r,
-                uint32_t workers) {
+void write_json(const std::string& path, const std::string& device, const Options& a, const BenchCircuit& bc,
+                const Report& r, uint32_t workers, uint64_t run_vram_bytes) {
   std::ofstream f(path);
   if (!f) throw InvalidArgument(path + ": cannot open for writing");
   char buf[256];
@@ -193,6 +224,18 @@ void write_json(const std::string& path, const std::string& device, const Option
   num("host_budget_peak_bytes", double(r.stats.host_peak_bytes));
   num("setup_s", bc.setup_s);
   num("queue_wait_median_s", r.queue_wait_median);
+  const CopyFigures cf = copy_figures(r);
+  f << "  \"key_residency\": \"" << r.residency << "\",\n";
+  num("vram_cap_bytes", double(run_vram_bytes));
+  num("key_resident_bytes", double(r.stream.key_resident_bytes));
+  num("streaming_slot_bytes", double(r.stream.slot_bytes));
+  num("key_streamed_bytes_per_partition", cf.streamed_per_partition);
+  num("h2d_bytes_per_partition", cf.h2d_per_partition);
+  num("copy_bandwidth_bytes_per_s", cf.bandwidth);
+  num("pcie_floor_s_per_partition", cf.floor_s);
+  num("chunk_fills", double(r.stream.fills));
+  num("chunk_uses", double(r.stream.leases));
+  num("pinned_host_bytes", double(r.stream.pinned_host_bytes));
   f << "  \"stage_median_s\": {";
   for (size_t s = 0; s < engine::kNumStages; ++s) {
     std::snprintf(buf, sizeof buf, "%s\"%s\": %.9g", s ? ", " : "", engine::stage_name(engine::Stage(s)),
@@ -230,6 +273,15 @@ void print_table(const Report& r, uint32_t devices, uint32_t workers) {
     for (const auto& [name, v] : r.phase_median) std::printf(" %s %.4f", name.c_str(), v);
     std::printf(" s\n");
   }
+  std::printf("  key: %s\n", r.residency.c_str());
+  const CopyFigures cf = copy_figures(r);
+  if (r.stream.fills > 0)
+    std::printf("  streamed %.3f GB/partition (%llu fills, %llu uses), host-to-device %.3f GB/partition at %.2f GB/s: "
+                "PCIe floor %.3f s/partition\n",
+                cf.streamed_per_partition / 1e9, (unsigned long long)r.stream.fills, (unsigned long long)r.stream.leases,
+                cf.h2d_per_partition / 1e9, cf.bandwidth / 1e9, cf.floor_s);
+  if (r.stream.pinned_host_bytes > 0)
+    std::printf("  pinned host memory for keys %.3f GiB (one copy per host)\n", double(r.stream.pinned_host_bytes) / (1 << 30));
 }
 
 // The witness of each partition as a fresh copy (the engine takes ownership). A PoRep-size copy
@@ -242,12 +294,19 @@ std::vector<std::vector<ff::Fr>> copy_witnesses(const std::vector<ff::Fr>& w, ui
   return out;
 }
 
-std::vector<engine::JobResult> run_jobs(engine::Engine& e, const BenchCircuit& bc, uint64_t jobs, uint64_t parts) {
+std::vector<engine::JobResult> run_jobs(engine::Engine& e, const BenchCircuit& bc, uint64_t jobs, uint64_t parts,
+                                        uint64_t host_budget) {
   std::vector<engine::JobId> ids(jobs);
   std::exception_ptr submit_error;
+  const uint64_t job_bytes = parts * bc.witness.size() * sizeof(ff::Fr);
   std::thread submitter([&] {  // blocks on the host budget while the engine works
     try {
       for (uint64_t j = 0; j < jobs; ++j) {
+        // With a host budget, the copies are made once the budget has room for them: made
+        // first, a PoRep job's 10 copies (42 GB) would sit beside the previous job's and the
+        // 2^27 key in host RAM (the H200 host has 125 GiB). The bench watches the budget.
+        while (host_budget && e.stats().host_in_use_bytes + job_bytes > host_budget)
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
         engine::JobRequest req;
         req.circuit_id = "bench";
         req.witnesses = copy_witnesses(bc.witness, parts);
@@ -262,6 +321,16 @@ std::vector<engine::JobResult> run_jobs(engine::Engine& e, const BenchCircuit& b
   std::vector<engine::JobResult> results;
   for (engine::JobId id : ids) results.push_back(*e.await(id));
   return results;
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> v;
+  for (size_t start = 0;;) {
+    const size_t comma = s.find(',', start);
+    v.push_back(s.substr(start, comma - start));
+    if (comma == std::string::npos) return v;
+    start = comma + 1;
+  }
 }
 
 // "1,2,3" → {1, 2, 3}: one engine per count over the same circuit and key (the setup dominates
@@ -281,6 +350,39 @@ std::vector<uint32_t> parse_counts(const char* flag, const std::string& s) {
   }
 }
 
+// "16,24,0.02" → bytes per entry (GiB, fractions allowed; 0 = the device's default).
+std::vector<uint64_t> parse_gib_list(const char* flag, const std::string& s) {
+  std::vector<uint64_t> v;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = s.find(',', start);
+    const std::string item = s.substr(start, comma - start);
+    char* end = nullptr;
+    const double g = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || !(g >= 0) || g > 1e6)
+      throw UsageError(std::string(flag) + ": '" + item + "' is not a number of GiB");
+    v.push_back(uint64_t(g * double(uint64_t{1} << 30)));
+    if (comma == std::string::npos) return v;
+    start = comma + 1;
+  }
+}
+
+// A non-negative number (fractions allowed); UsageError naming the option otherwise.
+double parse_number(const char* flag, const std::string& s) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0' || !(v >= 0) || v > 1e9)
+    throw UsageError(std::string(flag) + ": '" + s + "' is not a number");
+  return v;
+}
+
+// 16 GiB → "16", 0.02 GiB → "0.02", the default → "0" (file name suffixes).
+std::string gib_label(uint64_t bytes) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", double(bytes) / double(uint64_t{1} << 30));
+  return b;
+}
+
 // OUT.json → OUT-w2.json when sweeping several worker counts (OUT-d2-w2.json with device counts).
 std::string with_suffix(const std::string& path, const std::string& suffix) {
   const size_t dot = path.rfind('.');
@@ -292,26 +394,67 @@ std::string with_suffix(const std::string& path, const std::string& suffix) {
 struct BenchRun {
   std::string device;
   uint64_t jobs, parts;
+  uint64_t vram_bytes = 0;  // this run's cap (0: the device's default)
   engine::DeviceOptions dopt;
   engine::EngineConfig ec;
 };
 
-int run_once(const Options& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers, const std::string& suffix) {
+// "2026/12/02 10:31:05.123": nvidia-smi's timestamp format, so a memory trace sampled beside
+// the bench can be cut at the runs' boundaries.
+std::string wall_stamp() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char b[64];
+  std::strftime(b, sizeof b, "%Y/%m/%d %H:%M:%S", &tm);
+  return std::string(b) + "." + (ms < 10 ? "00" : ms < 100 ? "0" : "") + std::to_string(ms);
+}
+
+int run_engine(const Options& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers,
+               const std::string& suffix);
+
+int run_once(const Options& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers,
+             const std::string& suffix) {
+  std::printf("run start %s (cap %s GiB, %u workers)\n", wall_stamp().c_str(),
+              run.vram_bytes ? gib_label(run.vram_bytes).c_str() : "no", workers);
+  try {
+    const int rc = run_engine(a, run, bc, workers, suffix);
+    std::printf("run end %s\n", wall_stamp().c_str());
+    // The engine is gone (pool freed, no worker computing): what is left is the CUDA context
+    // with the kernels loaded so far, the "context" a memory cap is measured against.
+    if (run.device.rfind("cuda:", 0) == 0)
+      std::printf("device memory in use between runs (GPU 0, the CUDA context and its loaded kernels): %.1f MiB\n",
+                  double(engine::cuda_memory_used(0)) / double(1 << 20));
+    return rc;
+  } catch (const std::exception& e) {  // a run that cannot start (e.g. a cap too small) ends alone
+    std::printf("run end %s\n", wall_stamp().c_str());
+    std::fprintf(stderr, "snarkd bench: run with cap %s GiB, %u workers failed: %s\n",
+                 run.vram_bytes ? gib_label(run.vram_bytes).c_str() : "no", workers, e.what());
+    return 1;
+  }
+}
+
+int run_engine(const Options& a, const BenchRun& run, const BenchCircuit& bc, uint32_t workers,
+               const std::string& suffix) {
   auto devices = engine::make_devices(run.device, run.dopt);
   const uint32_t num_devices = uint32_t(devices.size());
   engine::EngineConfig ec = run.ec;
   ec.workers_per_device = workers;
   engine::Engine e(std::move(devices), ec);
   e.register_circuit("bench", bc.pk, bc.circuit);
+  std::printf("%s, vram cap %s GiB: key %s\n", e.devices()[0]->name().c_str(),
+              run.vram_bytes ? gib_label(run.vram_bytes).c_str() : "no", e.devices()[0]->residency("bench").c_str());
   const double t0 = e.now();
-  const std::vector<engine::JobResult> results = run_jobs(e, bc, run.jobs, run.parts);
+  const std::vector<engine::JobResult> results = run_jobs(e, bc, run.jobs, run.parts, ec.host_budget_bytes);
   const Report r = summarise(e, results, t0, e.now() - t0);
   print_table(r, num_devices, workers);
   for (const auto& res : results)
     if (res.state != engine::JobState::kDone)
       std::fprintf(stderr, "job %llu: %s: %s\n", (unsigned long long)res.id, engine::job_state_name(res.state),
                    res.error.c_str());
-  if (auto path = a.get("json")) write_json(with_suffix(*path, suffix), run.device, a, bc, r, workers);
+  if (auto path = a.get("json")) write_json(with_suffix(*path, suffix), run.device, a, bc, r, workers, run.vram_bytes);
   if (auto path0 = a.get("timeline")) {
     const std::string path = with_suffix(*path0, suffix);
     const std::string title = run.device + ", " + std::to_string(workers) + " workers/device, " +
@@ -338,16 +481,22 @@ void declare_bench(Options& o) {
       .value("jobs", "jobs to submit (default 4)", "J")
       .value("partitions-per-job", "partitions per job (default 1)", "P")
       .value("workers", "workers per device; a list runs once per count (default 2)", "W[,W2..]")
-      .value("vram-gib", "the ledger per device", "G")
+      .value("vram-gib",
+             "the device's whole memory for the engine, GiB (fractions allowed); a list runs once per cap over "
+             "one set-up (0: the device's default)",
+             "G[,G2..]")
       .value("host-gib", "host budget for queued witnesses", "H")
       .value("json", "write the report as JSON", "OUT.json")
       .value("timeline", "write the timeline picture (SVG, and PNG when a converter is installed)", "OUT.svg")
       .value("sim-upload-ms", "simulated devices: upload stage time", "U")
       .value("sim-compute-ms", "simulated devices: compute stage time", "C")
+      .value("sim-copy-gbps", "simulated devices: copy-engine bandwidth for witnesses and streamed key chunks", "B")
       .value("watchdog-s", "seconds without progress counted as a stall (default 120)", "S")
       .value("threads", "CPU threads", "N")
       .value("setup", "where the development setup runs: cpu or gpu (default: gpu for cuda devices)", "cpu|gpu")
-      .value("device-counts", "one run on the first k devices of --device for each k (scaling)", "1,2");
+      .value("device-counts", "one run on the first k devices of --device for each k (scaling)", "1,2")
+      .value("runs", "these (GiB cap, workers) pairs instead of every --vram-gib cap × every --workers count",
+             "CAP:W[,CAP:W..]");
   o.app().footer("Every proof is verified before its job counts as done. exit code 1: a proof was invalid or a job failed.");
 }
 
@@ -359,9 +508,13 @@ int cmd_bench(const Options& a) {
   run.parts = a.get_u64("partitions-per-job", 1);
   const std::vector<uint32_t> workers = parse_counts("--workers", a.get("workers").value_or("2"));
   if (run.jobs == 0 || run.parts == 0) throw UsageError("--jobs and --partitions-per-job must be ≥ 1");
-  if (auto g = a.get("vram-gib")) run.dopt.vram_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
+  // "16,24,0": one run per cap over the same circuit and key (0: the device's default).
+  std::vector<uint64_t> caps{0};
+  if (auto g = a.get("vram-gib")) caps = parse_gib_list("--vram-gib", *g);
   run.dopt.sim.upload_s = double(a.get_u64("sim-upload-ms", 0)) / 1e3;
   run.dopt.sim.compute_s = double(a.get_u64("sim-compute-ms", 0)) / 1e3;
+  if (auto g = a.get("sim-copy-gbps"))
+    run.dopt.sim.copy_bytes_per_s = run.dopt.sim.upload_bytes_per_s = parse_number("--sim-copy-gbps", *g) * 1e9;
   if (auto g = a.get("host-gib")) run.ec.host_budget_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
   run.ec.watchdog_s = double(a.get_u64("watchdog-s", 120));
   engine::device_list(run.device);  // a bad spec fails before the (long) setup
@@ -373,21 +526,42 @@ int cmd_bench(const Options& a) {
   std::vector<uint32_t> counts{uint32_t(engine::device_list(run.device).size())};
   if (auto c = a.get("device-counts")) counts = parse_counts("--device-counts", *c);
   for (uint32_t k : counts) engine::first_devices(run.device, k);
-  const BenchCircuit bc = load_bench_circuit(a);
-  if (run.device.rfind("cuda:", 0) == 0 && run.dopt.vram_bytes == 0) {
-    // The pool takes the free memory at start-up; leave room for the resident key (+5 %).
-    const engine::CircuitEntry probe{"probe", bc.pk, bc.circuit};
-    run.dopt.key_reserve_bytes = engine::cuda_resident_bytes(0, probe) * 21 / 20;
+  // "--runs 16:1,16:2,24:3,0:3": (cap GiB, workers) pairs instead of every cap × every count.
+  std::vector<std::pair<uint64_t, uint32_t>> pairs;
+  if (auto r = a.get("runs")) {
+    for (const std::string& item : split_list(*r)) {
+      const size_t colon = item.find(':');
+      if (colon == std::string::npos) throw UsageError("--runs: '" + item + "' is not CAP_GIB:WORKERS");
+      pairs.emplace_back(parse_gib_list("--runs", item.substr(0, colon)).at(0),
+                         parse_counts("--runs", item.substr(colon + 1)).at(0));
+    }
+  } else {
+    for (uint64_t cap : caps)
+      for (uint32_t w : workers) pairs.emplace_back(cap, w);
   }
+  if (run.device.rfind("cuda:", 0) == 0)  // before anything of ours is on the device
+    std::printf("device memory in use at start-up (GPU 0, the CUDA context): %.1f MiB\n",
+                double(engine::cuda_memory_used(0)) / double(1 << 20));
+  const BenchCircuit bc = load_bench_circuit(a);
   std::printf("circuit: %llu constraints, domain 2^%u, setup %.1f s\n", (unsigned long long)bc.circuit->num_constraints(),
               bc.pk->log_domain, bc.setup_s);
+  // Pinned once for every run (each run's engine loads the key again).
+  const bool on_gpu = run.device.rfind("cuda:", 0) == 0;
+  const auto pinned = on_gpu ? engine::keep_host_key_pinned(engine::CircuitEntry{"bench", bc.pk, bc.circuit}) : nullptr;
+  const bool many_caps = std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) { return p.first != pairs[0].first; });
+  const bool many_workers =
+      std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) { return p.second != pairs[0].second; });
   int rc = 0;
-  for (uint32_t k : counts) {
-    BenchRun sub = run;
-    sub.device = engine::first_devices(run.device, k);
-    const std::string dsuffix = counts.size() > 1 ? "-d" + std::to_string(k) : "";
-    for (uint32_t w : workers)
-      rc = std::max(rc, run_once(a, sub, bc, w, dsuffix + (workers.size() > 1 ? "-w" + std::to_string(w) : "")));
+  for (const auto& [cap, w] : pairs) {
+    BenchRun capped = run;
+    capped.vram_bytes = capped.dopt.vram_bytes = cap;
+    const std::string vsuffix = many_caps ? "-v" + gib_label(cap) : "";
+    for (uint32_t k : counts) {
+      BenchRun sub = capped;
+      sub.device = engine::first_devices(run.device, k);
+      const std::string dsuffix = vsuffix + (counts.size() > 1 ? "-d" + std::to_string(k) : "");
+      rc = std::max(rc, run_once(a, sub, bc, w, dsuffix + (many_workers ? "-w" + std::to_string(w) : "")));
+    }
   }
   return rc;
 }

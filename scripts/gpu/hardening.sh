@@ -3,12 +3,16 @@
 # repository root with a CUDA build (not the compile check) carried along:
 #   build/tests/engine/test_engine_cuda     (target test_engine_cuda)
 #   build/tests/engine/test_engine_cancel   (target test_engine_cancel; CPU + simulated device)
+#   build/tests/cuda/test_cuda_prover_stream (target test_cuda_prover_stream)
 # It runs the engine's GPU tests (CudaEngine.CancelStopsAtAPhaseBoundaryAndFreesTheWorkspace:
 # prove_on_stream with a stop requested leaves its stream idle and writes no sums; a 16-partition
 # job cancelled while computing stops, frees its workspace, and the next job's proofs equal the
-# CPU prover's), the cancel test again under compute-sanitizer memcheck (no access to a released
-# workspace), and the CPU-side cancel tests. Logs under $OUT; the summary table is printed last.
-# Expected: < 5 minutes on one H200.
+# CPU prover's; CudaEngine.CancelInsideAStreamedStepReleasesItsReservationAndSlots: the same on a
+# key that streams, no slot lease left), the streamed drivers' stop test
+# (StreamProver.AStopEndsEachStepBeforeItsNextChunkWithTheStreamIdle), the cancel tests again
+# under compute-sanitizer memcheck (no access to a released workspace or slot), and the CPU-side
+# cancel tests. Logs under $OUT; the summary table is printed last. Expected: < 8 minutes on one
+# H200.
 set -u
 OUT=${OUT:-/tmp/snarkd-gpu-hardening}
 mkdir -p "$OUT"
@@ -25,7 +29,8 @@ run() {  # name, command...
     "$(grep -E '^\[  (PASSED|FAILED) |ERROR SUMMARY' "$OUT/$name.log" | tr '\n' ' ')" >> "$S"
 }
 run engine_cuda "$B/tests/engine/test_engine_cuda"
-CANCEL='--gtest_filter=CudaEngine.CancelStopsAtAPhaseBoundaryAndFreesTheWorkspace'
+run stream_stop "$B/tests/cuda/test_cuda_prover_stream" --gtest_filter='StreamProver.AStopEnds*'
+CANCEL='--gtest_filter=CudaEngine.Cancel*'
 if command -v compute-sanitizer > /dev/null; then
   run memcheck_cancel compute-sanitizer --tool memcheck --error-exitcode 9 "$B/tests/engine/test_engine_cuda" "$CANCEL"
 fi

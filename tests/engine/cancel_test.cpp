@@ -2,13 +2,23 @@
 // simulated device's compute stage and its compute-engine queue are interruptible, and the
 // engine gives a cancelled partition's memory back, reports how long the stop took and lets the
 // circuit be unregistered at once. The simulated stages here last 10 minutes: without a working
-// cancel every test below would hit its timeout (and ctest's) instead of passing.
+// cancel every test below would hit its timeout (and ctest's) instead of passing. On a device
+// whose key streams (two steps over chunks leased from slots), a cancel inside a step, or while
+// a step waits for a chunk, releases the reservation, leaves no lease or subscription behind,
+// never starts the next step, and the next job proves the CPU prover's bytes.
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
 #include <thread>
 
+#include "common/seed.hpp"
 #include "engine/fixture.hpp"
 #include "snarkd/engine/engine.hpp"
 #include "snarkd/engine/sim_device.hpp"
@@ -108,6 +118,188 @@ TEST(Cancel, EngineShutdownStopsRunningWork) {
   const auto t0 = std::chrono::steady_clock::now();
   ce.e.reset();  // cancels everything; joins the worker only after its stage stopped
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::duration<double>(kForever / 2));
+}
+
+// The test hold (SimDeviceConfig::hold_file): present while the object says so, gone with it.
+class HoldFile {
+ public:
+  explicit HoldFile(const std::string& name)
+      : path_((std::filesystem::temp_directory_path() / ("snarkd-cancel-" + std::to_string(getpid()) + "-" + name))
+                  .string()) {
+    remove();
+  }
+  ~HoldFile() { remove(); }
+  const std::string& path() const { return path_; }
+  void create() const { std::ofstream(path_).put('1'); }
+  void remove() const { std::filesystem::remove(path_); }
+
+ private:
+  std::string path_;
+};
+
+// A simulated device whose workers count the steps they start; `hold_last_step` creates the hold
+// file as a partition's last step begins (so a test can act while that step runs).
+class CountingDevice final : public Device {
+ public:
+  explicit CountingDevice(const SimDeviceConfig& cfg) : inner_(cfg), hold_(cfg.hold_file) {}
+  uint32_t index() const override { return inner_.index(); }
+  std::string name() const override { return inner_.name(); }
+  uint64_t pool_bytes() const override { return inner_.pool_bytes(); }
+  uint64_t resident_bytes() const override { return inner_.resident_bytes(); }
+  VramLedger& ledger() override { return inner_.ledger(); }
+  void set_workers(uint32_t w) override { inner_.set_workers(w); }
+  void load(const CircuitEntry& c) override { inner_.load(c); }
+  void unload(const std::string& id) override { inner_.unload(id); }
+  uint64_t working_set_bytes(const CircuitEntry& c) const override { return inner_.working_set_bytes(c); }
+  std::vector<DeviceStep> steps(const CircuitEntry& c) const override { return inner_.steps(c); }
+  std::string residency(const std::string& id) const override { return inner_.residency(id); }
+  StreamStats stream_stats() const override { return inner_.stream_stats(); }
+  std::unique_ptr<DeviceWorker> make_worker(uint32_t i) override {
+    struct W final : DeviceWorker {
+      CountingDevice* d = nullptr;
+      std::unique_ptr<DeviceWorker> inner;
+      void upload(const CircuitEntry& c, std::span<const ff::Fr> w, const Reservation& r) override {
+        inner->upload(c, w, r);
+      }
+      void settle() override { inner->settle(); }
+      void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& k,
+                        const std::stop_token& stop) override {
+        ++d->first_steps;
+        inner->compute_step(c, step, r, k, stop);
+      }
+      groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& k,
+                                 const std::stop_token& stop) override {
+        ++d->last_steps;
+        if (d->hold_last_step) std::ofstream(d->hold_).put('1');
+        return inner->compute(c, r, k, stop);
+      }
+    };
+    auto w = std::make_unique<W>();
+    w->d = this;
+    w->inner = inner_.make_worker(i);
+    return w;
+  }
+
+  std::atomic<uint32_t> first_steps{0}, last_steps{0};
+  std::atomic<bool> hold_last_step{false};
+
+ private:
+  SimDevice inner_;
+  std::string hold_;
+};
+
+// One worker on a device with two 4 KiB slots and the least memory the family's circuit loads
+// under: its key streams, every partition in two steps.
+struct StreamingEngine {
+  std::unique_ptr<Engine> e;
+  CountingDevice* dev = nullptr;
+
+  StreamingEngine(const HoldFile& hold, bool hold_fills) {
+    SimDeviceConfig cfg;
+    cfg.slot_bytes = 4096;
+    cfg.slots = 2;
+    cfg.hold_file = hold.path();
+    cfg.hold_fills = hold_fills;
+    for (cfg.vram_bytes = 4 * cfg.slots * cfg.slot_bytes;; cfg.vram_bytes = cfg.vram_bytes * 5 / 4) {
+      std::vector<std::unique_ptr<Device>> devs;
+      auto d = std::make_unique<CountingDevice>(cfg);
+      CountingDevice* raw = d.get();
+      devs.push_back(std::move(d));
+      EngineConfig ec;
+      ec.workers_per_device = 1;
+      e = std::make_unique<Engine>(std::move(devs), ec);
+      try {
+        e->register_circuit("fam", family().pk, family().circuit);
+        dev = raw;
+        return;
+      } catch (const InvalidArgument&) {
+        if (cfg.vram_bytes > (uint64_t{64} << 20)) throw;
+      }
+    }
+  }
+
+  bool wait_for(const std::function<bool()>& done) const {
+    const auto end = std::chrono::steady_clock::now() + 60s;
+    while (std::chrono::steady_clock::now() < end) {
+      if (done()) return true;
+      std::this_thread::sleep_for(1ms);
+    }
+    return false;
+  }
+
+  // A job of one partition with fixed r, s: done, and the CPU prover's bytes.
+  void expect_proves_cpu_bytes(uint64_t x, std::mt19937_64& g) const {
+    JobRequest r = request({x});
+    r.randomness.push_back({ff::Fr::random(g), ff::Fr::random(g)});
+    const groth16::ProofRandomness rs = r.randomness[0];
+    const JobResult res = *e->await(e->submit(std::move(r)));
+    ASSERT_EQ(res.state, JobState::kDone) << res.error;
+    EXPECT_TRUE(res.verified);
+    EXPECT_EQ(res.proofs.at(0), groth16::prove(*family().pk, *family().circuit, family().witness(x), rs));
+  }
+
+  // After a cancel has taken effect: no working set, no lease, no subscription left.
+  void expect_nothing_held() const {
+    const EngineStats s = e->stats();
+    EXPECT_EQ(s.in_flight_partitions, 0u);
+    EXPECT_EQ(s.ledgers[0].in_use, 0u) << "the cancelled step's reservation was not released";
+    EXPECT_EQ(s.vram_overcommits, 0u);
+    const StreamStats st = dev->stream_stats();
+    EXPECT_EQ(st.open_leases, 0u) << "a slot lease outlived the cancelled step";
+    EXPECT_EQ(st.subscriptions, 0u) << "the cancelled step stayed subscribed to chunks";
+  }
+};
+
+TEST(Cancel, StreamingPartitionCancelledInStepZeroNeverStartsStepOne) {
+  const HoldFile hold("step0");
+  StreamingEngine se(hold, false);
+  Engine& e = *se.e;
+  ASSERT_EQ(se.dev->residency("fam").rfind("streaming", 0), 0u) << se.dev->residency("fam");
+  auto g = test::rng("cancel-streaming-step0");
+  se.expect_proves_cpu_bytes(21, g);  // both steps run and agree with the CPU prover
+  ASSERT_EQ(se.dev->first_steps.load(), 1u);
+  ASSERT_EQ(se.dev->last_steps.load(), 1u);
+  hold.create();  // step 0 cannot end
+  const JobId id = e.submit(request({22}));
+  ASSERT_TRUE(se.wait_for([&] { return se.dev->first_steps.load() == 2; }));
+  EXPECT_GT(e.stats().ledgers[0].in_use, 0u);
+  EXPECT_TRUE(e.cancel(id));
+  ASSERT_TRUE(e.wait_stopped(id, 60s)) << "step 0 computed on after the cancel";
+  EXPECT_EQ(e.peek(id).state, JobState::kCancelled);
+  EXPECT_EQ(se.dev->last_steps.load(), 1u) << "a cancelled partition started its second step";
+  se.expect_nothing_held();
+  hold.remove();
+  se.expect_proves_cpu_bytes(23, g);
+  se.expect_nothing_held();
+}
+
+// A step waiting for a chunk whose copy cannot end (the hold on fills): the stop wakes it, its
+// subscription and leases go back, and once the copy ends the next job proves correctly.
+TEST(Cancel, StreamingStepWaitingForAChunkLeavesTheStreamer) {
+  for (uint32_t step : {0u, 1u}) {
+    SCOPED_TRACE("cancelled in step " + std::to_string(step));
+    const HoldFile hold("fills" + std::to_string(step));
+    StreamingEngine se(hold, true);
+    Engine& e = *se.e;
+    ASSERT_EQ(se.dev->residency("fam").rfind("streaming", 0), 0u) << se.dev->residency("fam");
+    auto g = test::rng("cancel-streaming-fills");
+    se.expect_proves_cpu_bytes(31, g);
+    if (step == 0) hold.create();
+    else se.dev->hold_last_step = true;
+    const JobId id = e.submit(request({32}));
+    std::atomic<uint32_t>& entered = step == 0 ? se.dev->first_steps : se.dev->last_steps;
+    ASSERT_TRUE(se.wait_for([&] { return entered.load() == 2 && se.dev->stream_stats().subscriptions > 0; }))
+        << "the step never subscribed to a streamed chunk";
+    EXPECT_TRUE(e.cancel(id));
+    ASSERT_TRUE(e.wait_stopped(id, 60s)) << "the step went on waiting for its chunk after the cancel";
+    EXPECT_EQ(e.peek(id).state, JobState::kCancelled);
+    EXPECT_EQ(se.dev->last_steps.load(), step == 0 ? 1u : 2u);
+    se.expect_nothing_held();
+    se.dev->hold_last_step = false;
+    hold.remove();  // the held copy ends; the slot is reused
+    se.expect_proves_cpu_bytes(33, g);
+    se.expect_nothing_held();
+  }
 }
 
 TEST(Cancel, WaitStoppedTimesOutWhileWorkRuns) {

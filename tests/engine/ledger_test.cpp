@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -122,6 +123,73 @@ TEST(Ledger, ConcurrentStressNeverOverlaps) {
   EXPECT_EQ(s.in_use, 0u);
   EXPECT_EQ(s.grants, 2400u);
   EXPECT_LE(s.peak_in_use, cap);
+}
+
+// Residents pack at the top; the working sets' space is the gaps between them.
+TEST(Ledger, ResidentsPackAtTheTopAndLeaveOneGap) {
+  VramLedger l(64 * 256);
+  auto r1 = l.reserve_resident(4 * 256);
+  auto r2 = l.reserve_resident(300);  // rounded to 512
+  ASSERT_TRUE(r1 && r2);
+  EXPECT_TRUE(r1->resident());
+  EXPECT_EQ(r1->offset(), 60u * 256);
+  EXPECT_EQ(r2->offset(), 58u * 256);
+  EXPECT_EQ(l.largest_working_gap(), 58u * 256);
+  EXPECT_EQ(l.largest_working_gap(8 * 256), 50u * 256);  // after one more resident
+  EXPECT_EQ(l.largest_working_gap(59 * 256), 0u);        // would not fit
+  const LedgerStats s = l.stats();
+  EXPECT_EQ(s.resident, 6u * 256);
+  EXPECT_EQ(s.in_use, 0u);  // working sets only
+  EXPECT_THROW(l.reserve(59 * 256), InvalidArgument);  // larger than any gap: never grantable
+  auto ws = l.reserve(58 * 256);
+  ASSERT_TRUE(ws);
+  EXPECT_EQ(ws->offset(), 0u);
+  EXPECT_EQ(l.stats().peak_in_use, 64u * 256);
+  ws->release();
+  r1->release();  // a hole at the top: the next resident goes there, above the other
+  auto r3 = l.reserve_resident(2 * 256);
+  EXPECT_EQ(r3->offset(), 62u * 256);
+  EXPECT_EQ(l.largest_working_gap(), 58u * 256);
+  EXPECT_THROW(l.reserve_resident(61 * 256), InvalidArgument);
+  EXPECT_EQ(l.stats().overcommits, 0u);
+}
+
+// A resident request waits (FIFO) until no working set overlaps its range.
+TEST(Ledger, ResidentWaitsForTheWorkingSetsUnderIt) {
+  VramLedger l(16 * 256);
+  auto ws = l.reserve(16 * 256);
+  std::optional<Reservation> got;
+  std::thread t([&] { got = l.reserve_resident(4 * 256); });
+  while (l.stats().waiting < 1) std::this_thread::sleep_for(1ms);
+  EXPECT_FALSE(l.try_reserve(256)) << "a working set passed a waiting resident";
+  ws->release();
+  t.join();
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->offset(), 12u * 256);
+  EXPECT_EQ(l.stats().overcommits, 0u);
+}
+
+// keep_tail gives the head back at once (a release) and the freed head is grantable.
+TEST(Ledger, KeepTailReleasesTheHead) {
+  VramLedger l(16 * 256);
+  auto r = l.reserve(12 * 256);
+  auto other = l.reserve(4 * 256);
+  ASSERT_TRUE(r && other);
+  const uint64_t end = r->offset() + r->bytes();
+  r->keep_tail(5 * 256 - 100);  // rounded up to 5 · 256
+  EXPECT_EQ(r->bytes(), 5u * 256);
+  EXPECT_EQ(r->offset() + r->bytes(), end);
+  EXPECT_EQ(l.stats().in_use, 9u * 256);
+  auto head = l.try_reserve(7 * 256);
+  ASSERT_TRUE(head);
+  EXPECT_EQ(head->offset(), 0u);
+  r->keep_tail(r->bytes());  // no-op
+  r->release();
+  head->release();
+  other->release();
+  EXPECT_EQ(l.stats().in_use, 0u);
+  EXPECT_TRUE(l.try_reserve(16 * 256));  // coalesced back into one block
+  EXPECT_EQ(l.stats().overcommits, 0u);
 }
 
 TEST(HostBudget, RefusesWhenFullAndWaitsFifo) {

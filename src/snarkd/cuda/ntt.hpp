@@ -54,21 +54,29 @@ class NttTables {
   // ~32·(2^min(max_log_n,20) + 2^16) bytes on the current device, uploads, and waits for the
   // upload. Throws InvalidArgument on bad arguments, cuda::Error on CUDA failures.
   NttTables(uint32_t max_log_n, uint64_t generator, const ff::Fr& coset_shift);
+  // The same tables placed in caller memory (a device's pool): device_bytes_for(max_log_n)
+  // bytes at d_memory (256-aligned, current device), uploaded on `stream` and waited for (that
+  // stream only). Nothing is allocated; the memory must outlive the tables' use.
+  NttTables(uint32_t max_log_n, uint64_t generator, const ff::Fr& coset_shift, void* d_memory, cudaStream_t stream);
+  static size_t device_bytes_for(uint32_t max_log_n);
 
   uint32_t max_log_n() const { return view_.log_l; }
   uint64_t generator() const { return generator_; }
   const ff::Fr& coset_shift() const { return coset_shift_; }
   int device() const { return device_; }
-  size_t device_bytes() const { return buffer_.bytes(); }
+  size_t device_bytes() const { return bytes_; }
   const NttTablesView& view() const { return view_; }
   // n⁻¹ for n = 2^log_n.
   const ff::Fr& size_inverse(uint32_t log_n) const { return size_inv_.at(log_n); }
 
  private:
+  void finish(const Fr* base, const size_t* offsets, uint32_t max_log_n);  // views, 1/n, kernels
+
   uint64_t generator_;
   ff::Fr coset_shift_;
   int device_ = 0;
-  DeviceBuffer<Fr> buffer_;
+  DeviceBuffer<Fr> buffer_;  // empty when placed in caller memory
+  size_t bytes_ = 0;
   NttTablesView view_;
   std::vector<ff::Fr> size_inv_;
 };

@@ -36,22 +36,29 @@ void append_powers(std::vector<ff::Fr>& out, const ff::Fr& base, size_t count) {
 
 }  // namespace
 
-NttTables::NttTables(uint32_t max_log_n, uint64_t generator, const ff::Fr& coset_shift)
-    : generator_(generator), coset_shift_(coset_shift) {
-  if (max_log_n > kMaxLogN)
-    throw InvalidArgument("NttTables: max_log_n " + std::to_string(max_log_n) + " > 28");
-  if (coset_shift.is_zero()) throw InvalidArgument("NttTables: coset shift is zero");
-  // ω_(2^32) must have exact order 2^32, i.e. ω^(2^31) = −1 (g a quadratic non-residue).
-  if (ff::Fr::root_of_unity(1, generator) != -ff::Fr::one())
-    throw InvalidArgument("NttTables: generator " + std::to_string(generator) + " gives no 2^32-th root");
-  const uint32_t L = max_log_n, M = std::min(L, kMidLog);
+namespace {
+
+// The tables' host values and where each starts (in Fr elements), for max_log_n = L.
+struct HostTables {
+  std::vector<ff::Fr> values;
+  size_t offsets[7] = {};
+};
+
+size_t table_elements(uint32_t L) {
+  const uint32_t M = std::min(L, kMidLog);
+  const uint32_t c_lo = std::min(L, kCosetSplit), c_hi = L > kCosetSplit ? L - kCosetSplit : 0;
+  return 1024 + (size_t{1} << M) + (size_t{1} << (L - M)) + 2 * ((size_t{1} << c_lo) + (size_t{1} << c_hi));
+}
+
+HostTables host_tables(uint32_t L, uint64_t generator, const ff::Fr& coset_shift) {
+  const uint32_t M = std::min(L, kMidLog);
   const uint32_t c_lo = std::min(L, kCosetSplit), c_hi = L > kCosetSplit ? L - kCosetSplit : 0;
   const ff::Fr s_inv = coset_shift.inverse();
-
-  std::vector<ff::Fr> host;
+  HostTables t;
+  t.values.reserve(table_elements(L));
   auto add = [&](const ff::Fr& base, size_t count) {
-    const size_t offset = host.size();
-    append_powers(host, base, count);
+    const size_t offset = t.values.size();
+    append_powers(t.values, base, count);
     return offset;
   };
   const size_t offsets[7] = {
@@ -62,11 +69,53 @@ NttTables::NttTables(uint32_t max_log_n, uint64_t generator, const ff::Fr& coset
       add(coset_shift.pow(uint64_t{1} << kCosetSplit), size_t{1} << c_hi),
       add(s_inv, size_t{1} << c_lo),
       add(s_inv.pow(uint64_t{1} << kCosetSplit), size_t{1} << c_hi)};
+  std::copy(std::begin(offsets), std::end(offsets), t.offsets);
+  return t;
+}
 
+void check_args(uint32_t max_log_n, uint64_t generator, const ff::Fr& coset_shift) {
+  if (max_log_n > NttTables::kMaxLogN)
+    throw InvalidArgument("NttTables: max_log_n " + std::to_string(max_log_n) + " > 28");
+  if (coset_shift.is_zero()) throw InvalidArgument("NttTables: coset shift is zero");
+  // ω_(2^32) must have exact order 2^32, i.e. ω^(2^31) = −1 (g a quadratic non-residue).
+  if (ff::Fr::root_of_unity(1, generator) != -ff::Fr::one())
+    throw InvalidArgument("NttTables: generator " + std::to_string(generator) + " gives no 2^32-th root");
+}
+
+}  // namespace
+
+size_t NttTables::device_bytes_for(uint32_t max_log_n) {
+  return (table_elements(max_log_n) * sizeof(Fr) + 255) / 256 * 256;
+}
+
+NttTables::NttTables(uint32_t max_log_n, uint64_t generator, const ff::Fr& coset_shift)
+    : generator_(generator), coset_shift_(coset_shift) {
+  check_args(max_log_n, generator, coset_shift);
+  const HostTables t = host_tables(max_log_n, generator, coset_shift);
   SNARKD_CUDA_CHECK(cudaGetDevice(&device_));
-  buffer_ = DeviceBuffer<Fr>(host.size());
-  SNARKD_CUDA_CHECK(cudaMemcpy(buffer_.data(), host.data(), host.size() * sizeof(Fr), cudaMemcpyHostToDevice));
-  const Fr* base = buffer_.data();
+  buffer_ = DeviceBuffer<Fr>(t.values.size());
+  bytes_ = buffer_.bytes();
+  SNARKD_CUDA_CHECK(cudaMemcpy(buffer_.data(), t.values.data(), t.values.size() * sizeof(Fr), cudaMemcpyHostToDevice));
+  finish(buffer_.data(), t.offsets, max_log_n);
+}
+
+NttTables::NttTables(uint32_t max_log_n, uint64_t generator, const ff::Fr& coset_shift, void* d_memory,
+                     cudaStream_t stream)
+    : generator_(generator), coset_shift_(coset_shift) {
+  check_args(max_log_n, generator, coset_shift);
+  if (d_memory == nullptr || reinterpret_cast<uintptr_t>(d_memory) % 256 != 0)
+    throw InvalidArgument("NttTables: the caller's memory is null or not 256-byte aligned");
+  const HostTables t = host_tables(max_log_n, generator, coset_shift);
+  SNARKD_CUDA_CHECK(cudaGetDevice(&device_));
+  bytes_ = device_bytes_for(max_log_n);
+  Fr* base = static_cast<Fr*>(d_memory);
+  SNARKD_CUDA_CHECK(
+      cudaMemcpyAsync(base, t.values.data(), t.values.size() * sizeof(Fr), cudaMemcpyHostToDevice, stream));
+  SNARKD_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host vector goes out of scope
+  finish(base, t.offsets, max_log_n);
+}
+
+void NttTables::finish(const Fr* base, const size_t* offsets, uint32_t L) {
   view_.small = base + offsets[0];
   view_.mid = base + offsets[1];
   view_.fine = base + offsets[2];
@@ -75,8 +124,7 @@ NttTables::NttTables(uint32_t max_log_n, uint64_t generator, const ff::Fr& coset
   view_.coset_inv[0] = base + offsets[5];
   view_.coset_inv[1] = base + offsets[6];
   view_.log_l = L;
-  view_.log_m = M;
-
+  view_.log_m = std::min(L, kMidLog);
   for (uint32_t k = 0; k <= L; ++k) size_inv_.push_back(ff::Fr::from_u64(uint64_t{1} << k).inverse());
   detail::ntt_configure_kernels();
 }

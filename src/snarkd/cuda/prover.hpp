@@ -3,9 +3,11 @@
 //
 // Split between what is fixed per circuit and what each partition (one proof) needs:
 //   DeviceProvingKey   the key's query points, the circuit's CSR matrices and dictionary, the
-//                      A/B density index lists and the NTT tables, uploaded once at set-up (the
-//                      one place that allocates) and read-only afterwards, so every worker of
-//                      the device shares one copy.
+//                      A/B density index lists and the NTT tables, uploaded once at set-up into
+//                      a region the caller carved from its pool (KeyLayout; or, for tests and
+//                      tools, one buffer of its own) and read-only afterwards, so every worker
+//                      of the device shares one copy. A key that does not fit is resident in
+//                      part (KeyResidency: the rest streams, prover_stream.hpp).
 //   workspace          workspace_bytes() of device memory per partition, the caller's (the
 //                      engine carves it from its pool); the functions below work on the caller's
 //                      stream: no allocation, no device-wide synchronisation (prove_on_stream
@@ -48,6 +50,7 @@
 #include "snarkd/cuda/curve.hpp"
 #include "snarkd/cuda/field.hpp"
 #include "snarkd/cuda/ntt.hpp"
+#include "snarkd/cuda/prover_stream_ops.hpp"
 #include "snarkd/cuda/runtime.hpp"
 #include "snarkd/cuda/spmv.hpp"
 #include "snarkd/groth16/keys.hpp"
@@ -75,12 +78,40 @@ struct ProverWorkspaceLayout {
   uint64_t total = 0;
 };
 
+// What of a key lives on the device: the QAP's matrices (A, B, and C for bellperson) or not,
+// and a prefix of each query (a, b_g1, b_g2, l, h: points, with their density index entries).
+// Full residency is what prove_on_stream needs; anything less serves the streamed prover.
+struct KeyResidency {
+  bool matrices = true;
+  std::array<uint64_t, 5> points{UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+};
+
+// Byte offsets of a key's region (256-aligned; engine/residency.hpp's resident_layout_bytes
+// counts the same): the fixed part [dictionary | NTT tables | the split NTT's block tables and
+// twiddles (prover_stream.hpp)], then each
+// resident matrix [row_ptr | col | coeff], then each query's prefix [points | index].
+struct KeyLayout {
+  uint64_t dict = 0, tables = 0, block_tables = 0, twiddles = 0, fixed = 0;  // fixed = end of the fixed part
+  uint64_t matrix[3][3] = {};                             // [A, B, C][row_ptr, col, coeff]
+  uint64_t points[5] = {}, index[5] = {};
+  std::array<uint64_t, 5> resident{};                      // points resident per query
+  bool matrices = false;
+  uint64_t total = 0;
+};
+
 class DeviceProvingKey {
  public:
-  // Uploads pk (bound to circuit: groth16::bind_circuit) and the circuit to `device`, waiting
-  // for the copies. Throws InvalidArgument when the key and circuit disagree (query lengths,
-  // densities, domain) or the circuit is malformed (r1cs::find_structure_error), naming what;
-  // cuda::Error on CUDA failures (out of memory included).
+  // The region a key takes with this residency (host arithmetic on the key's shape).
+  static KeyLayout layout_for(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const KeyResidency& res);
+  // Places pk (bound to circuit: groth16::bind_circuit) and the circuit's resident parts at
+  // d_region (layout_for(...).total bytes, 256-aligned, on `device`), copied on `stream` (from
+  // pinned host memory they are asynchronous DMA), and waits for that stream. Allocates nothing.
+  // Throws InvalidArgument when the key and circuit disagree (query lengths, densities, domain)
+  // or the circuit is malformed (r1cs::find_structure_error), naming what; cuda::Error on CUDA
+  // failures.
+  DeviceProvingKey(int device, const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const KeyResidency& res,
+                   void* d_region, cudaStream_t stream);
+  // Tests and tools: fully resident in a buffer of its own (allocated here, set-up time).
   DeviceProvingKey(int device, const groth16::ProvingKey& pk, const r1cs::Circuit& circuit);
   ~DeviceProvingKey();
   DeviceProvingKey(const DeviceProvingKey&) = delete;
@@ -93,9 +124,14 @@ class DeviceProvingKey {
   uint64_t num_constraints() const { return num_constraints_; }
   uint64_t num_inputs() const { return num_inputs_; }
   uint64_t num_vars() const { return num_vars_; }
-  uint64_t resident_bytes() const;  // every device buffer of the key, NTT tables included
-  uint64_t workspace_bytes() const { return layout_.total; }  // one partition, multiple of 256
+  uint64_t resident_bytes() const { return key_layout_.total; }  // the key's region
+  // Fully resident keys: one partition's prove_on_stream workspace, multiple of 256.
+  uint64_t workspace_bytes() const { return layout_.total; }
   const ProverWorkspaceLayout& layout() const { return layout_; }
+  const KeyLayout& key_layout() const { return key_layout_; }
+  bool fully_resident() const;
+  // The same workspace computed from the key's shape alone (CUB sizes: needs a device).
+  static uint64_t full_workspace_bytes(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit);
 
   // Device data, read by prove_on_stream (prover.cu).
   struct View {
@@ -107,20 +143,31 @@ class DeviceProvingKey {
     const uint32_t* a_index = nullptr;  // variables of the A query (null: every variable)
     const uint32_t* b_index = nullptr;  // likewise for B
     Fr h_factor;                        // 1/(sⁿ − 1) (bellperson), 1 (snarkjs)
+    // Partly resident keys: each query's resident prefix (a, b_g1, b_g2, l, h), its index
+    // entries (null: full query), and the split NTT's twiddles.
+    std::array<uint64_t, 5> resident{};
+    std::array<const void*, 5> points{};
+    std::array<const uint32_t*, 5> index{};
+    stream_ops::SplitTwiddles twiddles;
   };
   const View& view() const { return view_; }
   const NttTables& ntt_tables() const { return *tables_; }
+  // The split NTT's blocks (prover_stream.hpp): 2^(L − d) points, coset shift s^(2^d); null
+  // when the split depth d is 0.
+  const NttTables* block_tables() const { return block_tables_.get(); }
 
  private:
-  struct Buffers;  // the DeviceBuffers (prover_host.cpp)
   int device_;
   groth16::KeyFlavour flavour_;
   uint32_t log_domain_;
   uint64_t num_constraints_, num_inputs_, num_vars_;
-  std::unique_ptr<Buffers> buffers_;
-  std::unique_ptr<NttTables> tables_;
+  void place(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, uint8_t* base, cudaStream_t stream);
+
+  DeviceBuffer<uint8_t> own_;  // the allocating constructor's region
+  std::unique_ptr<NttTables> tables_, block_tables_;
   View view_;
   ProverWorkspaceLayout layout_;
+  KeyLayout key_layout_;
 };
 
 namespace detail {
@@ -128,6 +175,9 @@ namespace detail {
 uint64_t prover_msm_scratch_bytes(uint64_t a_len, uint64_t b_len, uint64_t l_len, uint64_t h_len);
 // Throws InvalidArgument naming `who` unless p is non-null and 256-aligned.
 void check_prover_workspace(const void* p, const char* who);
+// to_query_sums' checks alone: InvalidArgument when the ONE was not 1, UnsatisfiedWitness for a
+// failing row.
+void check_device_sums(const DeviceProvingKey& key, const DeviceSums& sums);
 }  // namespace detail
 
 // Enqueues the copy of the witness (num_vars values, ONE first; pinned host memory for a truly

@@ -7,26 +7,11 @@
 #include <vector>
 
 #include "snarkd/cuda/prover.hpp"
+#include "snarkd/cuda/prover_stream.hpp"
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::cuda {
-
-struct DeviceProvingKey::Buffers {
-  DeviceBuffer<uint64_t> row_ptr[3];
-  DeviceBuffer<uint32_t> col[3], coeff[3];
-  DeviceBuffer<Fr> dict;
-  DeviceBuffer<G1Affine> a, b_g1, l, h;
-  DeviceBuffer<G2Affine> b_g2;
-  DeviceBuffer<uint32_t> a_index, b_index;
-
-  uint64_t bytes() const {
-    uint64_t sum = dict.bytes() + a.bytes() + b_g1.bytes() + l.bytes() + h.bytes() + b_g2.bytes() +
-                   a_index.bytes() + b_index.bytes();
-    for (int m = 0; m < 3; ++m) sum += row_ptr[m].bytes() + col[m].bytes() + coeff[m].bytes();
-    return sum;
-  }
-};
 
 namespace {
 
@@ -70,23 +55,6 @@ void check_key(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit) {
               std::to_string(n));
 }
 
-// The variables set in d, in order (u32: columns are u32, r1cs::kMaxVariables).
-std::vector<uint32_t> density_index(const r1cs::DensityBitmap& d) {
-  std::vector<uint32_t> out;
-  out.reserve(d.count(0, d.num_bits));
-  for (uint64_t j = 0; j < d.num_bits; ++j)
-    if (d.test(j)) out.push_back(static_cast<uint32_t>(j));
-  return out;
-}
-
-template <class D, class H>
-DeviceBuffer<D> upload(const std::vector<H>& host, cudaStream_t stream) {
-  static_assert(sizeof(D) == sizeof(H));
-  DeviceBuffer<D> d(host.size());
-  if (!host.empty()) d.upload(reinterpret_cast<const D*>(host.data()), host.size(), stream);
-  return d;
-}
-
 ProverWorkspaceLayout make_layout(uint64_t num_vars, uint32_t log_n, uint64_t gather_len, uint64_t msm_scratch) {
   const uint64_t n = uint64_t{1} << log_n, vec = align256(n * sizeof(Fr));
   ProverWorkspaceLayout l;
@@ -107,7 +75,92 @@ ProverWorkspaceLayout make_layout(uint64_t num_vars, uint32_t log_n, uint64_t ga
   return l;
 }
 
+// The sizes a key's region is made of (layout_for and place agree through it).
+struct KeyShape {
+  uint64_t len[5], point_bytes[5];
+  bool indexed[5];
+  std::vector<r1cs::Matrix> matrices;  // the ones the prover reads
+};
+
+KeyShape shape_of(const groth16::ProvingKey& pk) {
+  KeyShape k;
+  const uint64_t lens[5] = {pk.a.size(), pk.b_g1.size(), pk.b_g2.size(), pk.l.size(), pk.h.size()};
+  for (int i = 0; i < 5; ++i) {
+    k.len[i] = lens[i];
+    k.point_bytes[i] = i == 2 ? sizeof(G2Affine) : sizeof(G1Affine);
+  }
+  k.indexed[0] = pk.a_density.num_bits != 0;
+  k.indexed[1] = k.indexed[2] = pk.b_density.num_bits != 0;
+  k.indexed[3] = k.indexed[4] = false;
+  using r1cs::Matrix;
+  k.matrices = pk.flavour == groth16::KeyFlavour::kBellperson ? std::vector{Matrix::A, Matrix::B, Matrix::C}
+                                                               : std::vector{Matrix::A, Matrix::B};
+  return k;
+}
+
+template <class T>
+void copy_in(uint8_t* dst, const std::vector<T>& host, uint64_t count, cudaStream_t stream) {
+  if (count) SNARKD_CUDA_CHECK(cudaMemcpyAsync(dst, host.data(), count * sizeof(T), cudaMemcpyHostToDevice, stream));
+}
+
 }  // namespace
+
+KeyLayout DeviceProvingKey::layout_for(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit,
+                                       const KeyResidency& res) {
+  const KeyShape k = shape_of(pk);
+  KeyLayout l;
+  uint64_t at = 0;
+  auto take = [&at](uint64_t bytes) {
+    const uint64_t here = at;
+    at += align256(bytes);
+    return here;
+  };
+  l.dict = take(circuit.coeffs.size() * sizeof(Fr));
+  l.tables = take(NttTables::device_bytes_for(pk.log_domain));
+  const uint32_t d = split_depth(pk.flavour, pk.log_domain);
+  l.block_tables = take(d ? NttTables::device_bytes_for(pk.log_domain - d) : 0);
+  l.twiddles = take(split_twiddles_bytes(pk.log_domain));
+  l.fixed = at;
+  l.matrices = res.matrices;
+  if (res.matrices)
+    for (r1cs::Matrix m : k.matrices) {
+      const r1cs::CsrMatrix& csr = circuit.matrix(m);
+      l.matrix[int(m)][0] = take(csr.row_ptr.size() * 8);
+      l.matrix[int(m)][1] = take(csr.nnz() * 4);
+      l.matrix[int(m)][2] = take(csr.nnz() * 4);
+    }
+  for (int i = 0; i < 5; ++i) {
+    l.resident[i] = std::min(res.points[i], k.len[i]);
+    if (l.resident[i] == 0) continue;
+    l.points[i] = take(l.resident[i] * k.point_bytes[i]);
+    if (k.indexed[i]) l.index[i] = take(l.resident[i] * 4);
+  }
+  l.total = at;
+  return l;
+}
+
+uint64_t DeviceProvingKey::full_workspace_bytes(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit) {
+  const uint64_t a_len = pk.a.size(), b_len = pk.b_g1.size();
+  const uint64_t gather_len = std::max(pk.a_density.num_bits != 0 ? a_len : 0, pk.b_density.num_bits != 0 ? b_len : 0);
+  return make_layout(circuit.num_vars(), pk.log_domain, gather_len,
+                     detail::prover_msm_scratch_bytes(a_len, b_len, pk.l.size(), pk.h.size()))
+      .total;
+}
+
+DeviceProvingKey::DeviceProvingKey(int device, const groth16::ProvingKey& pk, const r1cs::Circuit& circuit,
+                                   const KeyResidency& res, void* d_region, cudaStream_t stream)
+    : device_(device),
+      flavour_(pk.flavour),
+      log_domain_(pk.log_domain),
+      num_constraints_(circuit.num_constraints()),
+      num_inputs_(circuit.num_inputs),
+      num_vars_(circuit.num_vars()) {
+  check_key(pk, circuit);
+  detail::check_prover_workspace(d_region, "DeviceProvingKey (its region)");
+  key_layout_ = layout_for(pk, circuit, res);
+  DeviceGuard guard(device);
+  place(pk, circuit, static_cast<uint8_t*>(d_region), stream);
+}
 
 DeviceProvingKey::DeviceProvingKey(int device, const groth16::ProvingKey& pk, const r1cs::Circuit& circuit)
     : device_(device),
@@ -117,60 +170,95 @@ DeviceProvingKey::DeviceProvingKey(int device, const groth16::ProvingKey& pk, co
       num_inputs_(circuit.num_inputs),
       num_vars_(circuit.num_vars()) {
   check_key(pk, circuit);
+  key_layout_ = layout_for(pk, circuit, KeyResidency{});
   DeviceGuard guard(device);
+  own_ = DeviceBuffer<uint8_t>(key_layout_.total);
   Stream stream;
-  buffers_ = std::make_unique<Buffers>();
-  Buffers& b = *buffers_;
-  const bool bellperson = flavour_ == groth16::KeyFlavour::kBellperson;
-  CsrView* views[3] = {&view_.a_matrix, &view_.b_matrix, &view_.c_matrix};
-  for (int m = 0; m < (bellperson ? 3 : 2); ++m) {  // a zkey has no C: c = a∘b
-    const r1cs::CsrMatrix& csr = circuit.matrix(static_cast<r1cs::Matrix>(m));
-    b.row_ptr[m] = upload<uint64_t>(csr.row_ptr, stream);
-    b.col[m] = upload<uint32_t>(csr.col, stream);
-    b.coeff[m] = upload<uint32_t>(csr.coeff, stream);
-    *views[m] = {b.row_ptr[m].data(), b.col[m].data(), b.coeff[m].data(), csr.num_rows()};
-  }
-  b.dict = upload<Fr>(circuit.coeffs, stream);
-  b.a = upload<G1Affine>(pk.a, stream);
-  b.b_g1 = upload<G1Affine>(pk.b_g1, stream);
-  b.b_g2 = upload<G2Affine>(pk.b_g2, stream);
-  b.l = upload<G1Affine>(pk.l, stream);
-  b.h = upload<G1Affine>(pk.h, stream);
-  // The index lists must outlive the copies: the stream is synchronised below.
-  const std::vector<uint32_t> a_index = density_index(pk.a_density), b_index = density_index(pk.b_density);
-  if (pk.a_density.num_bits != 0) b.a_index = upload<uint32_t>(a_index, stream);
-  if (pk.b_density.num_bits != 0) b.b_index = upload<uint32_t>(b_index, stream);
+  place(pk, circuit, own_.data(), stream);
+}
 
-  view_.dict = b.dict.data();
-  view_.a = b.a.data(), view_.b_g1 = b.b_g1.data(), view_.b_g2 = b.b_g2.data();
-  view_.l = b.l.data(), view_.h = b.h.data();
+// Copies the resident parts into the region, builds the views, and waits for `stream` (the host
+// temporaries — index lists, twiddles — must outlive the copies).
+void DeviceProvingKey::place(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, uint8_t* base,
+                             cudaStream_t stream) {
+  const KeyLayout& l = key_layout_;
+  const KeyShape k = shape_of(pk);
+  const bool bellperson = flavour_ == groth16::KeyFlavour::kBellperson;
+  copy_in(base + l.dict, circuit.coeffs, circuit.coeffs.size(), stream);
+  view_.dict = reinterpret_cast<const Fr*>(base + l.dict);
+  CsrView* views[3] = {&view_.a_matrix, &view_.b_matrix, &view_.c_matrix};
+  if (l.matrices)
+    for (r1cs::Matrix m : k.matrices) {  // a zkey has no C: c = a∘b
+      const r1cs::CsrMatrix& csr = circuit.matrix(m);
+      const auto* at = l.matrix[int(m)];
+      copy_in(base + at[0], csr.row_ptr, csr.row_ptr.size(), stream);
+      copy_in(base + at[1], csr.col, csr.nnz(), stream);
+      copy_in(base + at[2], csr.coeff, csr.nnz(), stream);
+      *views[int(m)] = {reinterpret_cast<const uint64_t*>(base + at[0]), reinterpret_cast<const uint32_t*>(base + at[1]),
+                        reinterpret_cast<const uint32_t*>(base + at[2]), csr.num_rows()};
+    }
+  const std::vector<uint32_t> a_index = r1cs::density_indices(pk.a_density);
+  const std::vector<uint32_t> b_index = r1cs::density_indices(pk.b_density);
+  const std::vector<uint32_t>* indices[5] = {&a_index, &b_index, &b_index, nullptr, nullptr};
+  const void* host_points[5] = {pk.a.data(), pk.b_g1.data(), pk.b_g2.data(), pk.l.data(), pk.h.data()};
+  for (int i = 0; i < 5; ++i) {
+    view_.resident[i] = l.resident[i];
+    if (l.resident[i] == 0) continue;
+    SNARKD_CUDA_CHECK(cudaMemcpyAsync(base + l.points[i], host_points[i], l.resident[i] * k.point_bytes[i],
+                                      cudaMemcpyHostToDevice, stream));
+    view_.points[i] = base + l.points[i];
+    if (!k.indexed[i]) continue;
+    copy_in(base + l.index[i], *indices[i], l.resident[i], stream);
+    view_.index[i] = reinterpret_cast<const uint32_t*>(base + l.index[i]);
+  }
+  view_.a = static_cast<const G1Affine*>(view_.points[0]);
+  view_.b_g1 = static_cast<const G1Affine*>(view_.points[1]);
+  view_.b_g2 = static_cast<const G2Affine*>(view_.points[2]);
+  view_.l = static_cast<const G1Affine*>(view_.points[3]);
+  view_.h = static_cast<const G1Affine*>(view_.points[4]);
   view_.a_len = pk.a.size(), view_.b_len = pk.b_g1.size(), view_.l_len = pk.l.size(), view_.h_len = pk.h.size();
   // Null index = full query (the witness is the scalars). A density with no variables also
   // leaves it null, harmlessly: its query has no points, and an MSM of 0 points reads nothing.
-  view_.a_index = b.a_index.data();
-  view_.b_index = b.b_index.data();
+  view_.a_index = view_.index[0];
+  view_.b_index = view_.index[1];
 
   const ff::Fr shift = groth16::h_coset_shift(flavour_, log_domain_);
-  tables_ = std::make_unique<NttTables>(log_domain_, groth16::domain_generator(flavour_), shift);
+  tables_ = std::make_unique<NttTables>(log_domain_, groth16::domain_generator(flavour_), shift, base + l.tables, stream);
   view_.h_factor = Fr::from_host(bellperson ? (shift.pow(domain_size()) - ff::Fr::one()).inverse() : ff::Fr::one());
+  // The split NTT (prover_stream.hpp): its blocks' coset transforms use the shift s^B.
+  const uint32_t d = split_depth(flavour_, log_domain_);
+  if (d)
+    block_tables_ = std::make_unique<NttTables>(log_domain_ - d, groth16::domain_generator(flavour_),
+                                                shift.pow(uint64_t{1} << d), base + l.block_tables, stream);
+  const SplitTwiddleHost tw = split_twiddles(log_domain_, d, groth16::domain_generator(flavour_), shift);
+  copy_in(base + l.twiddles, tw.values, tw.values.size(), stream);
+  view_.twiddles = tw.view(reinterpret_cast<const Fr*>(base + l.twiddles));
+  if (fully_resident()) {
+    const uint64_t gather_len =
+        std::max(pk.a_density.num_bits != 0 ? view_.a_len : 0, pk.b_density.num_bits != 0 ? view_.b_len : 0);
+    layout_ = make_layout(num_vars_, log_domain_, gather_len,
+                          detail::prover_msm_scratch_bytes(view_.a_len, view_.b_len, view_.l_len, view_.h_len));
+  }
+  SNARKD_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
 
-  const uint64_t gather_len =
-      std::max(pk.a_density.num_bits != 0 ? view_.a_len : 0, pk.b_density.num_bits != 0 ? view_.b_len : 0);
-  layout_ = make_layout(num_vars_, log_domain_, gather_len,
-                        detail::prover_msm_scratch_bytes(view_.a_len, view_.b_len, view_.l_len, view_.h_len));
-  stream.synchronize();
+bool DeviceProvingKey::fully_resident() const {
+  if (!key_layout_.matrices) return false;
+  const uint64_t lens[5] = {view_.a_len, view_.b_len, view_.b_len, view_.l_len, view_.h_len};
+  for (int i = 0; i < 5; ++i)
+    if (key_layout_.resident[i] < lens[i]) return false;
+  return true;
 }
 
 DeviceProvingKey::~DeviceProvingKey() {
-  // Free on the key's device; no throwing from a destructor.
+  // The region is the caller's (or own_, freed on the key's device); no throwing from here.
   int previous = 0;
   const bool switched = cudaGetDevice(&previous) == cudaSuccess && cudaSetDevice(device_) == cudaSuccess;
   tables_.reset();
-  buffers_.reset();
+  block_tables_.reset();
+  own_ = DeviceBuffer<uint8_t>();
   if (switched) cudaSetDevice(previous);
 }
-
-uint64_t DeviceProvingKey::resident_bytes() const { return buffers_->bytes() + tables_->device_bytes(); }
 
 void enqueue_witness_upload(const DeviceProvingKey& key, const ff::Fr* h_witness, void* d_workspace,
                             cudaStream_t stream) {
@@ -183,7 +271,7 @@ void enqueue_witness_upload(const DeviceProvingKey& key, const ff::Fr* h_witness
       cudaMemcpyAsync(dst, h_witness, key.num_vars() * sizeof(ff::Fr), cudaMemcpyHostToDevice, stream));
 }
 
-groth16::QuerySums to_query_sums(const DeviceProvingKey& key, const DeviceSums& sums) {
+void detail::check_device_sums(const DeviceProvingKey& key, const DeviceSums& sums) {
   if (sums.witness_one_ok != 1) throw InvalidArgument("witness[0] (the constant ONE) is not 1");
   if (const uint64_t row = sums.first_failing_row; row != UINT64_MAX) {
     const uint64_t m = key.num_constraints();
@@ -192,6 +280,10 @@ groth16::QuerySums to_query_sums(const DeviceProvingKey& key, const DeviceSums& 
             (row < m ? "constraint " + std::to_string(row) : "input row " + std::to_string(row - m)),
         row);
   }
+}
+
+groth16::QuerySums to_query_sums(const DeviceProvingKey& key, const DeviceSums& sums) {
+  detail::check_device_sums(key, sums);
   auto g1 = [](const G1Xyzz& p) { return std::bit_cast<ec::Xyzz<ec::G1Config>>(p).to_jacobian(); };
   auto g2 = [](const G2Xyzz& p) { return std::bit_cast<ec::Xyzz<ec::G2Config>>(p).to_jacobian(); };
   return groth16::QuerySums{g1(sums.a), g1(sums.b1), g1(sums.l), g1(sums.h), g2(sums.b2)};

@@ -14,12 +14,13 @@ namespace snarkd::engine {
 class CpuDevice final : public Device {
  public:
   // budget_bytes: what the ledger may hand out for working sets (host RAM).
-  CpuDevice(uint32_t index, uint64_t budget_bytes) : index_(index), budget_(budget_bytes) {}
+  CpuDevice(uint32_t index, uint64_t budget_bytes) : index_(index), budget_(budget_bytes), ledger_(budget_bytes) {}
 
   uint32_t index() const override { return index_; }
   std::string name() const override { return "cpu:" + std::to_string(index_); }
   uint64_t pool_bytes() const override { return budget_; }
   uint64_t resident_bytes() const override { return 0; }  // the key stays where the caller keeps it
+  VramLedger& ledger() override { return ledger_; }
   void load(const CircuitEntry&) override {}
   void unload(const std::string&) override {}
   // The witness copy plus a, b, c and the H scalars, as the CPU prover allocates them.
@@ -31,6 +32,7 @@ class CpuDevice final : public Device {
  private:
   uint32_t index_;
   uint64_t budget_;
+  VramLedger ledger_;
 };
 
 }  // namespace snarkd::engine

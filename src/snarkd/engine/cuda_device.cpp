@@ -1,141 +1,256 @@
 #include "snarkd/engine/cuda_device.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cstring>
+#include <chrono>
+#include <cstdlib>
 
+#include "snarkd/cuda/host_pinning.hpp"
 #include "snarkd/util/error.hpp"
-#include "snarkd/util/threads.hpp"
 
 namespace snarkd::engine {
 
 namespace {
-constexpr uint64_t kChunkBytes = uint64_t{64} << 20;
+
 constexpr uint64_t kMarginBytes = uint64_t{2} << 30;
+constexpr uint64_t kMaxSlotBytes = uint64_t{832} << 20;  // 2^23 G1 points + their index entries
+
+uint64_t env_u64(const char* name, uint64_t fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
 }  // namespace
+
+std::shared_ptr<const CudaDevice::HostKey> CudaDevice::host_key(const CircuitEntry& c) {
+  static std::mutex mu;
+  static std::map<const groth16::ProvingKey*, std::weak_ptr<const CudaDevice::HostKey>> cache;
+  std::lock_guard l(mu);
+  if (auto h = cache[c.pk.get()].lock()) return h;
+  auto h = std::make_shared<CudaDevice::HostKey>();
+  h->pk = c.pk;
+  h->circuit = c.circuit;
+  h->a_list = r1cs::density_indices(c.pk->a_density);
+  h->b_list = r1cs::density_indices(c.pk->b_density);
+  const groth16::ProvingKey& pk = *c.pk;
+  std::vector<std::pair<const void*, size_t>> ranges = {
+      {pk.a.data(), pk.a.size() * sizeof(ec::G1Affine)},     {pk.b_g1.data(), pk.b_g1.size() * sizeof(ec::G1Affine)},
+      {pk.b_g2.data(), pk.b_g2.size() * sizeof(ec::G2Affine)}, {pk.l.data(), pk.l.size() * sizeof(ec::G1Affine)},
+      {pk.h.data(), pk.h.size() * sizeof(ec::G1Affine)},     {h->a_list.data(), h->a_list.size() * 4},
+      {h->b_list.data(), h->b_list.size() * 4}};
+  for (r1cs::Matrix m : {r1cs::Matrix::A, r1cs::Matrix::B, r1cs::Matrix::C}) {
+    const r1cs::CsrMatrix& csr = c.circuit->matrix(m);
+    ranges.push_back({csr.row_ptr.data(), csr.row_ptr.size() * 8});
+    ranges.push_back({csr.col.data(), csr.col.size() * 4});
+    ranges.push_back({csr.coeff.data(), csr.coeff.size() * 4});
+  }
+  h->pins = cuda::PinnedRanges::pin(ranges);
+  cache[c.pk.get()] = h;
+  return h;
+}
+
+// The streamer's copies: on the device's copy stream, after the slot's previous readers.
+class CudaBackend final : public ChunkStreamer::Backend {
+ public:
+  explicit CudaBackend(CudaDevice& d) : d_(d) {}
+  void fill(uint32_t slot, const StreamChunk& chunk, const std::vector<uint32_t>& previous) override {
+    d_.fill(slot, chunk, previous);
+  }
+
+ private:
+  CudaDevice& d_;
+};
 
 int CudaDevice::count() { return cuda::device_count(); }
 
-uint64_t CudaDevice::measure_resident_bytes(uint32_t ordinal, const CircuitEntry& c) {
-  return cuda::DeviceProvingKey(static_cast<int>(ordinal), *c.pk, *c.circuit).resident_bytes();
-}
-
-CudaDevice::CudaDevice(uint32_t ordinal, uint64_t ledger_bytes, uint64_t key_reserve_bytes) : ordinal_(ordinal) {
+CudaDevice::CudaDevice(uint32_t ordinal, uint64_t ledger_bytes) : ordinal_(ordinal) {
   cuda::DeviceGuard g(static_cast<int>(ordinal));
   uint64_t bytes = ledger_bytes;
   if (bytes == 0) {
     size_t free_b = 0, total_b = 0;
     SNARKD_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));  // start-up only
-    if (free_b <= key_reserve_bytes + kMarginBytes)
-      throw InvalidArgument(name() + ": " + std::to_string(free_b >> 20) + " MiB free, less than the keys' reserve");
-    bytes = free_b - key_reserve_bytes - kMarginBytes;
+    if (free_b <= kMarginBytes) throw InvalidArgument(name() + ": only " + std::to_string(free_b >> 20) + " MiB free");
+    bytes = free_b - kMarginBytes;
   }
   pool_bytes_ = bytes / VramLedger::kAlignment * VramLedger::kAlignment;
   pool_ = cuda::DeviceBuffer<std::byte>(pool_bytes_);
+  ledger_ = std::make_unique<VramLedger>(pool_bytes_);
+  loader_ = cuda::Stream();
+  copy_ = cuda::Stream();
+  const uint64_t mib = env_u64("SNARKD_SLOT_MIB", 0);
+  slot_bytes_ = align_segment(mib ? mib << 20 : std::min(kMaxSlotBytes, pool_bytes_ / 24));
+  const uint32_t slots = uint32_t(env_u64("SNARKD_STREAM_SLOTS", 3));
+  if (slots > 0 && uint64_t(slots) * slot_bytes_ <= pool_bytes_ / 2) {
+    slots_ = *ledger_->reserve_resident(uint64_t(slots) * slot_bytes_);
+    for (uint32_t k = 0; k < slots; ++k) ready_.emplace_back();
+    backend_ = std::make_unique<CudaBackend>(*this);
+    streamer_ = std::make_unique<ChunkStreamer>(slots, *backend_);
+  }
 }
 
-CudaDevice::~CudaDevice() = default;
+CudaDevice::~CudaDevice() {
+  streamer_.reset();  // joins the filler before the streams and events go
+  cudaStreamSynchronize(copy_);
+}
+
+uint64_t CudaDevice::memory_used(uint32_t ordinal) {
+  cuda::DeviceGuard g(static_cast<int>(ordinal));
+  size_t free_b = 0, total_b = 0;
+  SNARKD_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));  // start-up only (callers: the bench)
+  return total_b - free_b;
+}
 
 uint64_t CudaDevice::resident_bytes() const {
   std::lock_guard l(mu_);
   uint64_t sum = 0;
-  for (const auto& [id, k] : keys_) sum += k->resident_bytes();
+  for (const auto& [id, k] : loaded_) sum += k->plan.key_bytes;
   return sum;
 }
 
-void CudaDevice::load(const CircuitEntry& c) {
-  auto key = std::make_shared<const cuda::DeviceProvingKey>(int(ordinal_), *c.pk, *c.circuit);
+std::shared_ptr<const CudaDevice::Loaded> CudaDevice::loaded(const std::string& id) const {
   std::lock_guard l(mu_);
-  keys_[c.id] = std::move(key);
-}
-
-void CudaDevice::unload(const std::string& circuit_id) {
-  std::shared_ptr<const cuda::DeviceProvingKey> dropped;
-  std::lock_guard l(mu_);
-  auto it = keys_.find(circuit_id);
-  if (it == keys_.end()) return;
-  dropped = std::move(it->second);  // freed here, outside any stage: unregister refuses while in use
-  keys_.erase(it);
-}
-
-std::shared_ptr<const cuda::DeviceProvingKey> CudaDevice::key(const std::string& circuit_id) const {
-  std::lock_guard l(mu_);
-  auto it = keys_.find(circuit_id);
-  if (it == keys_.end()) throw InvalidArgument(name() + ": circuit '" + circuit_id + "' is not resident");
+  auto it = loaded_.find(id);
+  if (it == loaded_.end()) throw InvalidArgument(name() + ": circuit '" + id + "' is not resident");
   return it->second;
 }
 
-uint64_t CudaDevice::working_set_bytes(const CircuitEntry& c) const { return key(c.id)->workspace_bytes(); }
+void CudaDevice::load(const CircuitEntry& c) {
+  std::lock_guard ll(load_mu_);
+  cuda::DeviceGuard g(static_cast<int>(ordinal_));
+  const groth16::ProvingKey& pk = *c.pk;
+  auto l = std::make_shared<Loaded>();
+  l->entry = c;
+  l->host = host_key(c);
+  l->cat = make_catalogue(pk, *c.circuit, l->host->a_list.data(), l->host->b_list.data(), slot_bytes_);
+  cuda::StreamLimits limits;
+  for (size_t i = 0; i < kQueryParts; ++i) {
+    limits.chunk_points[i] = std::min(l->cat.query[i].chunk_points, std::max<uint64_t>(l->cat.query[i].len, 1));
+    limits.chunks[i] = l->cat.chunks[size_t(KeyPart::kA) + i].size();
+  }
+  l->layout = cuda::stream_layout(pk, *c.circuit, limits);
+  l->sizes = {cuda::DeviceProvingKey::full_workspace_bytes(pk, *c.circuit), l->layout.q_bytes, l->layout.keep_bytes,
+              l->layout.m_bytes};
+  ResidencyInput in;
+  in.gap = ledger_->largest_working_gap();
+  in.workers = workers_;
+  in.fixed_bytes = cuda::DeviceProvingKey::layout_for(pk, *c.circuit, cuda::KeyResidency{false, {0, 0, 0, 0, 0}}).total;
+  in.sizes = l->sizes;
+  {
+    std::lock_guard g2(mu_);
+    for (const auto& [id, other] : loaded_)
+      for (const DeviceStep& s : other->plan.steps) in.keep_gap = std::max(in.keep_gap, s.bytes);
+  }
+  l->plan = plan_residency(l->cat, in);
+  if (l->plan.streamed_bytes_per_partition > 0 && !streamer_)
+    throw InvalidArgument("the key does not fit beside the working sets and the device has no streaming slots");
+  const cuda::KeyResidency res{l->plan.matrices, l->plan.resident_points};
+  if (cuda::DeviceProvingKey::layout_for(pk, *c.circuit, res).total != l->plan.key_bytes)
+    throw std::logic_error("cuda device: the key's layout and the residency plan disagree on its size");
+  l->key = *ledger_->reserve_resident(l->plan.key_bytes);
+  l->dkey = std::make_unique<cuda::DeviceProvingKey>(int(ordinal_), pk, *c.circuit, res, pool() + l->key.offset(), loader_);
+  if (!l->plan.full && streamer_)
+    for (size_t p = 0; p < kKeyParts; ++p) {
+      std::vector<StreamChunk> streamed;
+      for (const StreamChunk& ch : l->cat.chunks[p])
+        if (!l->plan.resident(KeyPart(p), ch.index)) streamed.push_back(ch);
+      l->ids[p] = streamer_->add(streamed);
+    }
+  std::lock_guard g2(mu_);
+  loaded_[c.id] = std::move(l);
+}
+
+void CudaDevice::unload(const std::string& circuit_id) {
+  std::lock_guard ll(load_mu_);
+  std::shared_ptr<const Loaded> l;
+  {
+    std::lock_guard g(mu_);
+    auto it = loaded_.find(circuit_id);
+    if (it == loaded_.end()) return;
+    l = std::move(it->second);
+    loaded_.erase(it);
+  }
+  if (streamer_)
+    for (const auto& ids : l->ids) streamer_->remove(ids);
+  // The key's memory goes back to the ledger (no partition of the circuit runs: unregister
+  // refuses while any is queued or in flight, and every step waited for its stream).
+  l.reset();
+}
+
+uint64_t CudaDevice::working_set_bytes(const CircuitEntry& c) const {
+  uint64_t m = 0;
+  for (const DeviceStep& s : steps(c)) m = std::max(m, s.bytes);
+  return m;
+}
+
+std::vector<DeviceStep> CudaDevice::steps(const CircuitEntry& c) const { return loaded(c.id)->plan.steps; }
+
+std::string CudaDevice::residency(const std::string& circuit_id) const {
+  std::lock_guard g(mu_);
+  auto it = loaded_.find(circuit_id);
+  return it == loaded_.end() ? std::string() : describe(it->second->cat, it->second->plan);
+}
 
 namespace {
 
-// memcpy of len bytes on kCopyThreads threads. Staging a PoRep witness (4.2 GB) into the pinned
-// chunks on one thread took 1.0–1.15 s (≈ 4 GB/s: the host memcpy, not PCIe), and workers that
-// uploaded at the same moment left the device idle (timeline of 2026-11-30, H200, 3 workers).
-void parallel_copy(std::byte* dst, const std::byte* src, uint64_t len) {
-  constexpr uint64_t kCopyThreads = 4;
-  const uint64_t slice = (len + kCopyThreads - 1) / kCopyThreads;
-  run_on_threads(kCopyThreads, [&](size_t k) {
-    const uint64_t off = std::min(len, k * slice);
-    std::memcpy(dst + off, src + off, std::min(slice, len - off));
-  });
-}
-
-class CudaWorker final : public DeviceWorker {
- public:
-  explicit CudaWorker(CudaDevice& d) : d_(d), guard_(int(d.index())) {
-    chunk_[0] = cuda::PinnedBuffer<std::byte>(kChunkBytes);
-    chunk_[1] = cuda::PinnedBuffer<std::byte>(kChunkBytes);
-    sums_ = cuda::PinnedBuffer<cuda::DeviceSums>(1);
-    for (auto& e : phase_) e = cuda::Event(true);
-  }
-
-  void upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) override {
-    cuda::DeviceGuard g(int(d_.index()));
-    const auto key = d_.key(c.id);
-    if (r.bytes() < key->workspace_bytes()) throw InvalidArgument(d_.name() + ": reservation smaller than the workspace");
-    std::byte* dst = d_.pool() + r.offset() + key->layout().witness;
-    const auto* src = reinterpret_cast<const std::byte*>(witness.data());
-    const uint64_t total = witness.size_bytes();
-    for (uint64_t off = 0, k = 0; off < total; off += kChunkBytes, k ^= 1) {
-      const uint64_t len = std::min(kChunkBytes, total - off);
-      chunk_done_[k].synchronize();  // the chunk's previous copy has left it
-      parallel_copy(chunk_[k].data(), src + off, len);
-      SNARKD_CUDA_CHECK(cudaMemcpyAsync(dst + off, chunk_[k].data(), len, cudaMemcpyHostToDevice, copy_));
-      chunk_done_[k].record(copy_);
-    }
-    uploaded_.record(copy_);
-    // The host witness may go now: every byte is in a pinned chunk or already copied.
-  }
-
-  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
-                             const std::stop_token& stop) override {
-    cuda::DeviceGuard g(int(d_.index()));
-    const auto key = d_.key(c.id);
-    uploaded_.wait_in(compute_);
-    cuda::PhaseEvents ev;
-    for (size_t k = 0; k < phase_.size(); ++k) ev.at[k] = phase_[k].get();
-    cuda::prove_on_stream(*key, d_.pool() + r.offset(), sums_.data(), compute_, &ev, stop);
-    computed_.record(compute_);
-    computed_.synchronize();  // this worker's stream only; sleeps (blocking-sync event)
-    const auto seconds = cuda::phase_seconds(ev);
-    for (size_t k = 0; k < seconds.size(); ++k) clock.phase(cuda::kProverPhaseNames[k], seconds[k]);
-    return cuda::to_query_sums(*key, *sums_.data());
-  }
-
- private:
-  CudaDevice& d_;
-  cuda::DeviceGuard guard_;  // streams and events below belong to the device
-  cuda::Stream copy_, compute_;
-  cuda::Event chunk_done_[2] = {cuda::Event::blocking(), cuda::Event::blocking()};
-  cuda::Event uploaded_, computed_ = cuda::Event::blocking();
-  std::array<cuda::Event, cuda::kProverPhases + 1> phase_;  // timing events (constructor)
-  cuda::PinnedBuffer<std::byte> chunk_[2];
-  cuda::PinnedBuffer<cuda::DeviceSums> sums_;
+// One fill's copy span, timed by host functions on the copy stream (they run when the stream
+// reaches them: the start after the waits for the slot's readers, the end after the copies).
+struct FillSpan {
+  CudaDevice* device;
+  std::chrono::steady_clock::time_point begin;
+  uint64_t bytes;
+  void (*done)(FillSpan*);
 };
 
 }  // namespace
 
-std::unique_ptr<DeviceWorker> CudaDevice::make_worker(uint32_t) { return std::make_unique<CudaWorker>(*this); }
+void CudaDevice::fill(uint32_t slot, const StreamChunk& chunk, const std::vector<uint32_t>& previous) {
+  cuda::DeviceGuard g(static_cast<int>(ordinal_));
+  for (uint32_t c : previous)
+    if (c < consumed_.size()) consumed_[c][slot].wait_in(copy_);
+  auto* span = new FillSpan{this, {}, chunk.bytes, [](FillSpan* s) {
+                              const auto end = std::chrono::steady_clock::now();
+                              CudaDevice& d = *s->device;
+                              std::lock_guard l(d.mu_);
+                              d.copy_busy_s_ += std::chrono::duration<double>(end - s->begin).count();
+                              if (d.record_spans_) d.spans_.push_back(CopySpan{s->begin, end, s->bytes});
+                              delete s;
+                            }};
+  SNARKD_CUDA_CHECK(cudaLaunchHostFunc(
+      copy_, [](void* p) { static_cast<FillSpan*>(p)->begin = std::chrono::steady_clock::now(); }, span));
+  std::byte* dst = pool() + slots_.offset() + uint64_t(slot) * slot_bytes_;
+  for (const CopySegment& s : chunk.segments)
+    SNARKD_CUDA_CHECK(cudaMemcpyAsync(dst + s.offset, s.host, s.bytes, cudaMemcpyHostToDevice, copy_));
+  ready_[slot].record(copy_);
+  SNARKD_CUDA_CHECK(cudaLaunchHostFunc(
+      copy_, [](void* p) { auto* s = static_cast<FillSpan*>(p); s->done(s); }, span));
+}
+
+StreamStats CudaDevice::stream_stats() const {
+  StreamStats s;
+  if (streamer_) {
+    const ChunkStreamer::Stats st = streamer_->stats();
+    s.streamed_bytes = st.bytes;
+    s.fills = st.fills;
+    s.leases = st.taken;
+    s.open_leases = st.open_leases;
+    s.subscriptions = st.subscriptions;
+  }
+  s.key_resident_bytes = resident_bytes();
+  s.slot_bytes = slots_.bytes();
+  s.pinned_host_bytes = cuda::pinned_host_bytes();
+  std::lock_guard g(mu_);
+  s.copy_busy_s = copy_busy_s_;
+  s.witness_bytes = witness_bytes_;
+  return s;
+}
+
+void CudaDevice::record_copy_spans(bool on) {
+  std::lock_guard g(mu_);
+  record_spans_ = on;
+}
+
+std::vector<CopySpan> CudaDevice::copy_spans() const {
+  std::lock_guard g(mu_);
+  return spans_;
+}
 
 }  // namespace snarkd::engine

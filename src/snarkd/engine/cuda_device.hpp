@@ -1,56 +1,121 @@
-// A GPU as an engine device: one pool of device memory allocated at start-up (the ledger's
-// region), resident keys (cuda::DeviceProvingKey, one per circuit, shared by the workers), and
+// A GPU as an engine device: one pool of device memory allocated at start-up and owned by the
+// device's ledger — streaming slots, resident keys (cuda::DeviceProvingKey placed in a resident
+// reservation, tables included) and partitions' working sets are all carved from it — and
 // workers with their own non-blocking copy and compute streams.
 //
-// Memory stage (upload): the witness goes through two 64 MiB pinned chunks per worker (allocated
-// with the worker, at start-up) on the worker's copy stream, double-buffered: memcpy into one
-// chunk while the other is on the wire; an event marks the end of the upload. Compute stage: the
-// compute stream waits for that event (on the device, no host block), runs cuda::prove_on_stream,
-// and the host thread sleeps on a blocking-sync event until the sums are in pinned memory.
-// Nothing here calls a device-wide CUDA API after start-up: no cudaMalloc/cudaFree, no
-// cudaDeviceSynchronize, no cudaMemGetInfo — only per-stream copies, kernels and events.
+// After the constructor nothing here calls cudaMalloc/cudaFree, cudaMemGetInfo or
+// cudaDeviceSynchronize: loads place keys in the pool and copy on the device's own loader
+// stream; partitions use per-stream copies, kernels and events. Keys are pinned in host memory
+// once per process at load (cuda/host_pinning.hpp: why that is safe there).
+//
+// A circuit whose key fits beside the workers' working sets is fully resident and a partition
+// is one step: witness upload (cuda::WitnessStager), then cuda::prove_on_stream. Otherwise the
+// rest of the key streams through the slots (engine/streamer.hpp, a copy stream of the device's
+// own, event-ordered: a fill waits for the slot's previous readers' events, readers wait for the
+// fill's) and a partition runs the two steps of cuda/prover_stream.hpp.
+//
+// Tuning (environment, read at construction): SNARKD_STREAM_SLOTS (3) slots of SNARKD_SLOT_MIB
+// (min(832, pool/24) MiB: 2^23 G1 points with their index entries).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
+#include "snarkd/cuda/host_pinning.hpp"
 #include "snarkd/cuda/prover.hpp"
+#include "snarkd/cuda/prover_stream.hpp"
 #include "snarkd/cuda/runtime.hpp"
 #include "snarkd/engine/device.hpp"
+#include "snarkd/engine/key_parts.hpp"
+#include "snarkd/engine/residency.hpp"
+#include "snarkd/engine/streamer.hpp"
 
 namespace snarkd::engine {
 
 class CudaDevice final : public Device {
  public:
   static int count();  // visible GPUs; 0 without a driver
-  // Device memory one resident copy of this circuit's key takes, measured by loading it once
-  // (set-up time): what a pool sized from the free memory must leave for register_circuit.
-  static uint64_t measure_resident_bytes(uint32_t ordinal, const CircuitEntry& c);
-  // ledger_bytes = 0: the free memory now, less key_reserve_bytes and a 2 GiB margin for the
-  // CUDA context, streams and the keys' NTT tables.
-  CudaDevice(uint32_t ordinal, uint64_t ledger_bytes, uint64_t key_reserve_bytes = 0);
+  // Device memory in use on GPU `ordinal` (cudaMemGetInfo: start-up only, e.g. the bench before
+  // its devices exist).
+  static uint64_t memory_used(uint32_t ordinal);
+  // ledger_bytes = 0: the free memory now less a 2 GiB margin (CUDA context, kernel modules).
+  // Everything the engine puts on the device lives in these bytes.
+  CudaDevice(uint32_t ordinal, uint64_t ledger_bytes);
   ~CudaDevice() override;
 
   uint32_t index() const override { return ordinal_; }
   std::string name() const override { return "cuda:" + std::to_string(ordinal_); }
   uint64_t pool_bytes() const override { return pool_bytes_; }
   uint64_t resident_bytes() const override;
+  VramLedger& ledger() override { return *ledger_; }
+  void set_workers(uint32_t workers) override;
   void load(const CircuitEntry& c) override;
   void unload(const std::string& circuit_id) override;
   uint64_t working_set_bytes(const CircuitEntry& c) const override;
+  std::vector<DeviceStep> steps(const CircuitEntry& c) const override;
   std::unique_ptr<DeviceWorker> make_worker(uint32_t worker_index) override;
+  std::string residency(const std::string& circuit_id) const override;
+  StreamStats stream_stats() const override;
+  void record_copy_spans(bool on) override;
+  std::vector<CopySpan> copy_spans() const override;
 
   std::byte* pool() const { return pool_.data(); }
-  std::shared_ptr<const cuda::DeviceProvingKey> key(const std::string& circuit_id) const;
+
+  // The host side of a key, once per process however many devices load it: the key's and the
+  // circuit's arrays pinned in place, and the A/B density index lists (streamed with their
+  // points), pinned likewise.
+  struct HostKey {
+    std::shared_ptr<const groth16::ProvingKey> pk;  // what is pinned outlives the pins
+    std::shared_ptr<const r1cs::Circuit> circuit;
+    std::vector<uint32_t> a_list, b_list;
+    cuda::PinnedRanges pins;  // declared last: unpinned first
+  };
+
+  // The pinned host key of c, shared per process (loads take it; a holder keeps it pinned).
+  static std::shared_ptr<const HostKey> host_key(const CircuitEntry& c);
+
+  // A loaded circuit: its chunk catalogue, residency plan, step layout, the key placed in its
+  // resident reservation, and its streamed chunks' ids (by part).
+  struct Loaded {
+    CircuitEntry entry;
+    std::shared_ptr<const HostKey> host;
+    KeyCatalogue cat;
+    StepSizes sizes;
+    ResidencyPlan plan;
+    cuda::StreamLayout layout;
+    Reservation key;
+    std::unique_ptr<cuda::DeviceProvingKey> dkey;
+    std::array<std::vector<ChunkStreamer::ChunkId>, kKeyParts> ids;
+  };
+  std::shared_ptr<const Loaded> loaded(const std::string& circuit_id) const;
 
  private:
+  friend class CudaWorker;
+  friend class CudaBackend;
+  void fill(uint32_t slot, const StreamChunk& chunk, const std::vector<uint32_t>& previous);
+
   uint32_t ordinal_;
-  uint64_t pool_bytes_ = 0;
+  uint64_t pool_bytes_ = 0, slot_bytes_ = 0;
+  uint32_t workers_ = 1;
   cuda::DeviceBuffer<std::byte> pool_;
+  std::unique_ptr<VramLedger> ledger_;
+  Reservation slots_;
+  cuda::Stream loader_, copy_;  // key placement; slot fills
+  std::vector<cuda::Event> ready_;                   // per slot: recorded after its fill
+  std::vector<std::vector<cuda::Event>> consumed_;   // per worker, per slot: after its reads
+  std::unique_ptr<ChunkStreamer::Backend> backend_;
+  std::unique_ptr<ChunkStreamer> streamer_;
+  std::mutex load_mu_;
   mutable std::mutex mu_;
-  std::map<std::string, std::shared_ptr<const cuda::DeviceProvingKey>> keys_;
+  std::map<std::string, std::shared_ptr<const Loaded>> loaded_;
+  bool record_spans_ = false;          // mu_
+  std::vector<CopySpan> spans_;        // mu_
+  double copy_busy_s_ = 0;             // mu_
+  uint64_t witness_bytes_ = 0;         // mu_
 };
 
 }  // namespace snarkd::engine

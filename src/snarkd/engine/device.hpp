@@ -1,15 +1,18 @@
-// The engine's view of one proving device: a region of device memory managed by a VramLedger,
-// resident circuits (proving key + matrices, loaded once, shared by the device's workers), and
-// workers that each carry one partition through the memory stage and the compute stage.
+// The engine's view of one proving device: a region of device memory managed by its VramLedger
+// (the one owner of that memory: resident keys, tables and streaming slots are resident
+// reservations, partitions' working sets the others), resident circuits (loaded once, shared by
+// the device's workers), and workers that each carry one partition through its steps.
 //
 // Two implementations: SimDevice (sim_device.hpp; CPU threads stand in for the copy engine and
 // the SMs, real proofs with the CPU kernels) and CudaDevice (cuda_device.hpp, when built).
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "snarkd/engine/ledger.hpp"
 #include "snarkd/engine/trace.hpp"
@@ -38,19 +41,54 @@ class StageClock {
   virtual void phase(const char* name, double seconds) = 0;
 };
 
+// One step of a partition's passage through a device: its own all-or-nothing reservation of
+// `bytes`, taken when the step starts and released when it ends (the device may shrink it
+// during the step, never grow it). `witness`: the step starts by uploading the witness.
+struct DeviceStep {
+  uint64_t bytes = 0;
+  bool witness = true;
+};
+
 class DeviceWorker {
  public:
   virtual ~DeviceWorker() = default;
-  // Memory stage, the partition's reservation granted: move the witness into it (the CUDA worker
-  // stages it in pinned memory and enqueues the copy on its copy stream). When this returns, the
-  // host witness is no longer needed.
+  // Memory stage of a step with `witness`, its reservation granted: move the witness into it
+  // (the CUDA worker stages it in pinned memory and enqueues the copy on its copy stream). When
+  // this returns, the host witness is no longer needed by this step.
   virtual void upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) = 0;
-  // Compute stage: ordered after this worker's last upload; blocks until the sums are on the
-  // host. Throws groth16::UnsatisfiedWitness for a witness that does not satisfy the circuit.
-  // `stop` is the job's cancellation: checked at every phase boundary, it makes compute throw
-  // snarkd::Cancelled once nothing on the device touches the reservation any more.
+  // Returns once the device no longer touches memory through work this worker enqueued (its own
+  // streams only). The engine calls it before giving back a reservation whose step ends between
+  // upload and compute (a cancel there): the CUDA worker's last witness chunks may be on the wire.
+  virtual void settle() {}
+  // Compute stage of every step but the last (multi-step devices): partial results stay in the
+  // worker for the next steps; the device may shrink r (a release, never a wait). Blocks until
+  // the step's device work is done. Throws like compute().
+  virtual void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
+                            const std::stop_token& stop);
+  // Compute stage of the last step: ordered after this worker's last upload; blocks until the
+  // sums are on the host. Throws groth16::UnsatisfiedWitness for a witness that does not satisfy
+  // the circuit. `stop` is the job's cancellation: checked at every phase boundary (and between
+  // streamed chunks), it makes a step throw snarkd::Cancelled once nothing on the device touches
+  // the reservation or a streaming slot any more; the engine then starts no further step.
   virtual groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
                                      const std::stop_token& stop) = 0;
+};
+
+// Copy-engine activity of a device: key chunks streamed through its slots and witness uploads.
+struct CopySpan {
+  std::chrono::steady_clock::time_point begin, end;
+  uint64_t bytes = 0;
+};
+struct StreamStats {
+  uint64_t key_resident_bytes = 0;  // resident key data of every loaded circuit (tables included)
+  uint64_t slot_bytes = 0;          // streaming slots held
+  uint64_t streamed_bytes = 0;      // key bytes copied into the slots since start
+  uint64_t witness_bytes = 0;       // witness bytes uploaded since start
+  uint64_t fills = 0, leases = 0;   // chunk copies, and chunk uses (leases ≥ fills: sharing)
+  uint64_t open_leases = 0;         // slot leases held now (0 whenever no step runs)
+  uint64_t subscriptions = 0;       // chunk subscriptions open now (likewise)
+  double copy_busy_s = 0;           // time the copy engine spent on streamed chunks
+  uint64_t pinned_host_bytes = 0;   // page-locked host memory holding keys (per host, shared)
 };
 
 class Device {
@@ -60,15 +98,28 @@ class Device {
   virtual std::string name() const = 0;       // "sim:0", "cuda:0"
   virtual uint64_t pool_bytes() const = 0;    // the region its ledger manages
   virtual uint64_t resident_bytes() const = 0;
-  // Makes the circuit resident (set-up time: may allocate). Throws InvalidArgument if it cannot.
+  virtual VramLedger& ledger() = 0;
+  // Working sets wanted side by side (the engine's workers per device): residency planning
+  // keeps room for them. Called before any load.
+  virtual void set_workers(uint32_t workers) { (void)workers; }
+  // Makes the circuit resident (key parts carved from the ledger; set-up time). Throws
+  // InvalidArgument if it cannot, e.g. when not even one partition would fit.
   virtual void load(const CircuitEntry& c) = 0;
   virtual void unload(const std::string& circuit_id) = 0;
-  // One partition's whole working set on this device (what the memory stage reserves).
+  // One partition's largest working set on this device (its largest step).
   virtual uint64_t working_set_bytes(const CircuitEntry& c) const = 0;
+  // How a partition of a loaded circuit passes through the device (default: one step).
+  virtual std::vector<DeviceStep> steps(const CircuitEntry& c) const { return {{working_set_bytes(c), true}}; }
   virtual std::unique_ptr<DeviceWorker> make_worker(uint32_t worker_index) = 0;
   // Seconds the compute engine has been busy since construction (simulated: exact; CUDA: 0 —
   // the engine measures compute spans instead).
   virtual double compute_busy_s() const { return 0; }
+  // Where the circuit's key lives ("fully resident", "streaming: …"); empty if not loaded.
+  virtual std::string residency(const std::string& circuit_id) const { (void)circuit_id; return {}; }
+  virtual StreamStats stream_stats() const { return {}; }
+  // Copy spans of streamed chunks, kept only after record_copy_spans(true) (the bench).
+  virtual void record_copy_spans(bool on) { (void)on; }
+  virtual std::vector<CopySpan> copy_spans() const { return {}; }
 };
 
 }  // namespace snarkd::engine

@@ -105,11 +105,20 @@ int cuda_device_count() {
 #endif
 }
 
-uint64_t cuda_resident_bytes(uint32_t ordinal, const CircuitEntry& c) {
+std::shared_ptr<const void> keep_host_key_pinned(const CircuitEntry& c) {
 #ifdef SNARKD_ENGINE_CUDA
-  return CudaDevice::measure_resident_bytes(ordinal, c);
+  return CudaDevice::host_key(c);
 #else
-  (void)ordinal, (void)c;
+  (void)c;
+  return nullptr;
+#endif
+}
+
+uint64_t cuda_memory_used(uint32_t ordinal) {
+#ifdef SNARKD_ENGINE_CUDA
+  return CudaDevice::memory_used(ordinal);
+#else
+  (void)ordinal;
   return 0;
 #endif
 }
@@ -131,7 +140,7 @@ std::vector<std::unique_ptr<Device>> make_devices(const std::string& spec, const
     return out;
   }
 #ifdef SNARKD_ENGINE_CUDA
-  for (uint32_t id : cuda_ids(spec)) out.push_back(std::make_unique<CudaDevice>(id, opt.vram_bytes, opt.key_reserve_bytes));
+  for (uint32_t id : cuda_ids(spec)) out.push_back(std::make_unique<CudaDevice>(id, opt.vram_bytes));
 #else
   cuda_ids(spec);  // throws: no CUDA backend
 #endif

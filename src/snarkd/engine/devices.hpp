@@ -14,12 +14,11 @@
 namespace snarkd::engine {
 
 struct DeviceOptions {
-  // The ledger's size per device; 0 = the default: the simulated device's 1 GiB arena, 16 GiB
-  // of host RAM for the CPU device, or for
-  // a GPU its free memory at start-up less what resident keys will need (CudaDevice).
+  // The device memory the engine may use per device, all of it (keys, tables, streaming slots
+  // and working sets are carved from it); 0 = the default: the simulated device's 1 GiB arena,
+  // 16 GiB of host RAM for the CPU device, or a GPU's free memory at start-up less a margin for
+  // the CUDA context (CudaDevice).
   uint64_t vram_bytes = 0;
-  // GPUs with vram_bytes = 0: device memory left outside the pool for resident keys.
-  uint64_t key_reserve_bytes = 0;
   SimDeviceConfig sim;  // stage times of simulated devices (index and vram_bytes are set here)
 };
 
@@ -39,7 +38,12 @@ std::string first_devices(const std::string& spec, uint32_t k);
 // Whether this build has the CUDA backend and how many GPUs the process sees (0 without).
 int cuda_device_count();
 
-// The device memory the circuit's key takes on GPU `ordinal` (loads it once); 0 without CUDA.
-uint64_t cuda_resident_bytes(uint32_t ordinal, const CircuitEntry& c);
+// Keeps c's host key pinned while the handle lives (CUDA builds; null otherwise): the bench holds
+// one across its runs, so each engine's load does not pin a PoRep key (~70 GB) again.
+std::shared_ptr<const void> keep_host_key_pinned(const CircuitEntry& c);
+
+// Device memory in use on GPU `ordinal` now (start-up only; 0 without CUDA).
+uint64_t cuda_memory_used(uint32_t ordinal);
+
 
 }  // namespace snarkd::engine

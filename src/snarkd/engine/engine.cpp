@@ -38,13 +38,17 @@ const char* job_state_name(JobState s) {
   return "?";
 }
 
+void DeviceWorker::compute_step(const CircuitEntry&, uint32_t step, Reservation&, StageClock&, const std::stop_token&) {
+  throw std::logic_error("device worker: step " + std::to_string(step) + " of a one-step device");
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 struct Registered {
   std::shared_ptr<const CircuitEntry> entry;
-  std::vector<uint64_t> working_set;  // per device
+  std::vector<std::vector<DeviceStep>> steps;  // per device: a partition's steps there
   uint64_t users = 0;                 // partitions queued or in flight (mu held)
   bool ready = false;                 // loaded on every device (mu held)
 };
@@ -89,7 +93,7 @@ struct Popped {
 struct Engine::Impl {
   EngineConfig cfg;
   std::vector<std::unique_ptr<Device>> devices;
-  std::vector<std::unique_ptr<VramLedger>> ledgers;
+  std::vector<VramLedger*> ledgers;  // each device's own (Device::ledger())
   HostBudget host;
   const Clock::time_point t0 = Clock::now();
 
@@ -149,7 +153,11 @@ void Engine::Impl::start_threads() {
   if (cfg.workers_per_device == 0) throw InvalidArgument("engine: workers_per_device must be ≥ 1");
   for (uint32_t d = 0; d < devices.size(); ++d)
     for (uint32_t w = 0; w < cfg.workers_per_device; ++w) worker_status.push_back(WorkerStatus{d, w, "idle", 0, 0, now()});
-  for (auto& d : devices) ledgers.push_back(std::make_unique<VramLedger>(d->pool_bytes()));
+  for (auto& d : devices) {
+    ledgers.push_back(&d->ledger());
+    d->set_workers(cfg.workers_per_device);
+    d->record_copy_spans(cfg.record_timeline);
+  }
   for (uint32_t d = 0; d < devices.size(); ++d)
     for (uint32_t w = 0; w < cfg.workers_per_device; ++w) threads.emplace_back([this, d, w] { worker_loop(d, w); });
   watchdog = std::thread([this] { watchdog_loop(); });
@@ -242,57 +250,78 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
   auto rec = [&](Stage s, double b, double e) { record(device, worker, j, part, s, b, e); };
   auto enter = [&](Stage s) { set_status(device, worker, stage_name(s), j.id, part); };
   auto give_up = [&] { return j.stop.load() || stopping.load(); };
+  const std::stop_token stop = j.stop_source.get_token();  // ends a step on its device (cancel)
   auto stamp = [&](double PartitionTiming::*field, double t) {
     std::lock_guard l(mu);
     j.timings[part].*field = t;
   };
-  auto abandon = [&] {
-    std::lock_guard l(mu);
+  auto release_witness = [&] {
+    std::vector<ff::Fr>().swap(p.witness);
     if (j.charged[part]) host.release(c.witness_bytes());
     j.charged[part] = false;
+  };
+  auto abandon = [&] {
+    std::lock_guard l(mu);
+    release_witness();
     leave(j, part);
   };
+  // Each step: its own reservation (all-or-nothing, FIFO), taken while holding no other device
+  // memory and released before the next step asks (no hold-and-wait, see engine.hpp).
+  const std::vector<DeviceStep>& steps = j.circuit->steps[device];
+  uint32_t last_witness = 0;
+  for (uint32_t k = 0; k < steps.size(); ++k)
+    if (steps[k].witness) last_witness = k;
   try {
-    enter(Stage::kWaitVram);
-    const double t_wait = now();
-    std::optional<Reservation> res = ledgers[device]->reserve(j.circuit->working_set[device], give_up);
-    const double t_res = now();
-    if (t_res > t_wait) rec(Stage::kWaitVram, t_wait, t_res);
-    if (!res) return abandon();
-    // The working set must come from this device's own ledger (the multi-device invariant; the
-    // bench reports reserved_device against device for every partition).
-    const auto granter = std::find_if(ledgers.begin(), ledgers.end(), [&](const auto& l) { return l.get() == res->ledger(); });
-    stamp(&PartitionTiming::reserved_s, t_res);
-    {
-      std::lock_guard l(mu);
-      j.timings[part].reserved_device = uint32_t(granter - ledgers.begin());
+    groth16::QuerySums sums;
+    for (uint32_t k = 0; k < steps.size(); ++k) {
+      enter(Stage::kWaitVram);
+      const double t_wait = now();
+      std::optional<Reservation> res = ledgers[device]->reserve(steps[k].bytes, give_up);
+      const double t_res = now();
+      if (t_res > t_wait) rec(Stage::kWaitVram, t_wait, t_res);
+      if (!res) return abandon();
+      // The working set must come from this device's own ledger (the multi-device invariant; the
+      // bench reports reserved_device against device for every partition).
+      const auto granter = std::find(ledgers.begin(), ledgers.end(), res->ledger());
+      if (k == 0) stamp(&PartitionTiming::reserved_s, t_res);
+      {
+        std::lock_guard l(mu);
+        j.timings[part].reserved_device = uint32_t(granter - ledgers.begin());
+      }
+      if (granter - ledgers.begin() != std::ptrdiff_t(device))
+        throw std::logic_error("engine: a reservation from another device's ledger reached " + devices[device]->name());
+      double t_up = t_res;
+      if (steps[k].witness) {
+        enter(Stage::kUpload);
+        dw.upload(c, p.witness, *res);
+        if (k == last_witness) {
+          std::lock_guard l(mu);
+          release_witness();  // the host copy is no longer needed
+        }
+        t_up = now();
+        rec(Stage::kUpload, t_res, t_up);
+        if (j.timings[part].uploaded_s == 0) stamp(&PartitionTiming::uploaded_s, t_up);
+      }
+      if (give_up()) {
+        dw.settle();  // the upload may still be on the wire into the reservation
+        return abandon();
+      }
+      enter(Stage::kCompute);
+      WorkerClock clock([this] { return now(); }, rec);
+      if (k + 1 < steps.size()) dw.compute_step(c, k, *res, clock, stop);
+      else sums = dw.compute(c, *res, clock, stop);
+      res->release();
+      const double t_comp = now();
+      rec(Stage::kCompute, std::max(t_up, clock.wait_end_), t_comp);
+      {
+        std::lock_guard l(mu);
+        auto& phases = j.timings[part].phases;
+        phases.insert(phases.end(), clock.phases_.begin(), clock.phases_.end());
+      }
+      if (k + 1 == steps.size()) stamp(&PartitionTiming::computed_s, t_comp);
+      if (give_up()) return abandon();
     }
-    if (granter - ledgers.begin() != std::ptrdiff_t(device))
-      throw std::logic_error("engine: a reservation from another device's ledger reached " + devices[device]->name());
-    enter(Stage::kUpload);
-    dw.upload(c, p.witness, *res);
-    std::vector<ff::Fr>().swap(p.witness);  // the host copy is no longer needed
-    {
-      std::lock_guard l(mu);
-      if (j.charged[part]) host.release(c.witness_bytes());
-      j.charged[part] = false;
-    }
-    const double t_up = now();
-    rec(Stage::kUpload, t_res, t_up);
-    stamp(&PartitionTiming::uploaded_s, t_up);
-    if (give_up()) return abandon();
-    enter(Stage::kCompute);
-    WorkerClock clock([this] { return now(); }, rec);
-    const groth16::QuerySums sums = dw.compute(c, *res, clock, j.stop_source.get_token());
-    res->release();
     const double t_comp = now();
-    rec(Stage::kCompute, std::max(t_up, clock.wait_end_), t_comp);
-    stamp(&PartitionTiming::computed_s, t_comp);
-    {
-      std::lock_guard l(mu);
-      j.timings[part].phases = std::move(clock.phases_);
-    }
-    if (give_up()) return abandon();
     enter(Stage::kFinalize);
     const groth16::ProofRandomness rs = j.randomness.empty() ? groth16::random_proof_randomness() : j.randomness[part];
     groth16::Proof proof = groth16::assemble(c.pk->vk, sums, rs);
@@ -442,7 +471,13 @@ namespace {
 // host-to-device copies per device: in turn they would take devices × ~20 s). Rethrows the
 // first failure after every thread has finished.
 void load_everywhere(const std::vector<std::unique_ptr<Device>>& devices, const CircuitEntry& c) {
-  run_on_threads(devices.size(), [&](size_t d) { devices[d]->load(c); });
+  run_on_threads(devices.size(), [&](size_t d) {
+    try {
+      devices[d]->load(c);
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument("register_circuit '" + c.id + "' on " + devices[d]->name() + ": " + e.what());
+    }
+  });
 }
 
 }  // namespace
@@ -460,18 +495,20 @@ void Engine::register_circuit(const std::string& id, std::shared_ptr<const groth
     if (!impl_->circuits.emplace(id, reg).second)
       throw InvalidArgument("register_circuit: circuit id '" + id + "' is taken");
   }
-  // Load first (the device knows its working set once the key is resident), check it fits, and
-  // undo every load if one device cannot take the circuit.
+  // Load first (the device knows its steps once the key's residency is planned), check every
+  // step fits beside the device's resident data, and undo every load if one device cannot.
   try {
     load_everywhere(impl_->devices, *reg->entry);
     for (size_t d = 0; d < impl_->devices.size(); ++d) {
       Device& dev = *impl_->devices[d];
-      const uint64_t ws = VramLedger::round_up(dev.working_set_bytes(*reg->entry));
-      if (ws > impl_->ledgers[d]->capacity())
-        throw InvalidArgument("register_circuit '" + id + "': one partition needs " + std::to_string(ws) +
-                              " bytes of device memory, " + dev.name() + "'s ledger holds " +
-                              std::to_string(impl_->ledgers[d]->capacity()));
-      reg->working_set.push_back(ws);
+      std::vector<DeviceStep> steps = dev.steps(*reg->entry);
+      const uint64_t gap = impl_->ledgers[d]->largest_working_gap();
+      for (const DeviceStep& st : steps)
+        if (VramLedger::round_up(st.bytes) > gap)
+          throw InvalidArgument("register_circuit '" + id + "': one partition needs " + std::to_string(st.bytes) +
+                                " bytes of device memory at once, " + dev.name() + "'s ledger has " +
+                                std::to_string(gap) + " beside its resident data");
+      reg->steps.push_back(std::move(steps));
     }
   } catch (...) {
     for (auto& dev : impl_->devices) dev->unload(id);
@@ -665,8 +702,17 @@ Timeline Engine::timeline() const {
   t.devices = uint32_t(impl_->devices.size());
   t.workers_per_device = impl_->cfg.workers_per_device;
   t.wall_s = impl_->now();
-  std::lock_guard l(impl_->tl_mu);
-  t.spans = impl_->spans;
+  {
+    std::lock_guard l(impl_->tl_mu);
+    t.spans = impl_->spans;
+  }
+  // Each device's copy engine (streamed key chunks) on its own lane after the workers'.
+  for (uint32_t d = 0; d < impl_->devices.size(); ++d)
+    for (const CopySpan& c : impl_->devices[d]->copy_spans()) {
+      const double b = std::chrono::duration<double>(c.begin - impl_->t0).count();
+      const double e = std::chrono::duration<double>(c.end - impl_->t0).count();
+      if (b >= 0 && e >= b) t.spans.push_back(StageSpan{d, t.workers_per_device, 0, 0, Stage::kCopy, b, e});
+    }
   return t;
 }
 

@@ -2,19 +2,24 @@
 // workers per device, each partition passing a memory stage and a compute stage.
 //
 //   submit ──► host budget (witness bytes; wait FIFO or Busy) ──► queue ordered by
-//   (priority desc, submit order, partition) ──► a worker of any device pops the head:
-//     memory stage   reserve the whole working set on the device's VRAM ledger (all-or-nothing,
-//                    FIFO), move the witness in, give the witness's host bytes back;
-//     compute stage  SpMV, H, MSMs on the device (the worker's own stream), sums to the host;
-//     finalize       release the reservation, blind the sums into the proof (CPU, ~ms);
+//   (priority desc, submit order, partition) ──► a worker of any device pops the head and
+//   runs the partition's steps (Device::steps: one when the key is resident, two when it
+//   streams), each:
+//     memory stage   reserve the step's working set on the device's VRAM ledger (all-or-nothing,
+//                    FIFO), move the witness in (after the last step that needs it, the
+//                    witness's host bytes go back);
+//     compute stage  SpMV, H, MSMs on the device (the worker's own stream; streamed key chunks
+//                    through the device's slots), release the reservation;
+//   finalize         blind the sums into the proof (CPU, ~ms);
 //   the last partition of a job batch-verifies all of the job's proofs (self-check) before the
 //   job is reported done. Partitions of many jobs are in flight at once.
 //
 // Deadlock freedom (docs/ARCHITECTURE.md): a partition holds at most one reservation, taken in
-// one piece before anything else on the device, and the only thing it waits for while holding
-// it is the device's compute engine, whose holder waits for nothing. One acquisition order
-// (host budget → ledger → compute), no hold-and-wait on VRAM, so no cycle can form. A watchdog
-// counts "no progress while work is in flight" as a deadlock (tests assert 0).
+// one piece and released (or shrunk, never grown) before it asks for another, and the only
+// things it waits for while holding it are the device's compute engine and streamed chunks,
+// whose providers wait for nothing a reservation holder has. One acquisition order (host
+// budget → ledger → compute / slots), no hold-and-wait on VRAM, so no cycle can form. A
+// watchdog counts "no progress while work is in flight" as a deadlock (tests assert 0).
 #pragma once
 #include <chrono>
 #include <cstdint>

@@ -1,15 +1,14 @@
 #include "snarkd/engine/sim_device.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <filesystem>
-#include <set>
 #include <thread>
 
 #include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
-#include "snarkd/util/thread_pool.hpp"
 
 namespace snarkd::engine {
 
@@ -17,59 +16,65 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void wait_until(Clock::time_point t) { std::this_thread::sleep_until(t); }
-
-// Returns false if it returned because of a stop request.
-bool wait_while_held(const std::string& hold_file, const std::stop_token& stop = {}) {
-  while (!hold_file.empty() && std::filesystem::exists(hold_file))
-    if (!sleep_until(Clock::now() + std::chrono::milliseconds(5), stop)) return false;
-  return true;
-}
-
 Clock::duration seconds(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
 
-// The 8-byte pattern that fills a reservation past its witness: distinct per reservation use.
-uint64_t tag_of(uint64_t offset, uint64_t serial) {
-  uint64_t x = offset * 0x9e3779b97f4a7c15ULL ^ serial;
-  x ^= x >> 31;
-  return x * 0xbf58476d1ce4e5b9ULL | 1;
+template <class T>
+uint64_t bytes_of(const std::vector<T>& v) {
+  return v.size() * sizeof(T);
 }
 
 }  // namespace
 
-class SimDevice::FifoLock {
+// The streamer's copies: memcpy into the arena's slot on the device's copy engine.
+class SimBackend final : public ChunkStreamer::Backend {
  public:
-  void lock() { lock(std::stop_token{}); }
-  // Waits for its turn; a stop request first gives the turn up (it is skipped when it comes) and
-  // throws Cancelled, so a cancelled partition does not wait out the stages queued before it.
-  void lock(const std::stop_token& stop) {
-    std::unique_lock l(mu_);
-    const uint64_t ticket = next_++;
-    if (cv_.wait(l, stop, [&] { return serving_ == ticket; })) return;
-    abandoned_.insert(ticket);
-    throw Cancelled("simulated device: cancelled while waiting for the compute engine");
-  }
-  void unlock() {
-    std::lock_guard l(mu_);
-    ++serving_;
-    while (abandoned_.erase(serving_)) ++serving_;
-    cv_.notify_all();
-  }
+  explicit SimBackend(SimDevice& d) : d_(d) {}
+  void fill(uint32_t slot, const StreamChunk& chunk, const std::vector<uint32_t>&) override { d_.fill(slot, chunk); }
 
  private:
-  std::mutex mu_;
-  std::condition_variable_any cv_;
-  uint64_t next_ = 0, serving_ = 0;
-  std::set<uint64_t> abandoned_;  // tickets whose waiter was cancelled
+  SimDevice& d_;
 };
+
+void SimDevice::FifoLock::lock(const std::stop_token& stop) {
+  std::unique_lock l(mu_);
+  const uint64_t ticket = next_++;
+  if (cv_.wait(l, stop, [&] { return serving_ == ticket; })) return;
+  abandoned_.insert(ticket);
+  throw Cancelled("simulated device: cancelled while waiting for the compute engine");
+}
+
+void SimDevice::FifoLock::unlock() {
+  std::lock_guard l(mu_);
+  ++serving_;
+  while (abandoned_.erase(serving_)) ++serving_;
+  cv_.notify_all();
+}
 
 SimDevice::SimDevice(const SimDeviceConfig& cfg)
     : cfg_(cfg), copy_engine_(std::make_unique<FifoLock>()), compute_engine_(std::make_unique<FifoLock>()) {
   if (cfg.vram_bytes == 0 || cfg.vram_bytes > (uint64_t{4} << 30))
     throw InvalidArgument("simulated device: vram_bytes must be in (0, 4 GiB], got " + std::to_string(cfg.vram_bytes));
+  slot_bytes_ = cfg.slot_bytes ? cfg.slot_bytes : std::clamp<uint64_t>(cfg.vram_bytes / 16, 4096, uint64_t{1} << 30);
+  slot_bytes_ = align_segment(slot_bytes_);
   arena_.reset(new std::byte[cfg.vram_bytes]);  // default-initialised: untouched pages cost no RSS
+  ledger_ = std::make_unique<VramLedger>(cfg.vram_bytes);
+  // The streaming slots are carved at start-up, at the top of the region, like a GPU's. A tiny
+  // device with default slots has none (its keys must fit); configured ones must fit in half.
+  uint32_t slots = cfg.slots;
+  if (uint64_t(slots) * slot_bytes_ > ledger_->capacity() / 2) {
+    if (cfg.slot_bytes != 0)
+      throw InvalidArgument("simulated device: " + std::to_string(slots) + " streaming slots of " +
+                            std::to_string(slot_bytes_) + " bytes take more than half of its " +
+                            std::to_string(cfg.vram_bytes) + " bytes");
+    slots = 0;
+  }
+  if (slots > 0) {
+    slots_ = *ledger_->reserve_resident(uint64_t(slots) * slot_bytes_);
+    backend_ = std::make_unique<SimBackend>(*this);
+    streamer_ = std::make_unique<ChunkStreamer>(slots, *backend_);
+  }
 }
 
 SimDevice::~SimDevice() = default;
@@ -77,99 +82,171 @@ SimDevice::~SimDevice() = default;
 uint64_t SimDevice::resident_bytes() const {
   std::lock_guard l(mu_);
   uint64_t sum = 0;
-  for (const auto& [id, bytes] : resident_) sum += bytes;
+  for (const auto& [id, c] : loaded_) sum += c->plan.key_bytes;
   return sum;
 }
 
-void SimDevice::load(const CircuitEntry& c) {
-  const auto& pk = *c.pk;
-  const uint64_t bytes = (pk.a.size() + pk.b_g1.size() + pk.l.size() + pk.h.size()) * sizeof(ec::G1Affine) +
-                         pk.b_g2.size() * sizeof(ec::G2Affine);
-  if (cfg_.load_s > 0) std::this_thread::sleep_for(seconds(cfg_.load_s));
+StepSizes SimDevice::sizes(const CircuitEntry& c) {
+  const uint64_t w = VramLedger::round_up(c.witness_bytes()), n = c.pk->domain_size();
+  const uint64_t v = VramLedger::round_up(n * sizeof(ff::Fr)), s = VramLedger::round_up(n * sizeof(ff::Fr) / 4);
+  StepSizes z;
+  z.full = w + 4 * v;
+  z.q = w + v + s + v;
+  z.q_shrunk = s + v;
+  z.m = w + VramLedger::round_up(v / 2);
+  return z;
+}
+
+std::shared_ptr<const SimDevice::Loaded> SimDevice::loaded(const std::string& id) const {
   std::lock_guard l(mu_);
-  resident_[c.id] = bytes;
+  auto it = loaded_.find(id);
+  if (it == loaded_.end()) throw InvalidArgument(name() + ": circuit '" + id + "' is not loaded");
+  return it->second;
+}
+
+bool SimDevice::wait_while_held(const std::string& hold_file, const std::stop_token& stop) {
+  while (!hold_file.empty() && std::filesystem::exists(hold_file))
+    if (!sleep_until(Clock::now() + std::chrono::milliseconds(5), stop)) return false;
+  return true;
+}
+
+std::byte* SimDevice::slot_data(uint32_t slot) const { return arena_.get() + slots_.offset() + uint64_t(slot) * slot_bytes_; }
+
+void SimDevice::fill(uint32_t slot, const StreamChunk& chunk) {
+  std::lock_guard engine(*copy_engine_);
+  const auto t0 = Clock::now();
+  std::byte* dst = slot_data(slot);
+  for (const CopySegment& s : chunk.segments) std::memcpy(dst + s.offset, s.host, s.bytes);
+  if (cfg_.copy_bytes_per_s > 0) std::this_thread::sleep_until(t0 + seconds(double(chunk.bytes) / cfg_.copy_bytes_per_s));
+  if (cfg_.hold_fills) wait_while_held(cfg_.hold_file);
+  const auto t1 = Clock::now();
+  std::lock_guard l(mu_);
+  copy_busy_s_ += std::chrono::duration<double>(t1 - t0).count();
+  if (record_spans_) spans_.push_back(CopySpan{t0, t1, chunk.bytes});
+}
+
+// The resident part of a streamed circuit: matrices (if resident), then each query prefix
+// (points, index), laid out as residency.hpp's resident_layout_bytes counts them.
+void SimDevice::copy_resident(Loaded& l) {
+  uint64_t at = l.key.offset() + align_segment(0);
+  auto put = [&](const void* src, uint64_t bytes) {
+    const uint64_t here = at;
+    if (bytes) std::memcpy(arena_.get() + here, src, bytes);
+    at += align_segment(bytes);
+    return here;
+  };
+  Loaded& m = l;  // offsets are filled once, before the circuit is published
+  const r1cs::Circuit& c = *l.entry.circuit;
+  if (l.plan.matrices)
+    for (r1cs::Matrix mx : l.cat.rows_matrices[0]) {
+      const r1cs::CsrMatrix& csr = c.matrix(mx);
+      auto& o = m.matrix_at[size_t(mx)];
+      o[0] = put(csr.row_ptr.data(), bytes_of(csr.row_ptr));
+      o[1] = put(csr.col.data(), bytes_of(csr.col));
+      o[2] = put(csr.coeff.data(), bytes_of(csr.coeff));
+    }
+  for (size_t i = 0; i < kQueryParts; ++i) {
+    const QueryShape& q = l.cat.query[i];
+    const uint64_t pts = l.plan.resident_points[i];
+    if (pts == 0) continue;
+    m.part_at[i][0] = put(q.points, pts * q.point_bytes);
+    if (q.index) m.part_at[i][1] = put(q.index, pts * 4);
+  }
+  if (at > l.key.offset() + l.key.bytes()) throw std::logic_error("simulated device: resident layout overflows its reservation");
+}
+
+void SimDevice::load(const CircuitEntry& c) {
+  std::lock_guard ll(load_mu_);
+  if (cfg_.load_s > 0) std::this_thread::sleep_for(seconds(cfg_.load_s));
+  auto l = std::make_shared<Loaded>();
+  l->entry = c;
+  l->a_index = r1cs::density_indices(c.pk->a_density);
+  l->b_index = r1cs::density_indices(c.pk->b_density);
+  l->cat = make_catalogue(*c.pk, *c.circuit, l->a_index.data(), l->b_index.data(), slot_bytes_);
+  l->sizes = sizes(c);
+  ResidencyInput in;
+  in.gap = ledger_->largest_working_gap();
+  in.workers = workers_;
+  in.sizes = l->sizes;
+  {
+    std::lock_guard g(mu_);
+    for (const auto& [id, other] : loaded_)
+      for (const DeviceStep& s : other->plan.steps) in.keep_gap = std::max(in.keep_gap, s.bytes);
+  }
+  l->plan = plan_residency(l->cat, in);
+  if (l->plan.streamed_bytes_per_partition > 0 && !streamer_)
+    throw InvalidArgument("the key does not fit beside the working sets and the device has no streaming slots");
+  if (l->plan.key_bytes) l->key = *ledger_->reserve_resident(l->plan.key_bytes);
+  if (!l->plan.full) {
+    copy_resident(*l);
+    for (size_t p = 0; p < kKeyParts && streamer_; ++p) {
+      std::vector<StreamChunk> streamed;
+      for (const StreamChunk& ch : l->cat.chunks[p])
+        if (!l->plan.resident(KeyPart(p), ch.index)) streamed.push_back(ch);
+      l->ids[p] = streamer_->add(streamed);
+    }
+  }
+  std::lock_guard g(mu_);
+  loaded_[c.id] = std::move(l);
 }
 
 void SimDevice::unload(const std::string& circuit_id) {
-  std::lock_guard l(mu_);
-  resident_.erase(circuit_id);
+  std::lock_guard ll(load_mu_);
+  std::shared_ptr<const Loaded> l;
+  {
+    std::lock_guard g(mu_);
+    auto it = loaded_.find(circuit_id);
+    if (it == loaded_.end()) return;
+    l = std::move(it->second);
+    loaded_.erase(it);
+  }
+  if (streamer_)
+    for (const auto& ids : l->ids) streamer_->remove(ids);
+  l.reset();  // releases the resident reservation (no partition of the circuit runs)
 }
 
 uint64_t SimDevice::working_set_bytes(const CircuitEntry& c) const {
-  return c.witness_bytes() + 4 * c.pk->domain_size() * sizeof(ff::Fr);
+  uint64_t m = 0;
+  for (const DeviceStep& s : steps(c)) m = std::max(m, s.bytes);
+  return m;
 }
+
+std::vector<DeviceStep> SimDevice::steps(const CircuitEntry& c) const { return loaded(c.id)->plan.steps; }
 
 double SimDevice::compute_busy_s() const { return busy_ns_.load() * 1e-9; }
 
-class SimWorker final : public DeviceWorker {
- public:
-  SimWorker(SimDevice& d, uint32_t index) : d_(d), serial_(uint64_t{index} << 40) {}
+std::string SimDevice::residency(const std::string& circuit_id) const {
+  std::lock_guard g(mu_);
+  auto it = loaded_.find(circuit_id);
+  return it == loaded_.end() ? std::string() : describe(it->second->cat, it->second->plan);
+}
 
-  void upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) override {
-    const uint64_t wbytes = witness.size_bytes();
-    if (wbytes > r.bytes() || wbytes != c.witness_bytes())
-      throw InvalidArgument("simulated upload: the witness does not fit its reservation");
-    std::lock_guard engine(*d_.copy_engine_);
-    const auto t0 = Clock::now();
-    std::byte* base = d_.arena_.get() + r.offset();
-    std::memcpy(base, witness.data(), wbytes);
-    tag_ = tag_of(r.offset(), ++serial_);
-    for (uint64_t off = wbytes; off + 8 <= r.bytes(); off += 8) std::memcpy(base + off, &tag_, 8);
-    double t = d_.cfg_.upload_s;
-    if (d_.cfg_.upload_bytes_per_s > 0) t += double(wbytes) / d_.cfg_.upload_bytes_per_s;
-    wait_until(t0 + seconds(t));
-    if (d_.cfg_.hold_uploads) wait_while_held(d_.cfg_.hold_file);
+StreamStats SimDevice::stream_stats() const {
+  StreamStats s;
+  if (streamer_) {
+    const ChunkStreamer::Stats st = streamer_->stats();
+    s.streamed_bytes = st.bytes;
+    s.fills = st.fills;
+    s.leases = st.taken;
+    s.open_leases = st.open_leases;
+    s.subscriptions = st.subscriptions;
   }
+  s.witness_bytes = witness_bytes_.load();
+  s.key_resident_bytes = resident_bytes();
+  s.slot_bytes = slots_.bytes();
+  std::lock_guard g(mu_);
+  s.copy_busy_s = copy_busy_s_;
+  return s;
+}
 
-  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
-                             const std::stop_token& stop) override {
-    const double wait0 = clock.now();
-    d_.compute_engine_->lock(stop);
-    std::lock_guard engine(*d_.compute_engine_, std::adopt_lock);
-    const double wait1 = clock.now();
-    if (wait1 > wait0) clock.span(Stage::kWaitCompute, wait0, wait1);
-    const auto t0 = Clock::now();
-    const std::byte* base = d_.arena_.get() + r.offset();
-    const auto* w = reinterpret_cast<const ff::Fr*>(base);
-    groth16::ProveOptions opt;
-    opt.threads = 1;
-    opt.stop = stop;
-    const InlinePoolScope inline_pool;  // tiny circuits: pool wake-ups would dominate
-    groth16::ProveTimings t;
-    // The sums are computed even if the tag check below fails, so the SMs' time is realistic.
-    std::exception_ptr failure;
-    groth16::QuerySums sums;
-    try {
-      sums = groth16::compute_sums(*c.pk, *c.circuit, std::span<const ff::Fr>(w, c.num_vars()), opt, t);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-    // The SMs stay busy for the configured stage time (and while held); a cancel ends it at
-    // once, as a real device's kernels stop at their next boundary.
-    const bool finished =
-        sleep_until(t0 + seconds(d_.cfg_.compute_s), stop) && wait_while_held(d_.cfg_.hold_file, stop);
-    d_.busy_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
-    if (!finished) throw Cancelled("simulated device: cancelled during the compute stage");
-    check_tag(base, c.witness_bytes(), r.bytes());
-    if (failure) std::rethrow_exception(failure);
-    return sums;
-  }
+void SimDevice::record_copy_spans(bool on) {
+  std::lock_guard g(mu_);
+  record_spans_ = on;
+}
 
- private:
-  void check_tag(const std::byte* base, uint64_t from, uint64_t to) const {
-    for (uint64_t off = from; off + 8 <= to; off += 8) {
-      uint64_t v;
-      std::memcpy(&v, base + off, 8);
-      if (v != tag_)
-        throw VramCorruption("simulated VRAM corrupted at offset " + std::to_string(off) +
-                             " of a reservation: another partition wrote into it");
-    }
-  }
-
-  SimDevice& d_;
-  uint64_t tag_ = 0, serial_ = 0;
-};
-
-std::unique_ptr<DeviceWorker> SimDevice::make_worker(uint32_t i) { return std::make_unique<SimWorker>(*this, i); }
+std::vector<CopySpan> SimDevice::copy_spans() const {
+  std::lock_guard g(mu_);
+  return spans_;
+}
 
 }  // namespace snarkd::engine

@@ -1,23 +1,38 @@
 // A simulated proving device, so the engine's scheduling runs (and is tested) without a GPU.
 //
-// CPU threads stand in for the hardware: a copy engine (one upload at a time per device, FIFO)
-// and the SMs (one compute stage at a time per device, FIFO — a partition's kernels fill the
-// GPU). "VRAM" is a host arena of the configured size; the ledger hands out its offsets and the
-// upload really copies the witness there. The compute stage reads the witness back from the
-// arena and computes the real sums with the CPU prover (groth16::compute_sums), then waits out
-// the configured stage time. So a scheduling bug that mixes up partitions or overlaps two
-// reservations yields an invalid proof; in addition the rest of each reservation is filled with
-// a per-partition tag at upload and checked after compute (VramCorruption on a mismatch).
+// CPU threads stand in for the hardware: a copy engine (one copy at a time per device, FIFO:
+// witness uploads and streamed key chunks) and the SMs (one compute stage at a time per device,
+// FIFO — a partition's kernels fill the GPU). "VRAM" is a host arena of the configured size,
+// managed by the device's ledger like a GPU's pool: resident key parts are copied into it at
+// load, streamed chunks into its slots, witnesses into the working sets.
+//
+// It models the CUDA device's memory plan (residency.hpp): fully resident when the key fits
+// beside the workers' working sets — then the compute stage reads the witness back from the
+// arena and runs the real CPU prover — otherwise two steps over the same chunk catalogue the
+// GPU streams (key_parts.hpp): step 0 evaluates the QAP rows from the matrices' chunks (arena:
+// resident region or a slot), writes the H scalars into its reservation, shrinks it and sums
+// the H MSM over h's chunks read from the arena; step 1 sums A, B and L over theirs. So a bug in
+// slot handling, residency or reservations yields a wrong sum and an invalid proof. Besides,
+// every byte of a reservation that no data covers is filled with a per-partition tag at upload
+// and checked after compute (VramCorruption on a mismatch).
 #pragma once
+#include <array>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
+#include <vector>
 
 #include "snarkd/engine/device.hpp"
+#include "snarkd/engine/key_parts.hpp"
+#include "snarkd/engine/residency.hpp"
+#include "snarkd/engine/streamer.hpp"
 
 namespace snarkd::engine {
 
@@ -26,14 +41,19 @@ struct SimDeviceConfig {
   uint64_t vram_bytes = uint64_t{64} << 20;  // the arena (and ledger) size
   double upload_s = 0;                       // copy-engine time per upload, plus
   double upload_bytes_per_s = 0;             //   witness bytes / this (0: no per-byte time)
-  double compute_s = 0;                      // minimum compute-stage time (SMs busy)
+  double compute_s = 0;                      // minimum compute-stage time per partition (SMs busy)
   double load_s = 0;                         // time to make a circuit resident
+  double copy_bytes_per_s = 0;               // streamed key chunks over the copy engine (0: instant)
+  uint64_t slot_bytes = 0;                   // streaming slot size; 0: vram / 16 in [4 KiB, 1 GiB]
+  uint32_t slots = 3;                        // streaming slots (0: keys must fit; at most half of vram)
   // Tests: while this file exists, no compute stage ends (it has done its work and waits; a
-  // cancel still ends it). A test creates it, sees the partition it needs in its stage, acts
-  // (cancel, submit, SIGTERM, kill -9), then removes it: a handshake where a stage time would
-  // race a loaded machine's clock. Checked every 5 ms (test-only; the daemon's sim_hold_file).
+  // cancel still ends it) — each step's, on a device whose keys stream. A test creates it, sees
+  // the partition it needs in its stage, acts (cancel, submit, SIGTERM, kill -9), then removes
+  // it: a handshake where a stage time would race a loaded machine's clock. Checked every 5 ms
+  // (test-only; the daemon's sim_hold_file).
   std::string hold_file;
   bool hold_uploads = false;  // the hold also keeps uploads from ending (not cancellable)
+  bool hold_fills = false;    // ... and streamed chunk copies (a step then waits for its chunks)
 };
 
 // The tag check after compute failed: some other partition wrote into this reservation.
@@ -51,25 +71,82 @@ class SimDevice final : public Device {
   std::string name() const override { return "sim:" + std::to_string(cfg_.index); }
   uint64_t pool_bytes() const override { return cfg_.vram_bytes; }
   uint64_t resident_bytes() const override;
+  VramLedger& ledger() override { return *ledger_; }
+  void set_workers(uint32_t workers) override { workers_ = workers; }
   void load(const CircuitEntry& c) override;
   void unload(const std::string& circuit_id) override;
-  // witness + a, b, c (one domain each) + the H scalars: the CUDA prover's shape.
   uint64_t working_set_bytes(const CircuitEntry& c) const override;
+  std::vector<DeviceStep> steps(const CircuitEntry& c) const override;
   std::unique_ptr<DeviceWorker> make_worker(uint32_t worker_index) override;
   double compute_busy_s() const override;
+  std::string residency(const std::string& circuit_id) const override;
+  StreamStats stream_stats() const override;
+  void record_copy_spans(bool on) override;
+  std::vector<CopySpan> copy_spans() const override;
 
   const SimDeviceConfig& config() const { return cfg_; }
+  uint64_t slot_bytes() const { return slot_bytes_; }
+
+  // Working sets of this model (witness w, vectors of n = domain size, Fr each):
+  // full = w + 4n; step 0 = [w | b | n/4 scratch | a → H scalars] shrinking to [n/4 | H];
+  // step 1 = w + n/2.
+  static StepSizes sizes(const CircuitEntry& c);
 
  private:
   friend class SimWorker;
-  class FifoLock;  // ticket lock: engines serve requests in arrival order
+  friend class SimBackend;
+  // Ticket lock: the copy and compute engines serve requests in arrival order.
+  class FifoLock {
+   public:
+    void lock() { lock(std::stop_token{}); }
+    // Waits for its turn; a stop request first gives the turn up (it is skipped when it comes)
+    // and throws Cancelled, so a cancelled partition does not wait out the stages queued before it.
+    void lock(const std::stop_token& stop);
+    void unlock();
+
+   private:
+    std::mutex mu_;
+    std::condition_variable_any cv_;
+    uint64_t next_ = 0, serving_ = 0;
+    std::set<uint64_t> abandoned_;  // tickets whose waiter was cancelled
+  };
+  // A loaded circuit: its chunk catalogue, residency plan, resident reservation (the arena
+  // holds the resident matrices and query prefixes, streaming only) and streamed chunk ids.
+  struct Loaded {
+    CircuitEntry entry;
+    std::vector<uint32_t> a_index, b_index;
+    KeyCatalogue cat;
+    StepSizes sizes;
+    ResidencyPlan plan;
+    Reservation key;
+    std::array<std::array<uint64_t, 3>, 3> matrix_at{};  // arena offsets: [A, B, C][row_ptr, col, coeff]
+    std::array<std::array<uint64_t, 2>, kQueryParts> part_at{};  // arena offsets: [points, index]
+    std::array<std::vector<ChunkStreamer::ChunkId>, kKeyParts> ids;  // by chunk index (streamed ones)
+  };
+
+  std::shared_ptr<const Loaded> loaded(const std::string& id) const;
+  void fill(uint32_t slot, const StreamChunk& chunk);  // the streamer's backend
+  std::byte* slot_data(uint32_t slot) const;
+  // The test hold (SimDeviceConfig::hold_file): false if it returned because of a stop.
+  static bool wait_while_held(const std::string& hold_file, const std::stop_token& stop = {});
+  void copy_resident(Loaded& l);
 
   SimDeviceConfig cfg_;
+  uint64_t slot_bytes_ = 0;
+  uint32_t workers_ = 1;
   std::unique_ptr<std::byte[]> arena_;
+  std::unique_ptr<VramLedger> ledger_;
   std::unique_ptr<FifoLock> copy_engine_, compute_engine_;
+  std::unique_ptr<ChunkStreamer::Backend> backend_;
+  std::unique_ptr<ChunkStreamer> streamer_;
+  std::mutex load_mu_;          // loads and unloads, one at a time
+  Reservation slots_;           // the streaming slots, carved at construction
   mutable std::mutex mu_;
-  std::map<std::string, uint64_t> resident_;  // circuit id → bytes
-  std::atomic<uint64_t> busy_ns_{0};
+  std::map<std::string, std::shared_ptr<const Loaded>> loaded_;
+  std::vector<CopySpan> spans_;  // mu_
+  bool record_spans_ = false;
+  double copy_busy_s_ = 0;       // mu_
+  std::atomic<uint64_t> busy_ns_{0}, witness_bytes_{0};
 };
 
 }  // namespace snarkd::engine

@@ -31,6 +31,7 @@ const char* stage_name(Stage s) {
     case Stage::kWaitCompute: return "wait_compute";
     case Stage::kCompute: return "compute";
     case Stage::kFinalize: return "finalize";
+    case Stage::kCopy: return "copy";
   }
   return "unknown";
 }
@@ -57,7 +58,7 @@ constexpr uint64_t kMaxLanes = 4096;
 
 // Okabe–Ito colours (distinguishable with the common colour-vision deficiencies).
 constexpr const char* kStageColour[kNumStages] = {"#e69f00", "#0072b2", "#cc79a7", "#009e73",
-                                                  "#d55e00"};
+                                                  "#d55e00", "#56b4e9"};
 
 bool is_wait(size_t stage) {
   return stage == size_t(Stage::kWaitVram) || stage == size_t(Stage::kWaitCompute);
@@ -205,6 +206,7 @@ std::vector<Interval> compute_union(const Timeline& tl, uint32_t device, double 
 
 struct Layout {
   uint64_t devices = 0, workers = 0;
+  uint64_t copy_lane = UINT64_MAX;  // the lane index of the copy engine's spans, if any
   double end_s = 1;   // the axis runs 0 .. end_s
   double bin_px = 1;  // width of the bins narrow spans are merged into
   double single_px = kMinBoxPx;  // spans at least this wide are drawn one by one
@@ -242,6 +244,7 @@ Layout make_layout(const Timeline& tl) {
     }
     L.devices = std::max<uint64_t>(L.devices, uint64_t(s.device) + 1);
     L.workers = std::max<uint64_t>(L.workers, uint64_t(s.worker) + 1);
+    if (s.stage == Stage::kCopy) L.copy_lane = s.worker;
     end = std::max(end, s.end_s);
   }
   // Checked without forming the product (two 32-bit counts could overflow 64 bits).
@@ -460,7 +463,8 @@ void draw_frame(std::string& out, const Layout& L) {
     for (uint64_t w = 0; w < L.workers; ++w) {
       const double y = L.lane_y(d, w);
       out += "<text class=\"lab\" x=\"" + num(kPlotLeft - 8, 0) + "\" y=\"" + num(y + 12, 1) +
-             "\">dev " + std::to_string(d) + kDot + "worker " + std::to_string(w) + "</text>\n";
+             "\">dev " + std::to_string(d) + kDot + (w == L.copy_lane ? "copy engine" : "worker " + std::to_string(w)) +
+             "</text>\n";
       out += "<rect class=\"ln\" x=\"" + num(kPlotLeft, 0) + "\" y=\"" + num(y + 1, 1) +
              "\" width=\"" + num(kPlotWidth, 0) + "\" height=\"" + num(kLaneH - 2, 0) + "\"/>\n";
     }

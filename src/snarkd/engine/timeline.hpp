@@ -12,7 +12,8 @@ namespace snarkd::engine {
 // A self-contained SVG (no scripts, no external fonts or images) of the timeline:
 //  - one lane per (device, worker), labelled "dev D · worker W", grouped under a
 //    "device D" header; lanes cover 0..devices-1 × 0..workers_per_device-1 and are
-//    extended to any larger index a span carries;
+//    extended to any larger index a span carries; the lane of kCopy spans (worker index
+//    workers_per_device) is labelled "dev D · copy engine";
 //  - a time axis in seconds over 0..max(wall_s, latest span end) with 1-2-5 ticks;
 //  - each span a box coloured by stage (legend on top); the lock waits kWaitVram and
 //    kWaitCompute drawn hatched on a lighter ground (a pattern is defined only when such

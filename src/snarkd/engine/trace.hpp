@@ -17,13 +17,15 @@ enum class Stage : uint8_t {
   kWaitCompute,  // waiting for the compute engine (simulated device only)
   kCompute,      // compute stage: SpMV, H, MSMs on the worker's stream
   kFinalize,     // host: assembly of the proof from the device's sums (reservation released)
+  kCopy,         // the device's copy engine streaming key chunks (its own lane per device)
 };
-inline constexpr size_t kNumStages = 5;
-const char* stage_name(Stage s);  // "wait_vram", "upload", "wait_compute", "compute", "finalize"
+inline constexpr size_t kNumStages = 6;
+// "wait_vram", "upload", "wait_compute", "compute", "finalize", "copy"
+const char* stage_name(Stage s);
 
 struct StageSpan {
   uint32_t device = 0;   // device index
-  uint32_t worker = 0;   // worker index within the device
+  uint32_t worker = 0;   // worker index within the device (kCopy: workers_per_device)
   uint64_t job = 0;      // engine job id
   uint32_t partition = 0;
   Stage stage = Stage::kUpload;

@@ -181,6 +181,15 @@ uint64_t DensityBitmap::count(uint64_t begin, uint64_t end) const {
   return n;
 }
 
+std::vector<uint32_t> density_indices(const DensityBitmap& d) {
+  std::vector<uint32_t> out;
+  if (d.num_bits == 0) return out;
+  out.reserve(d.count(0, d.num_bits));
+  for (uint64_t j = 0; j < d.num_bits; ++j)
+    if (d.test(j)) out.push_back(uint32_t(j));
+  return out;
+}
+
 DensityBitmap density(const Circuit& circuit, Matrix which) {
   const CsrMatrix& m = circuit.matrix(which);
   DensityBitmap d;

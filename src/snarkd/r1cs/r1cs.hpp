@@ -128,6 +128,9 @@ struct DensityBitmap {
 };
 // Density of A or B (C has none in Groth16: its query is not split by density).
 DensityBitmap density(const Circuit& circuit, Matrix m);
+// The variables set in d, ascending (u32: columns are u32, kMaxVariables): a density query's
+// index list; empty for an empty bitmap (a full query).
+std::vector<uint32_t> density_indices(const DensityBitmap& d);
 
 // Checks every structural invariant: num_inputs ≥ 1, num_vars ≤ 2^32, equal row counts,
 // row_ptr starting at 0, monotone and ending at nnz, col/coeff of equal length, columns <

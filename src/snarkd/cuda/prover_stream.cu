@@ -1,0 +1,227 @@
+// Kernels of the streamed GPU prover (prover_stream.hpp). Each thread's work is a
+// stream_ops function the host tests run on the CPU too; these are the grid loops around them.
+#include <algorithm>
+#include <cstdint>
+
+#include "snarkd/cuda/prover_stream.hpp"
+#include "snarkd/util/error.hpp"
+
+namespace snarkd::cuda {
+namespace {
+
+constexpr uint32_t kThreads = 256;
+constexpr uint32_t kSumThreads = 128;  // sum_points: 128 G2 XYZZ points = 48 KiB of shared memory
+
+// Grid-stride kernels: at most 2^16 blocks, enough to fill an H200 many times over.
+uint32_t blocks_for(uint64_t n) { return uint32_t(std::clamp<uint64_t>((n + kThreads - 1) / kThreads, 1, 65536)); }
+
+__device__ __forceinline__ uint64_t first_index() { return uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
+__device__ __forceinline__ uint64_t grid_stride() { return uint64_t(gridDim.x) * blockDim.x; }
+
+// Pass 1 over a rows chunk: a and b; bellperson also evaluates C's row and records the first
+// row where a·b ≠ c (the satisfiability check, with no third vector).
+__global__ void qap_pass1_kernel(ChunkView v, const Fr* dict, const Fr* w, Fr* a, Fr* b, bool bellperson,
+                                 unsigned long long* fail) {
+  for (uint64_t r = first_index(); r < v.count; r += grid_stride()) {
+    const uint64_t i = v.first + r;
+    const Fr av = stream_ops::row_dot(v.row_ptr[0], v.col[0], v.coeff[0], r, dict, w);
+    const Fr bv = stream_ops::row_dot(v.row_ptr[1], v.col[1], v.coeff[1], r, dict, w);
+    a[i] = av;
+    b[i] = bv;
+    if (bellperson && av * bv != stream_ops::row_dot(v.row_ptr[2], v.col[2], v.coeff[2], r, dict, w))
+      atomicMin(fail, static_cast<unsigned long long>(i));
+  }
+}
+
+// Pass 2: c = C·w (bellperson; the chunk holds C alone) or (A·w)(B·w) (snarkjs: c = a∘b).
+__global__ void qap_pass2_kernel(ChunkView v, const Fr* dict, const Fr* w, Fr* c, bool bellperson) {
+  for (uint64_t r = first_index(); r < v.count; r += grid_stride()) {
+    const Fr x = stream_ops::row_dot(v.row_ptr[0], v.col[0], v.coeff[0], r, dict, w);
+    c[v.first + r] = bellperson ? x : x * stream_ops::row_dot(v.row_ptr[1], v.col[1], v.coeff[1], r, dict, w);
+  }
+}
+
+__global__ void qap_tail_kernel(Fr* a, Fr* b, const Fr* w, uint64_t m, uint64_t n, uint64_t num_inputs,
+                                bool bellperson, uint64_t* one_ok) {
+  if (first_index() == 0 && one_ok) *one_ok = w[0] == Fr::one() ? 1 : 0;
+  for (uint64_t i = m + first_index(); i < n; i += grid_stride()) {
+    const uint64_t j = i - m;
+    a[i] = bellperson && j < num_inputs ? w[j] : Fr::zero();
+    if (b) b[i] = Fr::zero();
+  }
+}
+
+__global__ void fill_zero_kernel(Fr* v, uint64_t count) {
+  for (uint64_t i = first_index(); i < count; i += grid_stride()) v[i] = Fr::zero();
+}
+
+__global__ void split_layer_kernel(Fr* v, uint32_t level, bool dit, bool inverse, stream_ops::BlockScale scale,
+                                   stream_ops::SplitTwiddles t) {
+  const uint64_t pairs = uint64_t{1} << (t.log_n - 1);
+  for (uint64_t p = first_index(); p < pairs; p += grid_stride())
+    stream_ops::split_butterfly(v, p, level, dit, inverse, scale, t);
+}
+
+__global__ void mul_kernel(Fr* a, const Fr* b, uint64_t n) {
+  for (uint64_t i = first_index(); i < n; i += grid_stride()) a[i] = a[i] * b[i];
+}
+
+__global__ void sub_scale_kernel(Fr* a, const Fr* b, uint64_t n, Fr factor, bool scale) {
+  for (uint64_t i = first_index(); i < n; i += grid_stride()) {
+    const Fr d = a[i] - b[i];
+    a[i] = scale ? d * factor : d;
+  }
+}
+
+__global__ void gather_split_kernel(const Fr* v, uint64_t first, uint64_t count, uint32_t log_n, uint32_t depth,
+                                    Fr* out) {
+  for (uint64_t k = first_index(); k < count; k += grid_stride())
+    out[k] = v[stream_ops::split_position(first + k, log_n, depth)];
+}
+
+// Counts a chunk's "other" scalars: a warp's count by shuffles, one atomic per warp.
+__global__ void count_others_kernel(ChunkView v, const Fr* w, uint64_t offset, unsigned long long* counter) {
+  unsigned long long n = 0;
+  for (uint64_t k = first_index(); k < v.count; k += grid_stride())
+    n += stream_ops::scalar_kind(stream_ops::chunk_scalar(w, v.index, offset, v.first, k)) == stream_ops::kOther;
+  for (int d = 16; d > 0; d /= 2) n += __shfl_down_sync(0xffffffffu, n, d);
+  if ((threadIdx.x & 31) == 0 && n) atomicAdd(counter, n);
+}
+
+// Thread t adds the bases of the ones among points t, t + T, t + 2T, … into its accumulator
+// (kept in device memory across chunks) and appends the others to the tail.
+template <class F>
+__global__ void ones_gather_kernel(ChunkView v, const Fr* w, uint64_t offset, Xyzz<F>* accum, Affine<F>* tail_bases,
+                                   Fr* tail_scalars, unsigned long long* tail_count) {
+  const uint64_t t = first_index(), stride = grid_stride();
+  const auto* points = static_cast<const Affine<F>*>(v.points);
+  Xyzz<F> acc = accum[t];
+  for (uint64_t k = t; k < v.count; k += stride) {
+    const Fr s = stream_ops::chunk_scalar(w, v.index, offset, v.first, k);
+    const uint32_t kind = stream_ops::scalar_kind(s);
+    if (kind == stream_ops::kOne) {
+      acc = acc.add_mixed(points[k]);
+    } else if (kind == stream_ops::kOther) {
+      const unsigned long long at = atomicAdd(tail_count, 1ull);
+      tail_bases[at] = points[k];
+      tail_scalars[at] = s;
+    }
+  }
+  accum[t] = acc;
+}
+
+template <class F>
+__global__ void set_infinity_kernel(Xyzz<F>* p, uint64_t count) {
+  for (uint64_t i = first_index(); i < count; i += grid_stride()) p[i] = Xyzz<F>::infinity();
+}
+
+// One block: each thread sums a strided run, then a tree in shared memory.
+template <class F>
+__global__ void sum_points_kernel(const Xyzz<F>* in, uint64_t count, Xyzz<F>* out) {
+  __shared__ Xyzz<F> sh[kSumThreads];
+  Xyzz<F> acc = Xyzz<F>::infinity();
+  for (uint64_t i = threadIdx.x; i < count; i += kSumThreads) acc += in[i];
+  sh[threadIdx.x] = acc;
+  __syncthreads();
+  for (uint32_t half = kSumThreads / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) sh[threadIdx.x] = sh[threadIdx.x] + sh[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *out = sh[0];
+}
+
+}  // namespace
+
+namespace detail {
+
+void launch_qap_pass1(const ChunkView& v, const Fr* dict, const Fr* w, Fr* a, Fr* b, bool bellperson,
+                      unsigned long long* first_failing_row, cudaStream_t stream) {
+  if (v.count == 0) return;
+  qap_pass1_kernel<<<blocks_for(v.count), kThreads, 0, stream>>>(v, dict, w, a, b, bellperson, first_failing_row);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+void launch_qap_pass2(const ChunkView& v, const Fr* dict, const Fr* w, Fr* c, bool bellperson, cudaStream_t stream) {
+  if (v.count == 0) return;
+  qap_pass2_kernel<<<blocks_for(v.count), kThreads, 0, stream>>>(v, dict, w, c, bellperson);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+void launch_qap_tail(Fr* a, Fr* b, const Fr* w, uint64_t m, uint64_t n, uint64_t num_inputs, bool bellperson,
+                     uint64_t* witness_one_ok, cudaStream_t stream) {
+  qap_tail_kernel<<<blocks_for(n > m ? n - m : 1), kThreads, 0, stream>>>(a, b, w, m, n, num_inputs, bellperson,
+                                                                         witness_one_ok);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+void launch_fill_zero(Fr* v, uint64_t count, cudaStream_t stream) {
+  if (count == 0) return;
+  fill_zero_kernel<<<blocks_for(count), kThreads, 0, stream>>>(v, count);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+void launch_split_layer(Fr* v, uint32_t level, bool dit, bool inverse, stream_ops::BlockScale scale,
+                        const stream_ops::SplitTwiddles& t, cudaStream_t stream) {
+  split_layer_kernel<<<blocks_for(uint64_t{1} << (t.log_n - 1)), kThreads, 0, stream>>>(v, level, dit, inverse, scale, t);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+void launch_mul(Fr* a, const Fr* b, uint64_t n, cudaStream_t stream) {
+  mul_kernel<<<blocks_for(n), kThreads, 0, stream>>>(a, b, n);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+void launch_sub_scale(Fr* a, const Fr* b, uint64_t n, Fr factor, bool scale, cudaStream_t stream) {
+  sub_scale_kernel<<<blocks_for(n), kThreads, 0, stream>>>(a, b, n, factor, scale);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+void launch_gather_split(const Fr* v, uint64_t first, uint64_t count, uint32_t log_n, uint32_t depth, Fr* out,
+                         cudaStream_t stream) {
+  if (count == 0) return;
+  gather_split_kernel<<<blocks_for(count), kThreads, 0, stream>>>(v, first, count, log_n, depth, out);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+void launch_count_others(const ChunkView& v, const Fr* w, uint64_t offset, unsigned long long* counter,
+                         cudaStream_t stream) {
+  if (v.count == 0) return;
+  count_others_kernel<<<blocks_for(v.count), kThreads, 0, stream>>>(v, w, offset, counter);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+template <class F>
+void launch_ones_gather(const ChunkView& v, const Fr* w, uint64_t offset, Xyzz<F>* accum, uint32_t threads,
+                        Affine<F>* tail_bases, Fr* tail_scalars, unsigned long long* tail_count, cudaStream_t stream) {
+  if (threads % kThreads != 0) throw InvalidArgument("launch_ones_gather: threads must be a multiple of 256");
+  if (v.count == 0) return;
+  ones_gather_kernel<F><<<threads / kThreads, kThreads, 0, stream>>>(v, w, offset, accum, tail_bases, tail_scalars,
+                                                                     tail_count);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+template <class F>
+void launch_set_infinity(Xyzz<F>* p, uint64_t count, cudaStream_t stream) {
+  if (count == 0) return;
+  set_infinity_kernel<F><<<blocks_for(count), kThreads, 0, stream>>>(p, count);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+template <class F>
+void launch_sum_points(const Xyzz<F>* in, uint64_t count, Xyzz<F>* out, cudaStream_t stream) {
+  sum_points_kernel<F><<<1, kSumThreads, 0, stream>>>(in, count, out);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+#define SNARKD_STREAM_DEFINE(F)                                                                                  \
+  template void launch_ones_gather<F>(const ChunkView&, const Fr*, uint64_t, Xyzz<F>*, uint32_t, Affine<F>*, Fr*, \
+                                      unsigned long long*, cudaStream_t);                                        \
+  template void launch_set_infinity<F>(Xyzz<F>*, uint64_t, cudaStream_t);                                        \
+  template void launch_sum_points<F>(const Xyzz<F>*, uint64_t, Xyzz<F>*, cudaStream_t);
+SNARKD_STREAM_DEFINE(Fp)
+SNARKD_STREAM_DEFINE(Fp2)
+#undef SNARKD_STREAM_DEFINE
+
+}  // namespace detail
+
+}  // namespace snarkd::cuda

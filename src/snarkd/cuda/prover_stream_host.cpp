@@ -1,0 +1,381 @@
+// Host side of the streamed GPU prover (prover_stream.hpp): the split NTT's twiddles, the step
+// layouts, phase timing, and the steps' drivers (which kernels, in which order, where the host
+// waits). Host field code lives here (g++), the kernels in prover_stream.cu.
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include "snarkd/cuda/msm.hpp"
+#include "snarkd/cuda/prover_stream.hpp"
+#include "snarkd/groth16/qap.hpp"
+#include "snarkd/util/cancel.hpp"
+#include "snarkd/util/error.hpp"
+
+namespace snarkd::cuda {
+
+namespace {
+
+uint64_t align256(uint64_t b) { return (b + 255) / 256 * 256; }
+
+// Exponents below n/2 (the layers' twiddles): lo_bits of them in the low table.
+uint32_t twiddle_bits(uint32_t log_n) { return log_n ? log_n - 1 : 0; }
+uint32_t lo_bits_of(uint32_t log_n) { return (twiddle_bits(log_n) + 1) / 2; }
+
+void append_powers(std::vector<ff::Fr>& out, const ff::Fr& x, uint64_t count) {
+  ff::Fr p = ff::Fr::one();
+  for (uint64_t k = 0; k < count; ++k, p *= x) out.push_back(p);
+}
+
+}  // namespace
+
+uint32_t split_depth(groth16::KeyFlavour flavour, uint32_t log_n) {
+  return flavour == groth16::KeyFlavour::kBellperson && log_n >= 2 ? 2 : 0;
+}
+
+uint64_t split_twiddles_bytes(uint32_t log_n) {
+  const uint32_t lo = lo_bits_of(log_n), hi = twiddle_bits(log_n) - lo;
+  return 2 * ((uint64_t{1} << lo) + (uint64_t{1} << hi)) * sizeof(Fr);
+}
+
+SplitTwiddleHost split_twiddles(uint32_t log_n, uint32_t depth, uint64_t generator, const ff::Fr& coset_shift) {
+  if (depth > 3 || depth > log_n) throw InvalidArgument("split_twiddles: depth " + std::to_string(depth));
+  SplitTwiddleHost t;
+  t.log_n = log_n;
+  t.depth = depth;
+  t.lo_bits = lo_bits_of(log_n);
+  const uint32_t hi = twiddle_bits(log_n) - t.lo_bits;
+  const ff::Fr omega = ff::Fr::root_of_unity(log_n, generator), omega_inv = omega.inverse();
+  append_powers(t.values, omega, uint64_t{1} << t.lo_bits);
+  t.hi_offset = t.values.size();
+  append_powers(t.values, omega.pow(uint64_t{1} << t.lo_bits), uint64_t{1} << hi);
+  t.inv_offset = t.values.size();
+  append_powers(t.values, omega_inv, uint64_t{1} << t.lo_bits);
+  append_powers(t.values, omega_inv.pow(uint64_t{1} << t.lo_bits), uint64_t{1} << hi);
+  t.constants.log_n = log_n;
+  t.constants.depth = depth;
+  t.constants.half = Fr::from_host(ff::Fr::from_u64(2).inverse());
+  for (uint32_t b = 0; b < (1u << depth); ++b) {
+    const ff::Fr sb = coset_shift.pow(stream_ops::reverse_bits(b, depth));
+    t.constants.block_shift[b] = Fr::from_host(sb);
+    t.constants.block_shift_inv[b] = Fr::from_host(sb.inverse());
+  }
+  return t;
+}
+
+stream_ops::SplitTwiddles SplitTwiddleHost::view(const Fr* base) const {
+  stream_ops::SplitTwiddles v = constants;
+  const size_t lo = size_t{1} << lo_bits;
+  v.omega = {base, base + hi_offset, lo_bits};
+  v.omega_inv = {base + inv_offset, base + inv_offset + lo, lo_bits};
+  return v;
+}
+
+}  // namespace snarkd::cuda
+
+namespace snarkd::cuda {
+
+namespace {
+
+// Sort entries per Pippenger pass in the streamed MSMs: 2^26 keeps a pass's sort buffers near
+// 1 GiB (msm() allows 2^28, 4 GiB) at the cost of re-reading the scalars per pass (a few ms).
+constexpr uint64_t kStreamPassEntries = uint64_t{1} << 26;
+
+detail::WindowLayout window_layout(uint64_t n, uint64_t max_pass_entries) {
+  const uint32_t c = msm_default_window(n);
+  const uint32_t windows = (256 + c - 1) / c;
+  detail::WindowLayout l{c, windows, windows, 1, size_t(max_pass_entries)};
+  return l;
+}
+
+template <class F>
+uint64_t pippenger_bytes(uint64_t n, uint64_t max_pass_entries) {
+  return n == 0 ? 0 : detail::pippenger_scratch_bytes<F>(n, window_layout(n, max_pass_entries));
+}
+
+// Scratch for any Pippenger of 1 .. max_n points. Not monotone in n: the window width changes at
+// powers of two and the windows per pass at E/j; between those points both are fixed and the
+// size grows with n, so the maximum is at one of the segments' right ends.
+template <class F>
+uint64_t pippenger_bound(uint64_t max_n, uint64_t e) {
+  uint64_t m = pippenger_bytes<F>(max_n, e);
+  for (uint64_t p = 2; p <= max_n; p *= 2) m = std::max(m, pippenger_bytes<F>(p - 1, e));
+  for (uint64_t j = 1; j <= 64; ++j)
+    if (e / j >= 1 && e / j <= max_n) m = std::max(m, pippenger_bytes<F>(e / j, e));
+  return m;
+}
+
+constexpr uint64_t kPointBytes[5] = {sizeof(G1Affine), sizeof(G1Affine), sizeof(G2Affine), sizeof(G1Affine),
+                                     sizeof(G1Affine)};
+
+}  // namespace
+
+uint64_t StreamLayout::tail_capacity(uint64_t point_bytes) const { return (tail_bytes - 512) / (point_bytes + 32); }
+uint64_t StreamLayout::tail_scalars(uint64_t point_bytes) const {
+  return tail + align256(tail_capacity(point_bytes) * point_bytes);
+}
+
+StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const StreamLimits& limits) {
+  StreamLayout l;
+  const uint32_t L = pk.log_domain;
+  l.depth = split_depth(pk.flavour, L);
+  l.max_pass_entries = kStreamPassEntries;
+  const uint64_t n = pk.domain_size(), wb = align256(circuit.num_vars() * sizeof(Fr)), vb = align256(n * sizeof(Fr));
+  // Step 0.
+  l.w = 0;
+  l.v2 = wb;
+  l.ntt_scratch = l.v2 + vb;
+  l.small = l.ntt_scratch + align256(ntt_scratch_bytes(L - l.depth));
+  const uint64_t head = l.small + 256;
+  const uint64_t ch = limits.chunk_points[4];
+  l.h_partials = uint32_t(limits.chunks[4] + 1);
+  l.hs_partials = 0;
+  l.hs_gather = align256(l.h_partials * sizeof(G1Xyzz));
+  l.hs_scratch = l.hs_gather + (l.depth ? align256(ch * sizeof(Fr)) : 0);
+  l.hs_scratch_bytes = align256(pippenger_bound<Fp>(ch, l.max_pass_entries));
+  const uint64_t hs = l.hs_scratch + l.hs_scratch_bytes;
+  l.v1 = std::max(head, hs);
+  l.q_bytes = l.v1 + vb;
+  l.keep_bytes = hs + vb;
+  l.keep_v1 = hs;
+  // Step 1: each witness part's tail holds at least its largest chunk.
+  uint64_t tail = 0, most = 0, scratch = 0, chunks = 0;
+  for (int p = 0; p < 4; ++p) {
+    tail = std::max(tail, limits.chunk_points[p] * (kPointBytes[p] + sizeof(Fr)));
+    most = std::max(most, limits.chunk_points[p]);
+    chunks = std::max(chunks, limits.chunks[p]);
+  }
+  l.tail = wb;
+  l.tail_bytes = align256(tail + 512);
+  for (int p = 0; p < 4; ++p) {
+    const uint64_t cap = l.tail_capacity(kPointBytes[p]);
+    scratch = std::max(scratch, p == 2 ? pippenger_bound<Fp2>(cap, l.max_pass_entries)
+                                       : pippenger_bound<Fp>(cap, l.max_pass_entries));
+  }
+  // Ones accumulators: ~16 points per thread and chunk, 2^8 .. 2^16 threads.
+  l.accum_threads = uint32_t(std::clamp<uint64_t>((most / 16 + 255) / 256 * 256, 256, 65536));
+  l.max_partials = uint32_t(chunks + 3);  // the ones' sum, a flush per chunk at most, the last tail, the total
+  l.accum = l.tail + l.tail_bytes;
+  l.partials = l.accum + align256(uint64_t(l.accum_threads) * sizeof(G2Xyzz));
+  l.counters = l.partials + align256(uint64_t(l.max_partials) * sizeof(G2Xyzz));
+  l.m_scratch = l.counters + 256;
+  l.m_scratch_bytes = align256(scratch);
+  l.m_bytes = l.m_scratch + l.m_scratch_bytes;
+  return l;
+}
+
+PhaseTimer::PhaseTimer() {
+  for (int k = 0; k < 8; ++k) events_.emplace_back(true);
+}
+
+void PhaseTimer::start(cudaStream_t stream) {
+  names_.clear();
+  events_[0].record(stream);
+}
+
+void PhaseTimer::phase(const char* name, cudaStream_t stream) {
+  if (names_.size() + 1 >= events_.size()) throw std::logic_error("PhaseTimer: more than 7 phases");
+  names_.push_back(name);
+  events_[names_.size()].record(stream);
+}
+
+std::vector<std::pair<const char*, double>> PhaseTimer::seconds() const {
+  std::vector<std::pair<const char*, double>> out;
+  for (size_t k = 0; k < names_.size(); ++k) out.emplace_back(names_[k], events_[k + 1].elapsed_ms_since(events_[k]) / 1e3);
+  return out;
+}
+
+namespace {
+
+void wait(cudaStream_t stream, cudaEvent_t sync) {
+  SNARKD_CUDA_CHECK(cudaEventRecord(sync, stream));
+  SNARKD_CUDA_CHECK(cudaEventSynchronize(sync));
+}
+
+// A requested stop: the work already enqueued on `stream` ends first (nothing on the device
+// touches the workspace or a slot afterwards), then Cancelled.
+void stop_point(const std::stop_token& stop, cudaStream_t stream, cudaEvent_t sync, const char* where) {
+  if (!stop.stop_requested()) return;
+  wait(stream, sync);
+  throw Cancelled(std::string(where) + ": cancelled");
+}
+
+// Natural-order evaluations on the domain → natural-order evaluations on the coset (inverse
+// NTT, coset NTT): split (prover_stream_ops.hpp) or, at depth 0, the plain pair.
+void to_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch, cudaStream_t stream) {
+  const uint32_t L = key.log_domain(), d = l.depth;
+  const NttTables& t = key.ntt_tables();
+  if (d == 0) {
+    ntt(v, L, Direction::kInverse, false, t, scratch, stream);
+    ntt(v, L, Direction::kForward, true, t, scratch, stream);
+    return;
+  }
+  const stream_ops::SplitTwiddles& tw = key.view().twiddles;
+  const uint64_t m = uint64_t{1} << (L - d);
+  for (uint32_t level = 0; level < d; ++level)
+    detail::launch_split_layer(v, level, false, true, stream_ops::BlockScale::kNone, tw, stream);
+  for (uint64_t b = 0; b < (uint64_t{1} << d); ++b) ntt(v + b * m, L - d, Direction::kInverse, false, t, scratch, stream);
+  for (uint64_t b = 0; b < (uint64_t{1} << d); ++b)
+    ntt(v + b * m, L - d, Direction::kForward, true, *key.block_tables(), scratch, stream);
+  for (uint32_t level = d; level-- > 0;)
+    detail::launch_split_layer(v, level, true, false,
+                               level == d - 1 ? stream_ops::BlockScale::kInputs : stream_ops::BlockScale::kNone, tw,
+                               stream);
+}
+
+// Natural-order coset evaluations → the coefficients (split order when d > 0).
+void from_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch, cudaStream_t stream) {
+  const uint32_t L = key.log_domain(), d = l.depth;
+  if (d == 0) return ntt(v, L, Direction::kInverse, true, key.ntt_tables(), scratch, stream);
+  const uint64_t m = uint64_t{1} << (L - d);
+  for (uint32_t level = 0; level < d; ++level)
+    detail::launch_split_layer(v, level, false, true,
+                               level == d - 1 ? stream_ops::BlockScale::kOutputs : stream_ops::BlockScale::kNone,
+                               key.view().twiddles, stream);
+  for (uint64_t b = 0; b < (uint64_t{1} << d); ++b)
+    ntt(v + b * m, L - d, Direction::kInverse, true, *key.block_tables(), scratch, stream);
+}
+
+}  // namespace
+
+void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws, const ChunkFeed& feed,
+                  cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, PhaseTimer* timer,
+                  const std::stop_token& stop) {
+  detail::check_prover_workspace(d_ws, "stream_qap_h");
+  DeviceGuard guard(key.device());
+  auto* base = static_cast<uint8_t*>(d_ws);
+  const Fr* w = reinterpret_cast<const Fr*>(base + l.w);
+  Fr* v1 = reinterpret_cast<Fr*>(base + l.v1);
+  Fr* v2 = reinterpret_cast<Fr*>(base + l.v2);
+  void* scratch = base + l.ntt_scratch;
+  auto* fail = reinterpret_cast<unsigned long long*>(base + l.small);
+  auto* one_ok = reinterpret_cast<uint64_t*>(base + l.small + 8);
+  const bool bellperson = key.flavour() == groth16::KeyFlavour::kBellperson;
+  const uint64_t n = key.domain_size(), m = key.num_constraints();
+  const Fr* dict = key.view().dict;
+  if (timer) timer->start(stream);
+  SNARKD_CUDA_CHECK(cudaMemsetAsync(fail, 0xff, sizeof(uint64_t), stream));  // UINT64_MAX: none
+  feed(StreamPart::kRows1, [&](const ChunkView& c) {
+    stop_point(stop, stream, sync, "stream_qap_h");
+    detail::launch_qap_pass1(c, dict, w, v1, v2, bellperson, fail, stream);
+  });
+  detail::launch_qap_tail(v1, v2, w, m, n, key.num_inputs(), bellperson, one_ok, stream);
+  if (timer) timer->phase("qap", stream);
+  stop_point(stop, stream, sync, "stream_qap_h");
+  to_coset(key, l, v1, scratch, stream);
+  to_coset(key, l, v2, scratch, stream);
+  detail::launch_mul(v1, v2, n, stream);
+  stop_point(stop, stream, sync, "stream_qap_h");
+  feed(StreamPart::kRows2, [&](const ChunkView& c) {
+    stop_point(stop, stream, sync, "stream_qap_h");
+    detail::launch_qap_pass2(c, dict, w, v2, bellperson, stream);
+  });
+  detail::launch_fill_zero(v2 + m, n - m, stream);
+  to_coset(key, l, v2, scratch, stream);
+  detail::launch_sub_scale(v1, v2, n, key.view().h_factor, bellperson, stream);
+  if (bellperson) from_coset(key, l, v1, scratch, stream);
+  if (timer) timer->phase("h", stream);
+  stop_point(stop, stream, sync, "stream_qap_h");
+  SNARKD_CUDA_CHECK(cudaMemcpyAsync(&sums->first_failing_row, fail, 2 * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
+  wait(stream, sync);
+  static_assert(offsetof(DeviceSums, witness_one_ok) == offsetof(DeviceSums, first_failing_row) + sizeof(uint64_t));
+  detail::check_device_sums(key, *sums);
+}
+
+void stream_h_msm(const DeviceProvingKey& key, const StreamLayout& l, void* d_kept, const ChunkFeed& feed,
+                  cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, PhaseTimer* timer,
+                  const std::stop_token& stop) {
+  detail::check_prover_workspace(d_kept, "stream_h_msm");
+  DeviceGuard guard(key.device());
+  auto* base = static_cast<uint8_t*>(d_kept);
+  const Fr* v1 = reinterpret_cast<const Fr*>(base + l.keep_v1);
+  auto* partials = reinterpret_cast<G1Xyzz*>(base + l.hs_partials);
+  Fr* gathered = reinterpret_cast<Fr*>(base + l.hs_gather);
+  uint32_t np = 0;
+  stop_point(stop, stream, sync, "stream_h_msm");
+  feed(StreamPart::kH, [&](const ChunkView& c) {
+    stop_point(stop, stream, sync, "stream_h_msm");
+    if (np + 1 >= l.h_partials) throw std::logic_error("stream_h_msm: more H chunks than the layout has room for");
+    const Fr* scalars = v1 + c.first;
+    if (l.depth) {  // the H scalars are in split order: this chunk's, in natural order
+      detail::launch_gather_split(v1, c.first, c.count, key.log_domain(), l.depth, gathered, stream);
+      scalars = gathered;
+    }
+    detail::pippenger<Fp>(static_cast<const G1Affine*>(c.points), scalars, c.count,
+                          window_layout(c.count, l.max_pass_entries), &partials[np++], base + l.hs_scratch,
+                          l.hs_scratch_bytes, stream, "stream_h_msm");
+  });
+  G1Xyzz* total = &partials[l.h_partials - 1];
+  detail::launch_sum_points<Fp>(partials, np, total, stream);
+  SNARKD_CUDA_CHECK(cudaMemcpyAsync(&sums->h, total, sizeof(G1Xyzz), cudaMemcpyDeviceToHost, stream));
+  if (timer) timer->phase("msm_h", stream);
+  wait(stream, sync);
+}
+
+namespace {
+
+// One witness MSM over its chunks (the bit split per chunk, see prover_stream.hpp).
+template <class F>
+void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* base, StreamPart part,
+                  const ChunkFeed& feed, cudaStream_t stream, cudaEvent_t sync, Xyzz<F>* out, uint64_t* h_count,
+                  const std::stop_token& stop) {
+  const Fr* w = reinterpret_cast<const Fr*>(base + l.w);
+  const uint64_t offset = part == StreamPart::kL ? key.num_inputs() : 0;
+  auto* accum = reinterpret_cast<Xyzz<F>*>(base + l.accum);
+  auto* partials = reinterpret_cast<Xyzz<F>*>(base + l.partials);
+  auto* tail_count = reinterpret_cast<unsigned long long*>(base + l.counters);
+  auto* chunk_count = tail_count + 1;
+  const uint64_t cap = l.tail_capacity(sizeof(Affine<F>));
+  auto* tail_bases = reinterpret_cast<Affine<F>*>(base + l.tail);
+  auto* tail_scalars = reinterpret_cast<Fr*>(base + l.tail_scalars(sizeof(Affine<F>)));
+  detail::launch_set_infinity<F>(accum, l.accum_threads, stream);
+  SNARKD_CUDA_CHECK(cudaMemsetAsync(tail_count, 0, 2 * sizeof(uint64_t), stream));
+  uint32_t np = 0;
+  uint64_t used = 0;
+  auto flush = [&] {
+    if (used == 0) return;
+    if (np + 2 >= l.max_partials) throw std::logic_error("stream_witness_msms: more flushes than the layout has room for");
+    detail::pippenger<F>(tail_bases, tail_scalars, used, window_layout(used, l.max_pass_entries), &partials[np++],
+                         base + l.m_scratch, l.m_scratch_bytes, stream, "stream_witness_msms");
+    SNARKD_CUDA_CHECK(cudaMemsetAsync(tail_count, 0, sizeof(uint64_t), stream));
+    used = 0;
+  };
+  feed(part, [&](const ChunkView& c) {
+    stop_point(stop, stream, sync, "stream_witness_msms");
+    SNARKD_CUDA_CHECK(cudaMemsetAsync(chunk_count, 0, sizeof(uint64_t), stream));
+    detail::launch_count_others(c, w, offset, chunk_count, stream);
+    SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_count, chunk_count, sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
+    wait(stream, sync);
+    if (used + *h_count > cap) flush();
+    detail::launch_ones_gather<F>(c, w, offset, accum, l.accum_threads, tail_bases, tail_scalars, tail_count, stream);
+    used += *h_count;
+  });
+  flush();
+  detail::launch_sum_points<F>(accum, l.accum_threads, &partials[np++], stream);
+  Xyzz<F>* total = &partials[l.max_partials - 1];
+  detail::launch_sum_points<F>(partials, np, total, stream);
+  SNARKD_CUDA_CHECK(cudaMemcpyAsync(out, total, sizeof(Xyzz<F>), cudaMemcpyDeviceToHost, stream));
+}
+
+}  // namespace
+
+void stream_witness_msms(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws, const ChunkFeed& feed,
+                         cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, uint64_t* h_count, PhaseTimer* timer,
+                         const std::stop_token& stop) {
+  detail::check_prover_workspace(d_ws, "stream_witness_msms");
+  DeviceGuard guard(key.device());
+  auto* base = static_cast<uint8_t*>(d_ws);
+  if (timer) timer->start(stream);
+  witness_part<Fp>(key, l, base, StreamPart::kA, feed, stream, sync, &sums->a, h_count, stop);
+  if (timer) timer->phase("msm_a", stream);
+  witness_part<Fp>(key, l, base, StreamPart::kB1, feed, stream, sync, &sums->b1, h_count, stop);
+  if (timer) timer->phase("msm_b1", stream);
+  witness_part<Fp2>(key, l, base, StreamPart::kB2, feed, stream, sync, &sums->b2, h_count, stop);
+  if (timer) timer->phase("msm_b2", stream);
+  witness_part<Fp>(key, l, base, StreamPart::kL, feed, stream, sync, &sums->l, h_count, stop);
+  if (timer) timer->phase("msm_l", stream);
+  wait(stream, sync);
+}
+
+}  // namespace snarkd::cuda

@@ -1,0 +1,130 @@
+// Per-element work of the streamed GPU prover (prover_stream.hpp), written once for host and
+// device: the kernels in prover_stream.cu call these, and the tests run the same functions on
+// the CPU against the reference prover's pieces (r1cs::evaluate, poly NTTs, msm_split).
+#pragma once
+#include <cstdint>
+
+#include "snarkd/cuda/curve.hpp"
+#include "snarkd/cuda/field.hpp"
+#include "snarkd/r1cs/r1cs.hpp"
+
+namespace snarkd::cuda::stream_ops {
+
+// Σ dict[coeff[k]]·w[col[k]] over row r of a chunk of rows whose row_ptr holds absolute
+// offsets (row_ptr[0] is the chunk's first non-zero; col/coeff start there). 1 and −1 are
+// applied by addition and subtraction (r1cs::kCoeffOne, kCoeffMinusOne), as r1cs::evaluate does.
+SNARKD_HD Fr row_dot(const uint64_t* row_ptr, const uint32_t* col, const uint32_t* coeff, uint64_t r, const Fr* dict,
+                     const Fr* w) {
+  Fr acc = Fr::zero();
+  const uint64_t k0 = row_ptr[0];
+  for (uint64_t k = row_ptr[r] - k0, end = row_ptr[r + 1] - k0; k < end; ++k) {
+    const Fr x = w[col[k]];
+    const uint32_t ci = coeff[k];
+    if (ci == r1cs::kCoeffOne) acc += x;
+    else if (ci == r1cs::kCoeffMinusOne) acc -= x;
+    else acc += dict[ci] * x;
+  }
+  return acc;
+}
+
+// A scalar's class for the bit-split MSMs: 0, 1 or "other" (Montgomery limbs compared with those
+// of 0 and Fr::one(), as msm::split_scalars does).
+enum Kind : uint32_t { kZero = 0, kOne = 1, kOther = 2 };
+SNARKD_HD uint32_t scalar_kind(const Fr& s) { return s.is_zero() ? kZero : s == Fr::one() ? kOne : kOther; }
+
+// x^k for k < 2^(lo_bits + hi_bits) from two tables: lo[j] = x^j (j < 2^lo_bits) and
+// hi[j] = x^(j·2^lo_bits): one multiplication a lookup.
+struct PowTable {
+  const Fr* lo = nullptr;
+  const Fr* hi = nullptr;
+  uint32_t lo_bits = 0;
+  SNARKD_HD Fr at(uint64_t k) const { return lo[k & ((uint64_t{1} << lo_bits) - 1)] * hi[k >> lo_bits]; }
+};
+
+// The split NTT over n = 2^L points with B = 2^d blocks of m = n/B (d ≤ 3), so that a transform
+// needs m points of scratch (the public ntt() on each block) instead of n.
+//   Split order: position p = b·m + j holds index i = j·B + rev_d(b) (rev_d: d-bit reversal).
+//   DIF layers (level 0 .. d−1, blocks of len = n >> level, pair (i, i + len/2)):
+//       u = x + y, v = (x − y)·ω^(±i·2^level)     natural order in → split order out
+//   DIT layers (level d−1 .. 0):  t = y·ω^(±i·2^level), x + t, x − t     split in → natural out
+// Inverse transforms (ω⁻¹) halve both outputs of every layer (the blocks' own inverse brings
+// 1/m, the layers 1/B). The H computation:
+//   inverse NTT  = DIF layers (ω⁻¹, ½), then each block's inverse NTT      natural → split
+//   coset NTT    = each block's coset NTT with shift s^B (its own tables), then DIT layers (ω),
+//                  the first of which multiplies block b by s^rev_d(b)     split → natural
+//   coset inverse = DIF layers (ω⁻¹, ½), the last of which multiplies what goes to block b by
+//                  s^(−rev_d(b)), then each block's coset inverse NTT (shift s^B)  natural → split
+// because Σ_i c_i s^i ω^(ik) splits by i mod B into blocks whose terms carry s^r·(s^B)^j.
+struct SplitTwiddles {
+  PowTable omega, omega_inv;  // ω^k, ω^(−k) for k < n/2 (ω the n-th root)
+  uint32_t log_n = 0, depth = 0;
+  Fr half;
+  Fr block_shift[8], block_shift_inv[8];  // s^rev_d(b), s^(−rev_d(b)) for block b < B
+};
+
+SNARKD_HD uint32_t reverse_bits(uint32_t x, uint32_t bits) {
+  uint32_t r = 0;
+  for (uint32_t k = 0; k < bits; ++k) r |= ((x >> k) & 1) << (bits - 1 - k);
+  return r;
+}
+
+// Where index i (natural order) sits in split order.
+SNARKD_HD uint64_t split_position(uint64_t i, uint32_t log_n, uint32_t depth) {
+  const uint64_t blocks_mask = (uint64_t{1} << depth) - 1;
+  return (uint64_t(reverse_bits(uint32_t(i & blocks_mask), depth)) << (log_n - depth)) | (i >> depth);
+}
+
+// Pair p of a layer: its index i within its block (blocks of len = n >> level, len/2 pairs
+// each) and the positions of x and y.
+SNARKD_HD void pair_positions(uint64_t p, uint32_t log_n, uint32_t level, uint64_t& i, uint64_t& xi, uint64_t& yi) {
+  const uint64_t half = uint64_t{1} << (log_n - level - 1);
+  const uint64_t block = p >> (log_n - level - 1);
+  i = p & (half - 1);
+  xi = (block << (log_n - level)) + i;
+  yi = xi + half;
+}
+
+// Block scaling folded into a layer: none, inputs by s^rev(b) (first DIT layer of the coset
+// NTT), or outputs by s^(−rev(b)) (last DIF layer of the coset inverse).
+enum class BlockScale : uint32_t { kNone, kInputs, kOutputs };
+
+// One butterfly of layer `level` on pair p (the kernels run one per thread; the host twin loops).
+SNARKD_HD void split_butterfly(Fr* v, uint64_t p, uint32_t level, bool dit, bool inverse, BlockScale scale,
+                               const SplitTwiddles& t) {
+  uint64_t i, xi, yi;
+  pair_positions(p, t.log_n, level, i, xi, yi);
+  const uint32_t shift = t.log_n - t.depth;  // position → block
+  Fr x = v[xi], y = v[yi];
+  if (scale == BlockScale::kInputs) {
+    x = x * t.block_shift[xi >> shift];
+    y = y * t.block_shift[yi >> shift];
+  }
+  const Fr w = inverse ? t.omega_inv.at(i << level) : t.omega.at(i << level);
+  if (dit) {
+    const Fr tw = y * w;
+    y = x - tw;
+    x = x + tw;
+  } else {
+    const Fr u = x + y;
+    y = (x - y) * w;
+    x = u;
+  }
+  if (inverse) {
+    x = x * t.half;
+    y = y * t.half;
+  }
+  if (scale == BlockScale::kOutputs) {
+    x = x * t.block_shift_inv[xi >> shift];
+    y = y * t.block_shift_inv[yi >> shift];
+  }
+  v[xi] = x;
+  v[yi] = y;
+}
+
+// The bit-split MSM's per-chunk work for one scalar: its value (a density query reads the
+// witness through its index list; a full query and L read it at offset + position).
+SNARKD_HD Fr chunk_scalar(const Fr* w, const uint32_t* index, uint64_t offset, uint64_t first, uint64_t k) {
+  return index ? w[index[k]] : w[offset + first + k];
+}
+
+}  // namespace snarkd::cuda::stream_ops

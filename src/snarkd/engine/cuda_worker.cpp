@@ -1,0 +1,192 @@
+// The CUDA device's workers (cuda_device.hpp): witness upload through the cuda/ stager, the
+// fully resident one-step partition (cuda::prove_on_stream), and the two streamed steps
+// (cuda/prover_stream.hpp) fed with resident chunks and with chunks leased from the slots.
+#include <algorithm>
+#include <optional>
+
+#include "snarkd/engine/cuda_device.hpp"
+#include "snarkd/cuda/witness_stager.hpp"
+#include "snarkd/util/cancel.hpp"
+#include "snarkd/util/error.hpp"
+
+namespace snarkd::engine {
+
+class CudaWorker final : public DeviceWorker {
+ public:
+  CudaWorker(CudaDevice& d, uint32_t index) : d_(d), index_(index), guard_(int(d.index())) {
+    sums_ = cuda::PinnedBuffer<cuda::DeviceSums>(1);
+    count_ = cuda::PinnedBuffer<uint64_t>(1);
+    for (auto& e : phase_) e = cuda::Event(true);
+  }
+
+  void upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) override;
+  void settle() override { copy_.synchronize(); }  // this worker's copy stream only
+  void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
+                    const std::stop_token& stop) override;
+  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                             const std::stop_token& stop) override;
+
+ private:
+  cuda::ChunkFeed feed(const CudaDevice::Loaded& l, const std::stop_token& stop);
+  void report(StageClock& clock, const cuda::PhaseTimer& t) {
+    for (const auto& [name, s] : t.seconds()) clock.phase(name, s);
+  }
+
+  CudaDevice& d_;
+  uint32_t index_;
+  cuda::DeviceGuard guard_;  // streams and events below belong to the device
+  cuda::Stream copy_, compute_;
+  cuda::WitnessStager stager_;
+  cuda::Event computed_ = cuda::Event::blocking(), sync_ = cuda::Event::blocking();
+  std::array<cuda::Event, cuda::kProverPhases + 1> phase_;  // timing events (constructor)
+  cuda::PhaseTimer timer_;
+  cuda::PinnedBuffer<cuda::DeviceSums> sums_;
+  cuda::PinnedBuffer<uint64_t> count_;
+};
+
+namespace {
+
+// A stage that throws (a cancel's Cancelled included) leaves no kernel or copy running over
+// memory the engine is about to give back: the worker's stream is drained first (this stream
+// only).
+template <class Fn>
+auto drained_on_error(cudaStream_t stream, Fn&& fn) {
+  try {
+    return fn();
+  } catch (...) {
+    cudaStreamSynchronize(stream);
+    throw;
+  }
+}
+
+// Records a slot's consumed event on the consumer's stream when it goes out of scope (the slot's
+// next fill waits for it): after the reads a visit enqueued, whether it returned or threw.
+struct ConsumedMark {
+  cudaEvent_t event;
+  cudaStream_t stream;
+  ~ConsumedMark() { cudaEventRecord(event, stream); }
+};
+
+}  // namespace
+
+void CudaWorker::upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) {
+  cuda::DeviceGuard g(int(d_.index()));
+  const auto l = d_.loaded(c.id);
+  const uint64_t at = l->plan.full ? l->dkey->layout().witness : l->layout.w;
+  if (r.bytes() < at + witness.size_bytes()) throw InvalidArgument(d_.name() + ": the witness does not fit its reservation");
+  drained_on_error(copy_, [&] { stager_.enqueue(witness.data(), witness.size_bytes(), d_.pool() + r.offset() + at, copy_); });
+  std::lock_guard lk(d_.mu_);
+  d_.witness_bytes_ += witness.size_bytes();
+}
+
+// Step 0 of a streamed partition: QAP and H, then (its reservation shrunk to the H scalars and
+// the MSM scratch) the H MSM.
+void CudaWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
+                              const std::stop_token& stop) {
+  if (step != 0) throw std::logic_error(d_.name() + ": no step " + std::to_string(step));
+  cuda::DeviceGuard g(int(d_.index()));
+  const auto l = d_.loaded(c.id);
+  stager_.wait_in(compute_);
+  drained_on_error(compute_, [&] {
+    cuda::stream_qap_h(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
+                       sums_.data(), &timer_, stop);
+    report(clock, timer_);
+    r.keep_tail(l->layout.keep_bytes);  // the stream is idle: w, b/c and the NTT scratch go back
+    timer_.start(compute_);
+    cuda::stream_h_msm(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
+                       sums_.data(), &timer_, stop);
+    report(clock, timer_);
+  });
+}
+
+groth16::QuerySums CudaWorker::compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                                       const std::stop_token& stop) {
+  cuda::DeviceGuard g(int(d_.index()));
+  const auto l = d_.loaded(c.id);
+  stager_.wait_in(compute_);
+  return drained_on_error(compute_, [&] {
+    if (!l->plan.full) {  // step 1 of a streamed partition: the witness MSMs
+      cuda::stream_witness_msms(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
+                                sums_.data(), count_.data(), &timer_, stop);
+      report(clock, timer_);
+      return cuda::to_query_sums(*l->dkey, *sums_.data());
+    }
+    cuda::PhaseEvents ev;
+    for (size_t k = 0; k < phase_.size(); ++k) ev.at[k] = phase_[k].get();
+    cuda::prove_on_stream(*l->dkey, d_.pool() + r.offset(), sums_.data(), compute_, &ev, stop);
+    computed_.record(compute_);
+    computed_.synchronize();  // this worker's stream only; sleeps (blocking-sync event)
+    const auto seconds = cuda::phase_seconds(ev);
+    for (size_t k = 0; k < seconds.size(); ++k) clock.phase(cuda::kProverPhaseNames[k], seconds[k]);
+    return cuda::to_query_sums(*l->dkey, *sums_.data());
+  });
+}
+
+// The chunks of a part: resident ones from the key's region, streamed ones leased from the
+// device's slots (subscribed first, so their copies start while the resident ones compute). A
+// stop ends the wait for the next chunk (Cancelled; the driver's own checks run per chunk);
+// whatever a visit enqueued on a slot, the slot's consumed event follows it, also when visit
+// throws, so the slot's next fill never overtakes a read of this stream.
+cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l, const std::stop_token& stop) {
+  return [this, &l, &stop](cuda::StreamPart sp, const std::function<void(const cuda::ChunkView&)>& visit) {
+    const KeyPart part = KeyPart(sp);
+    const cuda::DeviceProvingKey::View& v = l.dkey->view();
+    std::optional<ChunkStreamer::Subscription> sub;
+    if (!l.ids[size_t(part)].empty()) sub.emplace(d_.streamer_->subscribe(index_, l.ids[size_t(part)]));
+    const bool rows = part == KeyPart::kRows1 || part == KeyPart::kRows2;
+    const auto& ms = l.cat.rows_matrices[part == KeyPart::kRows2 ? 1 : 0];
+    if (rows && l.plan.matrices) {
+      const cuda::CsrView* resident[3] = {&v.a_matrix, &v.b_matrix, &v.c_matrix};
+      cuda::ChunkView cv{0, l.entry.circuit->num_constraints()};
+      for (size_t i = 0; i < ms.size(); ++i)
+        cv.row_ptr[i] = resident[int(ms[i])]->row_ptr, cv.col[i] = resident[int(ms[i])]->col,
+        cv.coeff[i] = resident[int(ms[i])]->coeff;
+      visit(cv);
+    }
+    const size_t q = rows ? 0 : query_index(part);
+    const uint64_t pb = rows ? 0 : l.cat.query[q].point_bytes;
+    if (!rows)
+      for (const StreamChunk& ch : l.cat.of(part)) {
+        if (!l.plan.resident(part, ch.index)) break;
+        cuda::ChunkView cv{ch.first, ch.count, static_cast<const std::byte*>(v.points[q]) + ch.first * pb,
+                           v.index[q] ? v.index[q] + ch.first : nullptr};
+        visit(cv);
+      }
+    if (!sub) return;
+    while (auto lease = sub->next(stop)) {
+      d_.ready_[lease->slot].wait_in(compute_);
+      const ConsumedMark mark{d_.consumed_[index_][lease->slot].get(), compute_};  // before the lease goes
+      const std::byte* slot = d_.pool() + d_.slots_.offset() + uint64_t(lease->slot) * d_.slot_bytes_;
+      const StreamChunk& ch = *lease->chunk;
+      cuda::ChunkView cv{ch.first, ch.count};
+      if (rows) {
+        for (size_t i = 0; i < ms.size(); ++i) {
+          cv.row_ptr[i] = reinterpret_cast<const uint64_t*>(slot + ch.segments[3 * i].offset);
+          cv.col[i] = reinterpret_cast<const uint32_t*>(slot + ch.segments[3 * i + 1].offset);
+          cv.coeff[i] = reinterpret_cast<const uint32_t*>(slot + ch.segments[3 * i + 2].offset);
+        }
+      } else {
+        cv.points = slot + ch.segments[0].offset;
+        cv.index = ch.segments.size() > 1 ? reinterpret_cast<const uint32_t*>(slot + ch.segments[1].offset) : nullptr;
+      }
+      visit(cv);
+    }
+    throw_if_stopped(stop, "streamed key chunks");
+  };
+}
+
+void CudaDevice::set_workers(uint32_t workers) {
+  workers_ = workers;
+  cuda::DeviceGuard g(static_cast<int>(ordinal_));
+  while (consumed_.size() < workers) {  // before any worker exists: the filler reads these
+    consumed_.emplace_back();
+    for (size_t k = 0; k < ready_.size(); ++k) consumed_.back().emplace_back();
+  }
+}
+
+std::unique_ptr<DeviceWorker> CudaDevice::make_worker(uint32_t i) {
+  if (i >= consumed_.size()) throw std::logic_error(name() + ": worker " + std::to_string(i) + " beyond set_workers");
+  return std::make_unique<CudaWorker>(*this, i);
+}
+
+}  // namespace snarkd::engine

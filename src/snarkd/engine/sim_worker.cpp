@@ -1,0 +1,331 @@
+// The simulated device's workers (sim_device.hpp): upload, the fully resident compute stage (the
+// CPU prover over the arena's witness), and the two streamed steps over the chunk catalogue.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <thread>
+
+#include "snarkd/engine/sim_device.hpp"
+#include "snarkd/groth16/qap.hpp"
+#include "snarkd/msm/msm.hpp"
+#include "snarkd/util/cancel.hpp"
+#include "snarkd/util/error.hpp"
+#include "snarkd/util/thread_pool.hpp"
+
+namespace snarkd::engine {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using ff::Fr;
+
+Clock::duration seconds(double s) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
+
+// The 8-byte pattern that fills a reservation past its data: distinct per reservation use.
+uint64_t tag_of(uint64_t offset, uint64_t serial) {
+  uint64_t x = offset * 0x9e3779b97f4a7c15ULL ^ serial;
+  x ^= x >> 31;
+  return x * 0xbf58476d1ce4e5b9ULL | 1;
+}
+
+// One matrix's rows [first, first + count) as a chunk holds them: row_ptr absolute (count + 1
+// offsets), col/coeff starting at row_ptr[0].
+struct RowsOf {
+  const uint64_t* row_ptr = nullptr;
+  const uint32_t* col = nullptr;
+  const uint32_t* coeff = nullptr;
+};
+struct RowsView {
+  uint64_t first = 0, count = 0;
+  RowsOf m[3];  // the part's matrices, in KeyCatalogue::rows_matrices order
+};
+
+Fr row_dot(const RowsOf& m, uint64_t r, const std::vector<Fr>& dict, const Fr* w) {
+  Fr acc = Fr::zero();
+  const uint64_t k0 = m.row_ptr[0];
+  for (uint64_t k = m.row_ptr[r] - k0, end = m.row_ptr[r + 1] - k0; k < end; ++k) {
+    const Fr& x = w[m.col[k]];
+    const uint32_t ci = m.coeff[k];
+    if (ci == r1cs::kCoeffOne) acc += x;
+    else if (ci == r1cs::kCoeffMinusOne) acc -= x;
+    else acc += dict[ci] * x;
+  }
+  return acc;
+}
+
+template <class C>
+using AffineOf = ec::Affine<C>;
+
+}  // namespace
+
+class SimWorker final : public DeviceWorker {
+ public:
+  SimWorker(SimDevice& d, uint32_t index) : d_(d), index_(index), serial_(uint64_t{index} << 40) {}
+
+  void upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) override {
+    const uint64_t wbytes = witness.size_bytes();
+    if (wbytes > r.bytes() || wbytes != c.witness_bytes())
+      throw InvalidArgument("simulated upload: the witness does not fit its reservation");
+    std::lock_guard engine(*d_.copy_engine_);
+    const auto t0 = Clock::now();
+    std::byte* base = d_.arena_.get() + r.offset();
+    std::memcpy(base, witness.data(), wbytes);
+    tag_ = tag_of(r.offset(), ++serial_);
+    for (uint64_t off = wbytes; off + 8 <= r.bytes(); off += 8) std::memcpy(base + off, &tag_, 8);
+    double t = d_.cfg_.upload_s;
+    if (d_.cfg_.upload_bytes_per_s > 0) t += double(wbytes) / d_.cfg_.upload_bytes_per_s;
+    d_.witness_bytes_ += wbytes;
+    std::this_thread::sleep_until(t0 + seconds(t));
+    if (d_.cfg_.hold_uploads) SimDevice::wait_while_held(d_.cfg_.hold_file);
+  }
+
+  void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
+                    const std::stop_token& stop) override;
+  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                             const std::stop_token& stop) override;
+
+ private:
+  // The compute engine for one step (FIFO; a stop gives up the place in the queue); its wait is
+  // a span. finish() keeps the SMs busy for `share` of the configured compute time and while
+  // the test hold lasts; a stop ends either wait at once, as a real device's kernels stop at
+  // their next boundary, and makes it throw Cancelled.
+  class Engine {
+   public:
+    Engine(SimDevice& d, StageClock& clock, double share, const std::stop_token& stop)
+        : d_(d), share_(share), stop_(stop) {
+      const double w0 = clock.now();
+      d_.compute_engine_->lock(stop);
+      const double w1 = clock.now();
+      if (w1 > w0) clock.span(Stage::kWaitCompute, w0, w1);
+      t0_ = Clock::now();
+    }
+    ~Engine() {
+      if (!finished_) wait();  // a step that threw: its time too (a stop ends it)
+      d_.busy_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count();
+      d_.compute_engine_->unlock();
+    }
+    void finish() {
+      finished_ = true;
+      if (!wait()) throw Cancelled("simulated device: cancelled during the compute stage");
+    }
+
+   private:
+    bool wait() const {  // false: a stop ended it
+      return sleep_until(t0_ + seconds(d_.cfg_.compute_s * share_), stop_) &&
+             SimDevice::wait_while_held(d_.cfg_.hold_file, stop_);
+    }
+
+    SimDevice& d_;
+    double share_;
+    const std::stop_token& stop_;
+    Clock::time_point t0_;
+    bool finished_ = false;
+  };
+
+  void check_tag(const std::byte* base, uint64_t from, uint64_t to) const {
+    for (uint64_t off = from; off + 8 <= to; off += 8) {
+      uint64_t v;
+      std::memcpy(&v, base + off, 8);
+      if (v != tag_)
+        throw VramCorruption("simulated VRAM corrupted at offset " + std::to_string(off) +
+                             " of a reservation: another partition wrote into it");
+    }
+  }
+
+  template <class F>
+  void for_each_rows(const SimDevice::Loaded& l, KeyPart part, const std::stop_token& stop, F&& f);
+  template <class F>
+  void for_each_query(const SimDevice::Loaded& l, KeyPart part, const std::stop_token& stop, F&& f);
+  template <class C>
+  ec::Jacobian<C> witness_msm(const SimDevice::Loaded& l, KeyPart part, const Fr* w, const std::stop_token& stop);
+
+  SimDevice& d_;
+  uint32_t index_;
+  uint64_t tag_ = 0, serial_ = 0;
+  ec::G1Jacobian h_sum_;  // step 0's H sum, for the last step
+};
+
+// f(const RowsView&) over the part's rows: one view of the resident matrices, or each streamed
+// chunk as it arrives in a slot. Throws Cancelled before each chunk once `stop` is requested.
+template <class F>
+void SimWorker::for_each_rows(const SimDevice::Loaded& l, KeyPart part, const std::stop_token& stop, F&& f) {
+  const auto& ms = l.cat.rows_matrices[part == KeyPart::kRows1 ? 0 : 1];
+  if (l.plan.matrices) {
+    RowsView v{0, l.entry.circuit->num_constraints(), {}};
+    for (size_t i = 0; i < ms.size(); ++i) {
+      const auto& at = l.matrix_at[size_t(ms[i])];
+      const std::byte* a = d_.arena_.get();
+      v.m[i] = {reinterpret_cast<const uint64_t*>(a + at[0]), reinterpret_cast<const uint32_t*>(a + at[1]),
+                reinterpret_cast<const uint32_t*>(a + at[2])};
+    }
+    throw_if_stopped(stop, "simulated device");
+    return f(v);
+  }
+  if (l.ids[size_t(part)].empty()) return;
+  auto sub = d_.streamer_->subscribe(index_, l.ids[size_t(part)]);
+  while (auto lease = sub.next(stop)) {  // a stop: nothing, and the lease goes back as we throw
+    throw_if_stopped(stop, "simulated device");
+    const StreamChunk& ch = *lease->chunk;
+    const std::byte* data = d_.slot_data(lease->slot);
+    RowsView v{ch.first, ch.count, {}};
+    for (size_t i = 0; i < ms.size(); ++i)
+      v.m[i] = {reinterpret_cast<const uint64_t*>(data + ch.segments[3 * i].offset),
+                reinterpret_cast<const uint32_t*>(data + ch.segments[3 * i + 1].offset),
+                reinterpret_cast<const uint32_t*>(data + ch.segments[3 * i + 2].offset)};
+    f(v);
+  }
+  throw_if_stopped(stop, "simulated device");
+}
+
+// f(first, count, points, index) over the query part's chunks: the resident prefix, then the
+// streamed chunks as they arrive (subscribed first, so the copies start at once). Throws
+// Cancelled before each chunk once `stop` is requested.
+template <class F>
+void SimWorker::for_each_query(const SimDevice::Loaded& l, KeyPart part, const std::stop_token& stop, F&& f) {
+  const size_t qi = query_index(part);
+  const QueryShape& q = l.cat.query[qi];
+  std::optional<ChunkStreamer::Subscription> sub;
+  if (!l.ids[size_t(part)].empty()) sub.emplace(d_.streamer_->subscribe(index_, l.ids[size_t(part)]));
+  const std::byte* a = d_.arena_.get();
+  for (const StreamChunk& ch : l.cat.of(part)) {
+    if (!l.plan.resident(part, ch.index)) break;
+    throw_if_stopped(stop, "simulated device");
+    const std::byte* pts = a + l.part_at[qi][0] + ch.first * q.point_bytes;
+    const uint32_t* idx = q.index ? reinterpret_cast<const uint32_t*>(a + l.part_at[qi][1]) + ch.first : nullptr;
+    f(ch.first, ch.count, pts, idx);
+  }
+  while (auto lease = sub ? sub->next(stop) : std::nullopt) {
+    throw_if_stopped(stop, "simulated device");
+    const StreamChunk& ch = *lease->chunk;
+    const std::byte* data = d_.slot_data(lease->slot);
+    const uint32_t* idx = q.index ? reinterpret_cast<const uint32_t*>(data + ch.segments[1].offset) : nullptr;
+    f(ch.first, ch.count, data + ch.segments[0].offset, idx);
+  }
+  throw_if_stopped(stop, "simulated device");
+}
+
+template <class C>
+ec::Jacobian<C> SimWorker::witness_msm(const SimDevice::Loaded& l, KeyPart part, const Fr* w,
+                                       const std::stop_token& stop) {
+  const uint64_t offset = part == KeyPart::kL ? l.entry.circuit->num_inputs : 0;
+  ec::Jacobian<C> sum = ec::Jacobian<C>::infinity();
+  std::vector<Fr> scalars;
+  msm::Options opt;
+  opt.threads = 1;
+  opt.stop = stop;
+  for_each_query(l, part, stop, [&](uint64_t first, uint64_t count, const std::byte* pts, const uint32_t* idx) {
+    scalars.resize(count);
+    for (uint64_t k = 0; k < count; ++k) scalars[k] = idx ? w[idx[k]] : w[offset + first + k];
+    const std::span<const AffineOf<C>> bases(reinterpret_cast<const AffineOf<C>*>(pts), count);
+    sum += msm::msm_split<C>(bases, scalars, nullptr, opt);
+  });
+  return sum;
+}
+
+// Step 0 of a streamed partition: [w | b | scratch | a] → H scalars in a; keep [scratch | H]
+// and sum the H MSM over h's chunks.
+void SimWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
+                             const std::stop_token& stop) {
+  if (step != 0) throw std::logic_error("simulated device: no step " + std::to_string(step));
+  const auto l = d_.loaded(c.id);
+  Engine engine(d_, clock, 0.5, stop);
+  const InlinePoolScope inline_pool;
+  const r1cs::Circuit& circuit = *c.circuit;
+  const bool bellperson = c.pk->flavour == groth16::KeyFlavour::kBellperson;
+  const uint64_t n = c.pk->domain_size(), m = circuit.num_constraints();
+  const uint64_t wb = VramLedger::round_up(c.witness_bytes()), vb = VramLedger::round_up(n * sizeof(Fr));
+  const uint64_t sb = VramLedger::round_up(n * sizeof(Fr) / 4);
+  std::byte* base = d_.arena_.get() + r.offset();
+  const Fr* w = reinterpret_cast<const Fr*>(base);
+  Fr* b = reinterpret_cast<Fr*>(base + wb);
+  Fr* a = reinterpret_cast<Fr*>(base + wb + vb + sb);
+  // Pass 1: a and b, with C's row checked on the fly (bellperson); then the rows past m.
+  uint64_t fail = UINT64_MAX;
+  for_each_rows(*l, KeyPart::kRows1, stop, [&](const RowsView& v) {
+    for (uint64_t k = 0; k < v.count; ++k) {
+      const uint64_t i = v.first + k;
+      a[i] = row_dot(v.m[0], k, circuit.coeffs, w);
+      b[i] = row_dot(v.m[1], k, circuit.coeffs, w);
+      if (bellperson && a[i] * b[i] != row_dot(v.m[2], k, circuit.coeffs, w)) fail = std::min(fail, i);
+    }
+  });
+  for (uint64_t i = m; i < n; ++i) {
+    a[i] = bellperson && i - m < circuit.num_inputs ? w[i - m] : Fr::zero();
+    b[i] = Fr::zero();
+  }
+  if (fail != UINT64_MAX)
+    throw groth16::UnsatisfiedWitness("the witness does not satisfy constraint " + std::to_string(fail), fail);
+  groth16::QapEvaluations e{std::vector<Fr>(a, a + n), std::vector<Fr>(b, b + n), {}};
+  // Pass 2: c into b's place (bellperson C·w; snarkjs a∘b recomputed from A and B).
+  for_each_rows(*l, KeyPart::kRows2, stop, [&](const RowsView& v) {
+    for (uint64_t k = 0; k < v.count; ++k)
+      b[v.first + k] = bellperson ? row_dot(v.m[0], k, circuit.coeffs, w)
+                                  : row_dot(v.m[0], k, circuit.coeffs, w) * row_dot(v.m[1], k, circuit.coeffs, w);
+  });
+  for (uint64_t i = m; i < n; ++i) b[i] = Fr::zero();
+  e.c.assign(b, b + n);
+  throw_if_stopped(stop, "simulated device");
+  const std::vector<Fr> h = groth16::h_scalars(c.pk->flavour, c.pk->log_domain, std::move(e));
+  std::copy(h.begin(), h.end(), a);
+  check_tag(base, wb + vb, wb + vb + sb);
+  // Keep [scratch | H scalars]: the witness and b go back to the ledger now.
+  r.keep_tail(sb + vb);
+  base = d_.arena_.get() + r.offset();
+  const Fr* hs = reinterpret_cast<const Fr*>(base + sb);
+  h_sum_ = ec::G1Jacobian::infinity();
+  msm::Options opt;
+  opt.threads = 1;
+  opt.stop = stop;
+  for_each_query(*l, KeyPart::kH, stop, [&](uint64_t first, uint64_t count, const std::byte* pts, const uint32_t*) {
+    const std::span<const ec::G1Affine> bases(reinterpret_cast<const ec::G1Affine*>(pts), count);
+    h_sum_ += msm::msm<ec::G1Config>(bases, std::span<const Fr>(hs + first, count), opt);
+  });
+  engine.finish();
+  check_tag(base, 0, sb);
+}
+
+groth16::QuerySums SimWorker::compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                                      const std::stop_token& stop) {
+  const auto l = d_.loaded(c.id);
+  const std::byte* base = d_.arena_.get() + r.offset();
+  const Fr* w = reinterpret_cast<const Fr*>(base);
+  if (!l->plan.full) {
+    // Step 1 of a streamed partition: the witness MSMs over their chunks.
+    Engine engine(d_, clock, 0.5, stop);
+    const InlinePoolScope inline_pool;
+    groth16::QuerySums s;
+    s.a = witness_msm<ec::G1Config>(*l, KeyPart::kA, w, stop);
+    s.b1 = witness_msm<ec::G1Config>(*l, KeyPart::kB1, w, stop);
+    s.b2 = witness_msm<ec::G2Config>(*l, KeyPart::kB2, w, stop);
+    s.l = witness_msm<ec::G1Config>(*l, KeyPart::kL, w, stop);
+    s.h = h_sum_;
+    engine.finish();
+    check_tag(base, c.witness_bytes(), r.bytes());
+    return s;
+  }
+  Engine engine(d_, clock, 1.0, stop);
+  groth16::ProveOptions opt;
+  opt.threads = 1;
+  opt.stop = stop;
+  const InlinePoolScope inline_pool;  // tiny circuits: pool wake-ups would dominate
+  groth16::ProveTimings t;
+  // The sums are computed even if the tag check below fails, so the SMs' time is realistic.
+  std::exception_ptr failure;
+  groth16::QuerySums sums;
+  try {
+    sums = groth16::compute_sums(*c.pk, *c.circuit, std::span<const Fr>(w, c.num_vars()), opt, t);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  engine.finish();  // a stop that ended compute_sums early throws Cancelled here
+  check_tag(base, c.witness_bytes(), r.bytes());
+  if (failure) std::rethrow_exception(failure);
+  return sums;
+}
+
+std::unique_ptr<DeviceWorker> SimDevice::make_worker(uint32_t i) { return std::make_unique<SimWorker>(*this, i); }
+
+}  // namespace snarkd::engine
