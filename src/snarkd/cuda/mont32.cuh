@@ -71,29 +71,57 @@ constexpr ff::BigInt<H::N> modulus_minus_two() {
 }
 
 // Device copies of the host constants (H = ff::Fp or ff::Fr); element reads with compile-time
-// indices fold into instruction immediates. Host code reads the host copies (kHost*); p<H>(j)
-// picks the right one inside __host__ __device__ code.
+// indices fold into instruction immediates. Host code reads the host copies; p<H>(j), one<H>(j),
+// r2<H>(j) and p_minus_2<H>(j) pick the right one inside __host__ __device__ code.
 #if defined(__CUDACC__)
 template <class H>
 __device__ constexpr Words<2 * H::N> kModulus = to_words(H::kModulus);
 template <class H>
 __device__ constexpr Words<2 * H::N> kOne = to_words(H::kR);
 template <class H>
+__device__ constexpr Words<2 * H::N> kR2 = to_words(H::kR2);
+template <class H>
 __device__ constexpr Words<2 * H::N> kModulusMinusTwo = to_words(modulus_minus_two<H>());
 #endif
 template <class H>
-inline constexpr Words<2 * H::N> kHostModulus = to_words(H::kModulus);
+struct HostConstants {
+  static constexpr Words<2 * H::N> modulus = to_words(H::kModulus), one = to_words(H::kR), r2 = to_words(H::kR2),
+                                   modulus_minus_two = to_words(mont32::modulus_minus_two<H>());
+};
 template <class H>
 inline constexpr uint32_t kInv = uint32_t(H::kInv);  // −p⁻¹ mod 2^32
 template <class H>
 inline constexpr bool kSolinasLow64 = H::kModulus.limb[0] == 0xffffffff00000001ull;
 
+#if defined(__CUDA_ARCH__)
+#define SNARKD_MONT32_CONST(dev, host) return dev<H>.w[j]
+#else
+#define SNARKD_MONT32_CONST(dev, host) return HostConstants<H>::host.w[j]
+#endif
 template <class H>
 SNARKD_HD constexpr uint32_t p(size_t j) {
+  SNARKD_MONT32_CONST(kModulus, modulus);
+}
+template <class H>
+SNARKD_HD constexpr uint32_t one(size_t j) {
+  SNARKD_MONT32_CONST(kOne, one);
+}
+template <class H>
+SNARKD_HD constexpr uint32_t r2(size_t j) {
+  SNARKD_MONT32_CONST(kR2, r2);
+}
+template <class H>
+SNARKD_HD constexpr uint32_t p_minus_2(size_t j) {
+  SNARKD_MONT32_CONST(kModulusMinusTwo, modulus_minus_two);
+}
+#undef SNARKD_MONT32_CONST
+
+// Leading zeros of a 32-bit word (32 for 0).
+SNARKD_HD uint32_t clz32(uint32_t w) {
 #if defined(__CUDA_ARCH__)
-  return kModulus<H>.w[j];
+  return uint32_t(__clz(w));
 #else
-  return kHostModulus<H>.w[j];
+  return w == 0 ? 32 : uint32_t(__builtin_clz(w));
 #endif
 }
 
