@@ -90,8 +90,8 @@ std::vector<ec::Xyzz<C>> accumulate(const std::vector<ec::Affine<C>>& pts, const
       if (lanes == Lanes::kXyzz) {
         chunk_xyzz(a, t);
       } else {
-        AffineLane<F> ln[4];
-        chunk_affine<F, 4>(a, t, ln);
+        std::vector<AffineLane<F>> ln(4 * 3);  // stride 3: lanes of other threads in between
+        chunk_affine<F, 4>(a, t, ln.data() + 1, 3);
       }
     }
     for (uint32_t t = 0; t < pass.vc * buckets; ++t) fixup_bucket(a, t);

@@ -264,14 +264,15 @@ SNARKD_HD void finish_addition(AffineLane<F>& l, const F& dinv) {
 }
 
 // M batch-affine lanes of one thread: chunks thread·M .. thread·M + M − 1, one entry of each per
-// step, one inversion per step. The lanes live in `lanes` (local memory on the device).
+// step, one inversion per step. Lane l's state is lanes[l·stride] (the caller's memory: the
+// kernel passes its scratch with stride = threads, so a warp's lanes are adjacent).
 template <class F, uint32_t M>
-SNARKD_HD void chunk_affine(const ChunkArgs<F>& a, uint32_t thread, AffineLane<F>* lanes) {
+SNARKD_HD void chunk_affine(const ChunkArgs<F>& a, uint32_t thread, AffineLane<F>* lanes, size_t stride) {
   const size_t valid = *a.valid, len = chunk_length(valid, a.chunks);
   size_t steps = 0;
   SNARKD_NO_UNROLL
   for (uint32_t l = 0; l < M; ++l) {
-    AffineLane<F>& ln = lanes[l];
+    AffineLane<F>& ln = lanes[l * stride];
     const size_t s = size_t(thread * M + l) * len;
     ln.pos = s < valid ? s : valid;
     ln.end = s + len < valid ? s + len : valid;
@@ -284,7 +285,7 @@ SNARKD_HD void chunk_affine(const ChunkArgs<F>& a, uint32_t thread, AffineLane<F
     F prod = F::one();
     SNARKD_NO_UNROLL
     for (uint32_t l = 0; l < M; ++l) {  // forward: runs that end are emitted, factors multiplied
-      AffineLane<F>& ln = lanes[l];
+      AffineLane<F>& ln = lanes[l * stride];
       F d = F::one();
       ln.action = kNone;
       if (ln.pos < ln.end) {
@@ -303,7 +304,7 @@ SNARKD_HD void chunk_affine(const ChunkArgs<F>& a, uint32_t thread, AffineLane<F
     F inv = invert(prod);
     SNARKD_NO_UNROLL
     for (uint32_t l = M; l-- > 0;) {  // backward: 1/d_l = inv·pre_l, then inv ← inv·d_l
-      AffineLane<F>& ln = lanes[l];
+      AffineLane<F>& ln = lanes[l * stride];
       if (ln.action == kAdd || ln.action == kDouble) {
         const F d = ln.action == kAdd ? ln.pend.x - ln.acc.x : ln.acc.y.dbl();
         const F dinv = inv * ln.pre;
@@ -316,7 +317,7 @@ SNARKD_HD void chunk_affine(const ChunkArgs<F>& a, uint32_t thread, AffineLane<F
   }
   SNARKD_NO_UNROLL
   for (uint32_t l = 0; l < M; ++l) {
-    const AffineLane<F>& ln = lanes[l];
+    const AffineLane<F>& ln = lanes[l * stride];
     const size_t s = size_t(thread * M + l) * len;
     if (s < valid) emit(a, thread * M + l, ln.cur, as_xyzz(ln.acc), ln.first ? kHead : kTail);
   }
