@@ -14,12 +14,15 @@ __global__ void __launch_bounds__(kChunkThreads)
 }
 
 template <class F>
-void launch_chunk_affine(const ChunkArgs<F>& a, uint32_t threads, void* lanes, cudaStream_t stream) {
+void launch_chunk_affine(ChunkArgs<F>& a, uint32_t max_threads, void* lanes, cudaStream_t stream) {
+  const uint32_t wave = resident_threads(reinterpret_cast<const void*>(chunk_affine_kernel<F>), kChunkThreads);
+  const uint32_t threads = whole_waves(wave, kAffineWaves, max_threads);
+  a.chunks = threads * kAffineLanes;
   chunk_affine_kernel<F><<<blocks_for(threads, kChunkThreads), kChunkThreads, 0, stream>>>(
       a, threads, static_cast<AffineLane<F>*>(lanes));
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 
-template void launch_chunk_affine<Fp2>(const ChunkArgs<Fp2>&, uint32_t, void*, cudaStream_t);
+template void launch_chunk_affine<Fp2>(ChunkArgs<Fp2>&, uint32_t, void*, cudaStream_t);
 
 }  // namespace snarkd::cuda::msm_detail

@@ -14,7 +14,9 @@
 #include <algorithm>
 #include <bit>
 #include <cub/device/device_radix_sort.cuh>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "snarkd/cuda/msm.hpp"
 #include "snarkd/cuda/msm_accumulate.hpp"
@@ -34,11 +36,15 @@ constexpr uint32_t kMinSegmentBuckets = 32;
 // in one block of 256 threads used 16 of 132 SMs.
 constexpr uint32_t kReduceBlocks = 264;
 // Chunked lanes: at least kMinChunk entries per lane (shorter chunks would make more head/tail
-// partials than they save), at most kMaxXyzzLanes XYZZ lanes (≈ 132 SMs × 512 threads: the GPU
-// full at the occupancy these kernels get) and kMaxAffineThreads threads of kAffineLanes lanes.
+// partials than they save). Every lane has the same work, so a grid of 1.3 waves would run its
+// last 0.3 wave alone: the lane count is a whole number of waves — kXyzzWaves / kAffineWaves times
+// the threads the device holds at once (occupancy query at launch; several waves so that SMs
+// shared with other streams' kernels still balance) — capped by kMaxXyzzLanes / kMaxAffineThreads,
+// which size the scratch (head/tail partials, batch-affine lane state).
 constexpr uint32_t kMinChunk = 32;
-constexpr uint32_t kMaxXyzzLanes = 1u << 16;
-constexpr uint32_t kMaxAffineThreads = 1u << 15;
+constexpr uint32_t kXyzzWaves = 4, kAffineWaves = 2;
+constexpr uint32_t kMaxXyzzLanes = 1u << 18;
+constexpr uint32_t kMaxAffineThreads = 1u << 16;
 constexpr uint32_t kChunkThreads = 128;
 // Batch-affine lanes per thread: one inversion (≈ 40 products' worth, field_inverse.hpp) shared by
 // M additions of ≈ 6 products each; M = 16 keeps the inversion's share at ≈ 2.5 products for
@@ -56,7 +62,7 @@ struct Plan {
   MsmAccumulation mode = MsmAccumulation::kBucketThreads;
   Order order;
   uint32_t per_pass = 0, buckets = 0, blocks_per_window = 1;  // buckets per window: 2^(c−1) + 1
-  uint32_t lane_threads = 0, chunks = 0;                       // chunked modes
+  uint32_t lane_threads = 0, chunks = 0;                       // chunked modes: upper bounds (scratch)
   int key_bits = 0;
   uint32_t sentinel = 0;
   size_t entries = 0;  // per_pass · n
@@ -73,7 +79,8 @@ inline uint32_t blocks_per_window(uint32_t buckets, uint32_t vw) {
   return std::clamp<uint32_t>((kReduceBlocks + vw - 1) / vw, 1, most);
 }
 
-// Lane geometry of a chunked pass of `entries` entries.
+// Upper bounds of the lane geometry of a chunked pass of `entries` entries (the scratch's size;
+// the launch takes whole waves within them).
 inline void plan_lanes(Plan& p) {
   const size_t e = std::max<size_t>(p.entries, 1);
   if (p.mode == MsmAccumulation::kChunkedXyzz) {
@@ -169,16 +176,48 @@ __global__ void __launch_bounds__(kChunkThreads) chunk_xyzz_kernel(const ChunkAr
   if (t < a.chunks) chunk_xyzz(a, t);
 }
 
+// Threads of `kernel` in blocks of `block` that the current device runs at once (SMs × resident
+// blocks per SM), cached per kernel and device: a host query, no synchronisation.
+inline uint32_t resident_threads(const void* kernel, uint32_t block) {
+  struct Entry {
+    const void* kernel;
+    int device;
+    uint32_t threads;
+  };
+  static std::mutex m;
+  static std::vector<Entry> cache;
+  int device = 0;
+  SNARKD_CUDA_CHECK(cudaGetDevice(&device));
+  std::lock_guard<std::mutex> lock(m);
+  for (const Entry& e : cache)
+    if (e.kernel == kernel && e.device == device) return e.threads;
+  int sms = 0, blocks = 0;
+  SNARKD_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  SNARKD_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, int(block), 0));
+  const uint32_t threads = uint32_t(std::max(1, sms * blocks)) * block;
+  cache.push_back({kernel, device, threads});
+  return threads;
+}
+
+// waves·per_wave threads, or the most whole waves within bound (bound itself below one wave).
+inline uint32_t whole_waves(uint32_t per_wave, uint32_t waves, uint32_t bound) {
+  const uint64_t want = uint64_t(per_wave) * waves;
+  if (want <= bound) return uint32_t(want);
+  if (bound < per_wave) return bound;
+  return bound / per_wave * per_wave;
+}
+
 template <class F>
 __global__ void fixup_kernel(const ChunkArgs<F> a) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < a.pass.vc * a.buckets) fixup_bucket(a, t);
 }
 
-// The batch-affine lanes (msm_affine_g1.cu / msm_affine_g2.cu): `threads` threads of kAffineLanes,
-// their state in `lanes` (threads·kAffineLanes AffineLane<F>).
+// The batch-affine lanes (msm_affine_g1.cu / msm_affine_g2.cu): at most `max_threads` threads of
+// kAffineLanes lanes (whole waves), their state in `lanes` (max_threads·kAffineLanes
+// AffineLane<F>); sets a.chunks to the lanes used, which the fix-up then reads.
 template <class F>
-void launch_chunk_affine(const ChunkArgs<F>& a, uint32_t threads, void* lanes, cudaStream_t stream);
+void launch_chunk_affine(ChunkArgs<F>& a, uint32_t max_threads, void* lanes, cudaStream_t stream);
 
 // k·P by double-and-add (k < 2^23: the bucket index at a segment start).
 template <class F>
@@ -291,10 +330,12 @@ void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const
     SNARKD_CUDA_CHECK_LAUNCH();
     return;
   }
-  const ChunkArgs<F> a{b.keys_out, b.vals_out, points, b.valid, p.l.c, p.buckets, p.chunks, pass,
-                       b.buckets,  b.head,     b.tail};
+  ChunkArgs<F> a{b.keys_out, b.vals_out, points, b.valid, p.l.c, p.buckets, p.chunks, pass,
+                 b.buckets,  b.head,     b.tail};
   if (p.mode == MsmAccumulation::kChunkedXyzz) {
-    chunk_xyzz_kernel<F><<<blocks_for(p.chunks, kChunkThreads), kChunkThreads, 0, stream>>>(a);
+    const uint32_t wave = resident_threads(reinterpret_cast<const void*>(chunk_xyzz_kernel<F>), kChunkThreads);
+    a.chunks = whole_waves(wave, kXyzzWaves, p.chunks);
+    chunk_xyzz_kernel<F><<<blocks_for(a.chunks, kChunkThreads), kChunkThreads, 0, stream>>>(a);
     SNARKD_CUDA_CHECK_LAUNCH();
   } else {
     launch_chunk_affine<F>(a, p.lane_threads, b.lanes, stream);
