@@ -40,11 +40,13 @@ constexpr uint32_t kReduceBlocks = 264;
 // last 0.3 wave alone: the lane count is a whole number of waves — kXyzzWaves / kAffineWaves times
 // the threads the device holds at once (occupancy query at launch; several waves so that SMs
 // shared with other streams' kernels still balance) — capped by kMaxXyzzLanes / kMaxAffineThreads,
-// which size the scratch (head/tail partials, batch-affine lane state).
+// which size the scratch: head/tail partials 2·lanes·sizeof(Xyzz) (G1 XYZZ: 100 MB; affine, 2^19
+// lanes: 200 MB G1, 400 MB G2) and the batch-affine lane state (2^19 lanes: ≈ 140 MB G1, 270 MB
+// G2). 2^15 affine threads are about one wave on an H200 (two 128-thread blocks per SM).
 constexpr uint32_t kMinChunk = 32;
 constexpr uint32_t kXyzzWaves = 4, kAffineWaves = 2;
 constexpr uint32_t kMaxXyzzLanes = 1u << 18;
-constexpr uint32_t kMaxAffineThreads = 1u << 16;
+constexpr uint32_t kMaxAffineThreads = 1u << 15;
 constexpr uint32_t kChunkThreads = 128;
 // Batch-affine lanes per thread: one inversion (≈ 40 products' worth, field_inverse.hpp) shared by
 // M additions of ≈ 6 products each; M = 16 keeps the inversion's share at ≈ 2.5 products for
