@@ -1,6 +1,6 @@
-// The G1 MSM: the driver and the XYZZ / one-thread-per-bucket kernels for Fp (msm_kernels.cuh);
-// the batch-affine kernel is in msm_affine_g1.cu. One translation unit per curve (and kernel
-// family) so that a parallel build runs them side by side.
+// The G1 MSM for Fp: the driver, digits, fix-up and reduction kernels (msm_kernels.cuh); the
+// accumulation kernels are in msm_xyzz_g1.cu and msm_affine_g1.cu. One translation unit per
+// curve and kernel family so that a parallel build runs them side by side.
 #include "snarkd/cuda/msm_kernels.cuh"
 
 namespace snarkd::cuda {

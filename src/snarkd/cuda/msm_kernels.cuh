@@ -152,22 +152,17 @@ __global__ void count_valid_kernel(const uint32_t* keys, size_t entries, uint32_
 // One thread per bucket j ∈ [0, 2^(c−1)] of each virtual window of the pass: B_j (+)= Σ ±P over
 // its run; v0's buckets continue the previous pass's sums when the pass starts inside v0.
 template <class F>
-__global__ void accumulate_kernel(const uint32_t* keys, const uint32_t* vals, const uint32_t* valid,
-                                  const Affine<F>* points, uint32_t c, uint32_t buckets, Pass pass, Xyzz<F>* out) {
+__global__ void accumulate_kernel(const ChunkArgs<F> a) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= size_t(pass.vc) * buckets) return;
-  const uint32_t vl = uint32_t(t / buckets), j = uint32_t(t % buckets);
-  Xyzz<F>* bucket = out + size_t(pass.v0 + vl) * buckets + j;
-  Xyzz<F> acc = (vl == 0 && pass.continues_v0) ? *bucket : Xyzz<F>::infinity();
+  if (t >= size_t(a.pass.vc) * a.buckets) return;
+  const uint32_t vl = uint32_t(t / a.buckets), j = uint32_t(t % a.buckets);
+  Xyzz<F>* bucket = a.bucket_out + size_t(a.pass.v0 + vl) * a.buckets + j;
+  Xyzz<F> acc = (vl == 0 && a.pass.continues_v0) ? *bucket : Xyzz<F>::infinity();
   if (j != 0) {
-    const uint32_t key = (vl << c) | j;
-    const size_t entries = *valid;
-    const size_t end = lower_bound(keys, entries, key + 1);
-    for (size_t k = lower_bound(keys, entries, key); k < end; ++k) {
-      const uint32_t v = vals[k];
-      const Affine<F> p = points[v & 0x7fffffffu];
-      acc = acc.add_mixed((v >> 31) ? -p : p);
-    }
+    const uint32_t key = (vl << a.c) | j;
+    const size_t entries = *a.valid;
+    const size_t end = lower_bound(a.keys, entries, key + 1);
+    for (size_t k = lower_bound(a.keys, entries, key); k < end; ++k) acc = acc.add_mixed(signed_point(a, a.vals[k]));
   }
   *bucket = acc;
 }
@@ -214,6 +209,13 @@ __global__ void fixup_kernel(const ChunkArgs<F> a) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < a.pass.vc * a.buckets) fixup_bucket(a, t);
 }
+
+// The XYZZ kernels (msm_xyzz_g1.cu / msm_xyzz_g2.cu): the one-thread-per-bucket kernel over the
+// pass's buckets, and at most `max_lanes` XYZZ lanes (whole waves; sets a.chunks to the lanes used).
+template <class F>
+void launch_bucket_threads(const ChunkArgs<F>& a, cudaStream_t stream);
+template <class F>
+void launch_chunk_xyzz(ChunkArgs<F>& a, uint32_t max_lanes, cudaStream_t stream);
 
 // The batch-affine lanes (msm_affine_g1.cu / msm_affine_g2.cu): at most `max_threads` threads of
 // kAffineLanes lanes (whole waves), their state in `lanes` (max_threads·kAffineLanes
@@ -326,22 +328,14 @@ void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const
   count_valid_kernel<F><<<1, 1, 0, stream>>>(b.keys_out, entries, p.sentinel, b.valid);
   SNARKD_CUDA_CHECK_LAUNCH();
   const size_t bucket_threads = size_t(pass.vc) * p.buckets;
-  if (p.mode == MsmAccumulation::kBucketThreads) {
-    accumulate_kernel<F><<<blocks_for(bucket_threads), kThreads, 0, stream>>>(
-        b.keys_out, b.vals_out, b.valid, points, p.l.c, p.buckets, pass, b.buckets);
-    SNARKD_CUDA_CHECK_LAUNCH();
-    return;
-  }
   ChunkArgs<F> a{b.keys_out, b.vals_out, points, b.valid, p.l.c, p.buckets, p.chunks, pass,
                  b.buckets,  b.head,     b.tail};
-  if (p.mode == MsmAccumulation::kChunkedXyzz) {
-    const uint32_t wave = resident_threads(reinterpret_cast<const void*>(chunk_xyzz_kernel<F>), kChunkThreads);
-    a.chunks = whole_waves(wave, kXyzzWaves, p.chunks);
-    chunk_xyzz_kernel<F><<<blocks_for(a.chunks, kChunkThreads), kChunkThreads, 0, stream>>>(a);
-    SNARKD_CUDA_CHECK_LAUNCH();
-  } else {
-    launch_chunk_affine<F>(a, p.lane_threads, b.lanes, stream);
+  if (p.mode == MsmAccumulation::kBucketThreads) {
+    launch_bucket_threads<F>(a, stream);
+    return;
   }
+  if (p.mode == MsmAccumulation::kChunkedXyzz) launch_chunk_xyzz<F>(a, p.chunks, stream);
+  else launch_chunk_affine<F>(a, p.lane_threads, b.lanes, stream);
   fixup_kernel<F><<<blocks_for(bucket_threads), kThreads, 0, stream>>>(a);
   SNARKD_CUDA_CHECK_LAUNCH();
 }
