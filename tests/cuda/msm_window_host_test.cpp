@@ -19,7 +19,9 @@ void check(const char* name) {
       const uint32_t c = msm_window<F>(n, a);
       EXPECT_GE(c, 4u);
       EXPECT_LE(c, 20u);
-      if (k >= 1) EXPECT_EQ(msm_window<F>(n / 2 + 1, a), c) << "n = 2^" << k << " / 2 + 1";
+      if (k >= 1) {
+        EXPECT_EQ(msm_window<F>(n / 2 + 1, a), c) << "n = 2^" << k << " / 2 + 1";
+      }
       if (k >= 10 && k % 2 == 0) std::printf(" 2^%u→%u", k, c);
     }
     std::printf("\n");
