@@ -60,7 +60,7 @@ __device__ __forceinline__ F step(const F& x, const F& c) {
   } else if constexpr (op == Op::kFp2Karatsuba) {
     return x.mul_karatsuba(c);
   } else if constexpr (op == Op::kInvGcd) {
-    return msm_detail::invert(x + c);
+    return inverse_gcd(x + c);
   } else {
     return (x + c).inverse();
   }

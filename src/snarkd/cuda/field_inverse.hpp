@@ -22,6 +22,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "snarkd/cuda/field.hpp"
+#include "snarkd/cuda/fp2.hpp"
 #include "snarkd/cuda/mont32.cuh"
 #include "snarkd/ff/bigint.hpp"
 
@@ -232,3 +234,20 @@ SNARKD_HD void inverse_mont(uint32_t* r, const uint32_t* x) {
 }
 
 }  // namespace snarkd::cuda::mont32
+
+namespace snarkd::cuda {
+
+// 1/x (0 → 0) by the binary GCD above, for Fr and Fp; Fp2 through the norm:
+// 1/(a + b·u) = (a − b·u)/(a² + b²) (one Fp inversion).
+template <class H>
+SNARKD_HD Field<H> inverse_gcd(const Field<H>& x) {
+  Field<H> r;
+  mont32::inverse_mont<H>(r.w, x.w);
+  return r;
+}
+SNARKD_HD Fp2 inverse_gcd(const Fp2& x) {
+  const Fp ni = inverse_gcd(x.c0.sqr() + x.c1.sqr());
+  return {x.c0 * ni, -(x.c1 * ni)};
+}
+
+}  // namespace snarkd::cuda

@@ -192,16 +192,10 @@ SNARKD_HD void chunk_xyzz(const ChunkArgs<F>& a, uint32_t chunk) {
 
 // ---- batch-affine lanes ----
 
-// 1/x for the Montgomery trick's product: binary GCD (field_inverse.hpp); Fp2 through the norm:
-// 1/(a + b·u) = (a − b·u)/(a² + b²).
-SNARKD_HD Fp invert(const Fp& x) {
-  Fp r;
-  mont32::inverse_mont<ff::Fp>(r.w, x.w);
-  return r;
-}
-SNARKD_HD Fp2 invert(const Fp2& x) {
-  const Fp ni = invert(x.c0.sqr() + x.c1.sqr());
-  return {x.c0 * ni, -(x.c1 * ni)};
+// 1/x for the Montgomery trick's product: the binary GCD (field_inverse.hpp).
+template <class F>
+SNARKD_HD F invert(const F& x) {
+  return inverse_gcd(x);
 }
 
 // What a lane does with its pending point this step. kAdd and kDouble need the shared inversion
