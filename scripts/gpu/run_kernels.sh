@@ -42,7 +42,9 @@ for t in msm h_phase msm_split prover msm_precomp ntt field fixed_base; do
   step "test_$t" 90 210 "$B/tests/cuda/test_cuda_$t"
 done
 MC="compute-sanitizer --tool memcheck --error-exitcode 9"
+# shellcheck disable=SC2086  # $MC is a command and its options
 step memcheck_msm 45 270 $MC "$B/tests/cuda/test_cuda_msm" --gtest_filter='CudaMsm.StreamOrdered*'
+# shellcheck disable=SC2086
 step memcheck_h_phase 45 270 $MC "$B/tests/cuda/test_cuda_h_phase" --gtest_filter='CudaHPhase.Small*:CudaHPhase.Bad*'
 
 G="$B/bench/gpu/snarkd_gpu_bench"
