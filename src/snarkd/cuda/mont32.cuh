@@ -438,29 +438,45 @@ SNARKD_UNROLL
   return ptx::subc(0, 0);
 }
 
+// d = a + b over 2n words (no carry out: callers' sums are < 2^(64n)).
+template <class H>
+SNARKD_HD void add_wide(uint32_t* d, const uint32_t* a, const uint32_t* b) {
+  constexpr size_t n = 2 * H::N;
+  d[0] = ptx::add_cc(a[0], b[0]);
+SNARKD_UNROLL
+  for (size_t k = 1; k < 2 * n - 1; ++k) d[k] = ptx::addc_cc(a[k], b[k]);
+  d[2 * n - 1] = ptx::addc(a[2 * n - 1], b[2 * n - 1]);
+}
+
 // (c0, c1) = (a0 + a1·u)(b0 + b1·u) in Fp[u]/(u² + 1), Karatsuba with two reductions (above).
 // Inputs fully reduced; outputs fully reduced. Bounds: a0·b0, a1·b1 < p²; (a0+a1)(b0+b1) < 4p²;
 // c1's double-width value a0·b1 + a1·b0 < 2p² < p·2^(32n); c0's a0·b0 − a1·b1 gets p·2^(32n)
-// added when negative, so it lies in [0, p·2^(32n)).
+// added when negative, so it lies in [0, p·2^(32n)). Order: c0 is reduced before the third
+// product so that only the 2n-word sum t0 + t1 stays live across it (≈ 36 registers fewer at
+// the peak; the G2 kernels run at the 255-register limit).
 template <class H>
 SNARKD_HD void fp2_mul_lazy(uint32_t* c0, uint32_t* c1, const uint32_t* a0, const uint32_t* a1, const uint32_t* b0,
                             const uint32_t* b1) {
   constexpr size_t n = 2 * H::N;
-  uint32_t t0[2 * n], t1[2 * n], t2[2 * n], sa[n], sb[n];
-  mul_wide<H>(t0, a0, b0);
-  mul_wide<H>(t1, a1, b1);
+  uint32_t sa[n], sb[n];
   add_plain<H>(sa, a0, a1);
   add_plain<H>(sb, b0, b1);
-  mul_wide<H>(t2, sa, sb);
-  sub_wide<H>(t2, t2, t0);
-  sub_wide<H>(t2, t2, t1);
-  redc<H>(c1, t2);
+  uint32_t t0[2 * n], t1[2 * n], s01[2 * n];
+  mul_wide<H>(t0, a0, b0);
+  mul_wide<H>(t1, a1, b1);
+  add_wide<H>(s01, t0, t1);
   const uint32_t neg = sub_wide<H>(t0, t0, t1);
   t0[n] = ptx::add_cc(t0[n], p<H>(0) & neg);
 SNARKD_UNROLL
   for (size_t k = 1; k < n - 1; ++k) t0[n + k] = ptx::addc_cc(t0[n + k], p<H>(k) & neg);
   t0[2 * n - 1] = ptx::addc(t0[2 * n - 1], p<H>(n - 1) & neg);
-  redc<H>(c0, t0);
+  uint32_t r0[n];
+  redc<H>(r0, t0);
+  mul_wide<H>(t1, sa, sb);
+  sub_wide<H>(t1, t1, s01);
+  redc<H>(c1, t1);
+SNARKD_UNROLL
+  for (size_t k = 0; k < n; ++k) c0[k] = r0[k];
 }
 
 }  // namespace snarkd::cuda::mont32
