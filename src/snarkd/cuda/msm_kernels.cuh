@@ -16,6 +16,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "snarkd/cuda/msm.hpp"
@@ -167,8 +168,13 @@ __global__ void accumulate_kernel(const ChunkArgs<F> a) {
   *bucket = acc;
 }
 
+// G1 XYZZ lanes need 174 registers unbounded (ptxas, sm_90): 2 blocks of 128 per SM; ≤ 170 lets
+// 3 share an SM (12 warps instead of 8 to hide the carry chains' latency). G2 lanes use all 255.
 template <class F>
-__global__ void __launch_bounds__(kChunkThreads) chunk_xyzz_kernel(const ChunkArgs<F> a) {
+inline constexpr int kXyzzMinBlocks = std::is_same_v<F, Fp> ? 3 : 1;
+
+template <class F>
+__global__ void __launch_bounds__(kChunkThreads, kXyzzMinBlocks<F>) chunk_xyzz_kernel(const ChunkArgs<F> a) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < a.chunks) chunk_xyzz(a, t);
 }
