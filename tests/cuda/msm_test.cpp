@@ -45,7 +45,7 @@ void expect_matches_cpu(std::span<const ec::Affine<C>> b, std::span<const Fr> s,
 }
 
 template <class C>
-void sizes_and_windows(const char* label, std::vector<size_t> sizes) {
+void sizes_and_windows(const char* label, std::vector<size_t> sizes, std::vector<uint32_t> wide) {
   SNARKD_SKIP_WITHOUT_GPU();
   auto g = snarkd::test::rng(label);
   for (size_t n : sizes) {
@@ -57,16 +57,18 @@ void sizes_and_windows(const char* label, std::vector<size_t> sizes) {
   const auto s = random_scalars(g, 100);
   for (uint32_t c : {4u, 5u, 7u, 8u, 11u, 12u, 13u, 14u, 15u, 16u}) expect_matches_cpu<C>(b, s, c, "c=" + std::to_string(c));
   // Wide windows: the chunked kernels only (one thread per bucket would add the ~n/2 points of a
-  // 0-bit top window serially; correct but slow).
-  for (uint32_t c : {18u, 20u, 22u, 24u})
+  // 0-bit top window serially; correct but slow). Each costs the reduction's running sums over
+  // W·2^(c−1) mostly empty buckets, so G2 stops at 18 (c = 24 runs in the precomputed tests).
+  for (uint32_t c : wide)
     for (MsmAccumulation a : {MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine})
       expect_matches_cpu<C>(b, s, c, "c=" + std::to_string(c), a);
 }
 
 TEST(CudaMsm, G1SizesAndWindows) {
-  sizes_and_windows<ec::G1Config>("cuda_msm_g1", {0, 1, 2, 31, 255, 1023, 1025, 4097, (1u << 16) + 1, (1u << 18) - 1});
+  sizes_and_windows<ec::G1Config>("cuda_msm_g1", {0, 1, 2, 31, 255, 1023, 1025, 4097, (1u << 16) + 1, (1u << 18) - 1},
+                                  {18, 20, 22});
 }
-TEST(CudaMsm, G2SizesAndWindows) { sizes_and_windows<ec::G2Config>("cuda_msm_g2", {0, 1, 31, 1025, 4097}); }
+TEST(CudaMsm, G2SizesAndWindows) { sizes_and_windows<ec::G2Config>("cuda_msm_g2", {0, 1, 31, 1025, 4097}, {18}); }
 
 // The default kind (SNARKD_MSM_ACCUMULATE or the built-in choice) is one of the three.
 TEST(CudaMsm, DefaultAccumulationResolves) {
