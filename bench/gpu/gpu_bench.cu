@@ -2,7 +2,8 @@
 // timed runs (CUDA events around each run, on one non-blocking stream) after warm-up runs.
 //
 //   snarkd_gpu_bench [--min-log=20] [--max-log=28] [--reps=7] [--generator=7]
-//                    [--only=ntt|msm|split|spmv|window|all] [--precomp-gib=64] [--precomp-c=N] [--precomp-only]
+//                    [--only=ntt|msm|split|spmv|window|products|kinds|h|all] [--precomp-gib=64] [--precomp-c=N]
+//                    [--precomp-only]
 //                    [--constraints=130278869]
 //
 // Prints: the device; a device-to-device copy (bytes read + written per second: the memory
@@ -14,7 +15,8 @@
 // 2^24, 2^26, 2^27 within [min-log, max-log], PoRep-like scalars, against cuda::msm); --only=spmv
 // times cuda::spmv on a synthetic PoRep-shaped circuit of --constraints rows (spmv_bench.cpp);
 // --only=window times the plain G1 MSM at the candidate window widths (52,000 and 2^min..2^max);
-// "all" (the default) is NTT + MSM.
+// --only=products|kinds|h run kinds_bench.cu (field throughput per SM; the MSM accumulation kinds
+// side by side; the fused H phase against the unfused sequence); "all" (the default) is NTT + MSM.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -36,7 +38,7 @@ namespace {
 struct Options {
   uint32_t min_log = 20, max_log = 28, reps = 7;
   uint64_t generator = 7;
-  std::string only = "all";  // ntt | msm | split | spmv | all (= ntt + msm)
+  std::string only = "all";  // ntt | msm | split | spmv | window | products | kinds | h | all (= ntt + msm)
   uint64_t constraints = 130'278'869;  // spmv: PoRep's partition
   size_t precomp_budget = size_t{64} << 30;
   uint32_t precomp_c = 0;
@@ -46,7 +48,8 @@ struct Options {
 [[noreturn]] void usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s [--min-log=N] [--max-log=N] [--reps=N>=5] [--generator=5|7]"
-               " [--only=ntt|msm|split|spmv|window|all] [--precomp-gib=N] [--precomp-c=4..24] [--precomp-only]"
+               " [--only=ntt|msm|split|spmv|window|products|kinds|h|all] [--precomp-gib=N] [--precomp-c=4..24]"
+               " [--precomp-only]"
                " [--constraints=N]\n",
                argv0);
   std::exit(2);
@@ -66,7 +69,8 @@ Options parse(int argc, char** argv) {
     else if (a.rfind("--precomp-c=", 0) == 0) o.precomp_c = uint32_t(value("--precomp-c="));
     else if (a == "--precomp-only") o.precomp_only = true;
     else if (a == "--only=ntt" || a == "--only=msm" || a == "--only=split" || a == "--only=spmv" ||
-             a == "--only=window" || a == "--only=all")
+             a == "--only=window" || a == "--only=products" || a == "--only=kinds" || a == "--only=h" ||
+             a == "--only=all")
       o.only = a.substr(7);
     else usage(argv[0]);
   }
@@ -267,6 +271,9 @@ int main(int argc, char** argv) {
     if (o.only == "window") bench_windows(mo, s);
     if (o.only == "spmv") bench_spmv(o.constraints, o.reps, fr_rate, bytes_per_s, s);
     if (o.only == "split") bench_split(o.min_log, o.max_log, o.reps, s);
+    if (o.only == "products") bench_products(prop.multiProcessorCount, o.reps, s);
+    if (o.only == "kinds") bench_kinds(o.min_log, o.max_log, o.reps, s);
+    if (o.only == "h") bench_h_phase(o.min_log, o.max_log, o.reps, o.generator, s);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

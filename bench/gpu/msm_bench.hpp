@@ -20,6 +20,12 @@ void bench_msm(const MsmBenchOptions& o, const Stream& s);
 // Plain G1 MSM over every window width at small sizes (--only=window).
 void bench_windows(const MsmBenchOptions& o, const Stream& s);
 
+// kinds_bench.cu: field throughput per SM (--only=products), the MSM accumulation kinds side by
+// side (--only=kinds), the fused H phase against the unfused sequence (--only=h).
+void bench_products(int sms, uint32_t reps, const Stream& s);
+void bench_kinds(uint32_t min_log, uint32_t max_log, uint32_t reps, const Stream& s);
+void bench_h_phase(uint32_t min_log, uint32_t max_log, uint32_t reps, uint64_t generator, const Stream& s);
+
 // SpMV of a synthetic PoRep-shaped circuit of `constraints` rows (A, B, C), with the floors at
 // the measured Fr multiplication and copy rates.
 void bench_spmv(uint64_t constraints, uint32_t reps, double fr_mul_per_s, double bytes_per_s, const Stream& s);

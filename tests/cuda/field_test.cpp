@@ -1,7 +1,9 @@
-// Device Fp / Fr arithmetic against the host ff types on 2^20 random elements plus edge values
-// (0, 1, p − 1, and the raw limb patterns 1 and p − 1). Host buffers are copied to the device
-// as they are — the layout contract — and the results copied back must equal the host results
-// bit for bit. Outputs are poisoned (0xFF bytes, never a valid element) before every run.
+// Device Fp / Fr / Fp2 arithmetic against the host ff types on 2^20 random elements plus edge
+// values (0, 1, p − 1, and the raw limb patterns 1 and p − 1): Fp2's lazy-reduction and
+// three-product multiplications, and the binary-GCD inversion beside Fermat. Host buffers are
+// copied to the device as they are — the layout contract — and the results copied back must
+// equal the host results bit for bit. Outputs are poisoned (0xFF bytes, never a valid element)
+// before every run.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -12,6 +14,8 @@
 #include "gpu_test_util.hpp"
 #include "snarkd/cuda/field.hpp"
 #include "snarkd/cuda/field_ops.hpp"
+#include "snarkd/cuda/fp2.hpp"
+#include "snarkd/ff/fp2.hpp"
 
 namespace snarkd::cuda {
 namespace {
@@ -98,6 +102,42 @@ TYPED_TEST(DeviceFieldTest, DeviceOpsMatchHostOnRandomAndEdgeValues) {
   expect_all(run_op(FieldOp::kSub, da, db, s), n, [&](size_t i) { return a[i] - b[i]; }, "sub");
   expect_all(run_op(FieldOp::kSqr, da, db, s), n, [&](size_t i) { return a[i].square(); }, "sqr");
   expect_all(run_op(FieldOp::kNeg, da, db, s), n, [&](size_t i) { return -a[i]; }, "neg");
+}
+
+// The binary-GCD inversion equals the host inverse bit for bit (0 → 0), 2^16 elements.
+TYPED_TEST(DeviceFieldTest, DeviceInverseBinaryGcd) {
+  SNARKD_SKIP_WITHOUT_GPU();
+  using D = TypeParam;
+  using H = typename D::Host;
+  constexpr size_t n = size_t{1} << 16;
+  auto g = snarkd::test::rng("cuda-field-inverse-gcd");
+  std::vector<H> a, b;
+  make_inputs(n, g, a, b);
+  Stream s;
+  const DeviceBuffer<D> da = test::to_device<D>(a, s);
+  expect_all(run_op(FieldOp::kInverseGcd, da, da, s), n,
+             [&](size_t i) { return a[i].is_zero() ? H::zero() : a[i].inverse(); }, "inverse (binary GCD)");
+}
+
+// Fp2 on the device: both products, square, add, sub, neg and the inversion, against ff::Fp2.
+TEST(DeviceFp2Test, OpsMatchHost) {
+  SNARKD_SKIP_WITHOUT_GPU();
+  constexpr size_t n = size_t{1} << 18;
+  auto g = snarkd::test::rng("cuda-fp2-ops");
+  std::vector<ff::Fp> e0, e1;
+  make_inputs<ff::Fp>(n, g, e0, e1);
+  std::vector<ff::Fp2> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) a[i] = {e0[i], e1[(i * 7) % n]}, b[i] = {e1[i], e0[(i * 13) % n]};
+  Stream s;
+  const DeviceBuffer<Fp2> da = test::to_device<Fp2>(a, s), db = test::to_device<Fp2>(b, s);
+  expect_all(run_op(FieldOp::kMul, da, db, s), n, [&](size_t i) { return a[i] * b[i]; }, "fp2 mul (lazy)");
+  expect_all(run_op(FieldOp::kMulFull, da, db, s), n, [&](size_t i) { return a[i] * b[i]; }, "fp2 mul (3 full)");
+  expect_all(run_op(FieldOp::kSqr, da, db, s), n, [&](size_t i) { return a[i].square(); }, "fp2 sqr");
+  expect_all(run_op(FieldOp::kAdd, da, db, s), n, [&](size_t i) { return a[i] + b[i]; }, "fp2 add");
+  expect_all(run_op(FieldOp::kSub, da, db, s), n, [&](size_t i) { return a[i] - b[i]; }, "fp2 sub");
+  expect_all(run_op(FieldOp::kNeg, da, db, s), n, [&](size_t i) { return -a[i]; }, "fp2 neg");
+  expect_all(run_op(FieldOp::kInverse, da, db, s), size_t{1} << 14,
+             [&](size_t i) { return a[i].is_zero() ? ff::Fp2{} : a[i].inverse(); }, "fp2 inverse");
 }
 
 // Inverse is checked as a·a⁻¹ = 1 with the host multiplication (0 → 0), on 2^16 elements.

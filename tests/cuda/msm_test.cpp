@@ -1,7 +1,9 @@
 // GPU MSM (G1 and G2) against the CPU twin snarkd::msm::msm on fresh random inputs (seed
-// printed, SNARKD_TEST_SEED pins it) and edge cases: sizes 0, 1, 31, 2^k ± 1; zero, one, −1 and
-// r − 1 scalars; all-zero vectors; infinities and repeated bases; every window width on small
-// inputs. The stream-ordered test poisons the result and the scratch before running.
+// printed, SNARKD_TEST_SEED pins it) and edge cases, for every accumulation kind (the chunked
+// XYZZ and batch-affine lanes and the one-thread-per-bucket kernel): sizes 0, 1, 31, 2^k ± 1;
+// zero, one, −1 and r − 1 scalars; all-zero vectors; infinities and repeated bases; P − P; every
+// point in one bucket; every window width on small inputs, up to 24 bits. The stream-ordered
+// test poisons the result and the scratch before running.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -28,14 +30,22 @@ std::vector<Fr> random_scalars(std::mt19937_64& g, size_t n) {
   return s;
 }
 
+constexpr MsmAccumulation kKinds[] = {MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine,
+                                      MsmAccumulation::kBucketThreads};
+
+// Checks every accumulation kind (or only `only`) at window c.
 template <class C>
-void expect_matches_cpu(std::span<const ec::Affine<C>> b, std::span<const Fr> s, uint32_t c, const std::string& what) {
+void expect_matches_cpu(std::span<const ec::Affine<C>> b, std::span<const Fr> s, uint32_t c, const std::string& what,
+                        MsmAccumulation only = MsmAccumulation::kDefault) {
   const auto want = msm::msm<C>(b, s);
-  EXPECT_EQ(msm_sync<C>(b, s, c), want) << what;
+  for (MsmAccumulation a : kKinds) {
+    if (only != MsmAccumulation::kDefault && only != a) continue;
+    EXPECT_EQ(msm_sync<C>(b, s, MsmOptions{c, a}), want) << what << " " << msm_accumulation_name(a);
+  }
 }
 
 template <class C>
-void sizes_and_windows(const char* label, std::vector<size_t> sizes) {
+void sizes_and_windows(const char* label, std::vector<size_t> sizes, std::vector<uint32_t> wide) {
   SNARKD_SKIP_WITHOUT_GPU();
   auto g = snarkd::test::rng(label);
   for (size_t n : sizes) {
@@ -46,12 +56,28 @@ void sizes_and_windows(const char* label, std::vector<size_t> sizes) {
   const auto b = random_points<C>(g, 100);
   const auto s = random_scalars(g, 100);
   for (uint32_t c : {4u, 5u, 7u, 8u, 11u, 12u, 13u, 14u, 15u, 16u}) expect_matches_cpu<C>(b, s, c, "c=" + std::to_string(c));
+  // Wide windows: the chunked kernels only (one thread per bucket would add the ~n/2 points of a
+  // 0-bit top window serially; correct but slow). Each costs the reduction's running sums over
+  // W·2^(c−1) mostly empty buckets, so G2 stops at 18 (c = 24 runs in the precomputed tests).
+  for (uint32_t c : wide)
+    for (MsmAccumulation a : {MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine})
+      expect_matches_cpu<C>(b, s, c, "c=" + std::to_string(c), a);
 }
 
 TEST(CudaMsm, G1SizesAndWindows) {
-  sizes_and_windows<ec::G1Config>("cuda_msm_g1", {0, 1, 2, 31, 255, 1023, 1025, 4097, (1u << 16) + 1, (1u << 18) - 1});
+  sizes_and_windows<ec::G1Config>("cuda_msm_g1", {0, 1, 2, 31, 255, 1023, 1025, 4097, (1u << 16) + 1, (1u << 18) - 1},
+                                  {18, 20, 22});
 }
-TEST(CudaMsm, G2SizesAndWindows) { sizes_and_windows<ec::G2Config>("cuda_msm_g2", {0, 1, 31, 1025, 4097}); }
+TEST(CudaMsm, G2SizesAndWindows) { sizes_and_windows<ec::G2Config>("cuda_msm_g2", {0, 1, 31, 1025, 4097}, {18}); }
+
+// The default kind (SNARKD_MSM_ACCUMULATE or the built-in choice) is one of the three.
+TEST(CudaMsm, DefaultAccumulationResolves) {
+  const MsmAccumulation a = msm_resolve_accumulation<Fp>(MsmAccumulation::kDefault);
+  EXPECT_NE(a, MsmAccumulation::kDefault);
+  EXPECT_NE(msm_resolve_accumulation<Fp2>(MsmAccumulation::kDefault), MsmAccumulation::kDefault);
+  EXPECT_GE(msm_window<Fp>(size_t{1} << 24), 4u);
+  EXPECT_LE(msm_window<Fp>(size_t{1} << 27), 20u);
+}
 
 template <class C>
 void edge_cases(const char* label) {
@@ -106,8 +132,48 @@ TEST(CudaMsm, StreamOrderedWithPoisonedOutputAndScratch) {
   EXPECT_EQ(r[0].to_jacobian(), msm::msm<ec::G1Config>(b, s));
   EXPECT_THROW(msm<Fp>(d_b.data(), d_s.data(), n, d_r.data(), scratch.data(), scratch.size() - 1, stream),
                InvalidArgument);
-  EXPECT_THROW(msm<Fp>(d_b.data(), d_s.data(), n, d_r.data(), scratch.data(), scratch.size(), stream, 17),
+  EXPECT_THROW(msm<Fp>(d_b.data(), d_s.data(), n, d_r.data(), scratch.data(), scratch.size(), stream, 25),
                InvalidArgument);
+  // Every kind, stream-ordered, poisoned result and scratch.
+  for (MsmAccumulation a : kKinds) {
+    const MsmOptions o{0, a};
+    DeviceBuffer<uint8_t> sc(msm_scratch_bytes<Fp>(n, o));
+    d_r.fill_bytes(0xff, stream);
+    sc.fill_bytes(0x5a, stream);
+    msm<Fp>(d_b.data(), d_s.data(), n, d_r.data(), sc.data(), sc.size(), stream, o);
+    EXPECT_EQ(test::to_host<ec::G1Xyzz>(d_r, stream)[0].to_jacobian(), msm::msm<ec::G1Config>(b, s))
+        << msm_accumulation_name(a);
+  }
+}
+
+// Larger inputs where chunks hold many runs and runs span many chunks: 2^20 + 3 random points
+// (random bases repeated: only the scalars matter) and 2^19 points that all share one scalar (every
+// window's entries in one bucket, which the chunked kernels split over ~all lanes), G1; 2^17 + 5
+// for G2.
+TEST(CudaMsm, LargeAndSkewed) {
+  SNARKD_SKIP_WITHOUT_GPU();
+  auto g = snarkd::test::rng("cuda_msm_large");
+  const auto tile = random_points<ec::G1Config>(g, 4096);
+  auto tiled = [&](size_t n) {
+    std::vector<ec::G1Affine> b(n);
+    for (size_t i = 0; i < n; ++i) b[i] = tile[i % tile.size()];
+    return b;
+  };
+  const size_t n = (size_t{1} << 20) + 3;
+  const auto b = tiled(n);
+  const auto s = random_scalars(g, n);
+  for (MsmAccumulation a : {MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine})
+    expect_matches_cpu<ec::G1Config>(b, s, 0, "2^20 + 3", a);
+  const auto b2 = tiled(size_t{1} << 19);
+  const std::vector<Fr> same(b2.size(), Fr::random(g));
+  for (MsmAccumulation a : {MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine})
+    expect_matches_cpu<ec::G1Config>(b2, same, 0, "one scalar", a);
+  const auto t2 = random_points<ec::G2Config>(g, 1024);
+  std::vector<ec::G2Affine> b3((size_t{1} << 17) + 5);
+  for (size_t i = 0; i < b3.size(); ++i) b3[i] = t2[i % t2.size()];
+  const auto s3 = random_scalars(g, b3.size());
+  for (MsmAccumulation a : {MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine})
+    expect_matches_cpu<ec::G2Config>(b3, s3, 0, "G2 2^17 + 5", a);
 }
 
 }  // namespace

@@ -14,6 +14,16 @@
 #include "snarkd/ec/g1.hpp"
 #include "snarkd/ec/g2.hpp"
 
+// The full XYZZ addition is not inlined on the device: it runs in the bucket reductions, trees and
+// fix-ups (≈ 2 % of an MSM's additions; the hot loops use add_mixed), and as a call it keeps those
+// kernels small — inlined, the G2 reduction kernels (12 Fp2 products per addition, each ~2,000
+// instructions) made ptxas take minutes per kernel.
+#if defined(__CUDACC__)
+#define SNARKD_HD_CALL __host__ __device__ __noinline__
+#else
+#define SNARKD_HD_CALL inline
+#endif
+
 namespace snarkd::cuda {
 
 template <class F>
@@ -51,7 +61,7 @@ struct Xyzz {
     return {X3, M * (S - X3) - W * q.y, V, W};
   }
   // add-2008-s: 12M + 2S.
-  SNARKD_HD Xyzz operator+(const Xyzz& q) const {
+  SNARKD_HD_CALL Xyzz operator+(const Xyzz& q) const {
     if (is_infinity()) return q;
     if (q.is_infinity()) return *this;
     const F U1 = X * q.ZZ, U2 = q.X * ZZ, S1 = Y * q.ZZZ, S2 = q.Y * ZZZ;

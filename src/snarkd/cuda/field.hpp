@@ -52,7 +52,7 @@ struct alignas(16) Field {
   SNARKD_HD static Field one() {
 #if defined(__CUDA_ARCH__)
     Field r;
-    for (size_t i = 0; i < kWords; ++i) r.w[i] = mont32::kOne<H>.w[i];
+    for (size_t i = 0; i < kWords; ++i) r.w[i] = mont32::one<H>(i);
     return r;
 #else
     return from_host(H::one());
@@ -114,7 +114,7 @@ struct alignas(16) Field {
     Field r = one();
     for (int i = int(H::kBits) - 1; i >= 0; --i) {
       r = r.sqr();
-      if ((mont32::kModulusMinusTwo<H>.w[i / 32] >> (i % 32)) & 1) r = r * *this;
+      if ((mont32::p_minus_2<H>(i / 32) >> (i % 32)) & 1) r = r * *this;
     }
     return r;
 #else

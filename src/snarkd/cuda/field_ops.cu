@@ -1,4 +1,8 @@
 #include "snarkd/cuda/field_ops.hpp"
+
+#include <type_traits>
+
+#include "snarkd/cuda/field_inverse.hpp"
 #include "snarkd/cuda/runtime.hpp"
 
 namespace snarkd::cuda {
@@ -15,7 +19,15 @@ __global__ void field_op_kernel(FieldOp op, const F* a, const F* b, F* out, size
       case FieldOp::kMul: out[i] = x * b[i]; break;
       case FieldOp::kSqr: out[i] = x.sqr(); break;
       case FieldOp::kNeg: out[i] = -x; break;
-      case FieldOp::kInverse: out[i] = x.inverse(); break;
+      case FieldOp::kInverse:
+        if constexpr (std::is_same_v<F, Fp2>) out[i] = inverse_gcd(x);
+        else out[i] = x.inverse();
+        break;
+      case FieldOp::kInverseGcd: out[i] = inverse_gcd(x); break;
+      case FieldOp::kMulFull:
+        if constexpr (std::is_same_v<F, Fp2>) out[i] = x.mul_karatsuba(b[i]);
+        else out[i] = x * b[i];
+        break;
     }
   }
 }
@@ -33,5 +45,6 @@ void field_op(FieldOp op, const F* a, const F* b, F* out, size_t n, cudaStream_t
 
 template void field_op<Fr>(FieldOp, const Fr*, const Fr*, Fr*, size_t, cudaStream_t);
 template void field_op<Fp>(FieldOp, const Fp*, const Fp*, Fp*, size_t, cudaStream_t);
+template void field_op<Fp2>(FieldOp, const Fp2*, const Fp2*, Fp2*, size_t, cudaStream_t);
 
 }  // namespace snarkd::cuda

@@ -5,10 +5,14 @@
 //   1. digits: each scalar (Montgomery Fr, converted in registers) is cut into W windows of c
 //      bits with signed digits d ∈ [−2^(c−1), 2^(c−1)] (a digit above 2^(c−1) borrows 2^c from
 //      the next window), so a window needs 2^(c−1) buckets, not 2^c − 1. Entry (window w, point
-//      i) becomes key = w·2^c + |d| and value = i | sign << 31.
+//      i) becomes key = w·2^c + |d| and value = i | sign << 31; zero digits get a sentinel key
+//      that sorts after every other and is never read.
 //   2. sort: one CUB radix sort of the keys (c + log₂W bits) groups the points of each bucket.
-//   3. accumulate: one thread per bucket finds its run by binary search in the sorted keys and
-//      adds its points (negated when the sign bit is set) with XYZZ mixed additions.
+//   3. accumulate (MsmAccumulation): kChunkedXyzz / kChunkedAffine cut the sorted entries into
+//      equal chunks, one per lane, sum each run of one bucket inside a chunk (XYZZ mixed
+//      additions, or batch-affine additions sharing one inversion among a thread's 16 lanes) and
+//      assemble the buckets that cross chunks in a fix-up (msm_accumulate.hpp); kBucketThreads
+//      (the first kernel) gives each bucket one thread that adds its run.
 //   4. reduce: per window, Σ j·B_j by running sums over segments of ≥ 32 buckets (several blocks
 //      per window when that fills the GPU better), each block's segments added by a tree in
 //      shared memory, the blocks' sums by a second tree; then Horner over the windows (c
@@ -37,19 +41,44 @@ namespace snarkd::cuda {
 
 inline constexpr size_t kMaxEntriesPerPass = size_t{1} << 28;
 
-// The window size msm() uses for n points when window_bits = 0: 16 from 2^15 points, 13 from 2^14,
-// ≈ log₂n − 4 below, from the widths whose top window is not nearly empty (measurements in msm.cu).
+// How the buckets accumulate their points (step 3 above). kDefault is resolved per call by
+// msm_resolve_accumulation: the environment variable SNARKD_MSM_ACCUMULATE = legacy | xyzz |
+// affine when set (read once per process), else the built-in choice (chunked XYZZ for G1,
+// chunked batch-affine for G2 — see docs/PERFORMANCE.md for the measurements behind it).
+enum class MsmAccumulation : uint8_t { kDefault, kBucketThreads, kChunkedXyzz, kChunkedAffine };
+const char* msm_accumulation_name(MsmAccumulation a);  // "default", "legacy", "xyzz", "affine"
+template <class F>
+MsmAccumulation msm_resolve_accumulation(MsmAccumulation a);
+
+struct MsmOptions {
+  uint32_t window_bits = 0;  // c; 0 = msm_window<F>(n, accumulation)
+  MsmAccumulation accumulation = MsmAccumulation::kDefault;
+};
+
+// The window size msm() uses for n points with accumulation `a` when window_bits = 0. Chunked:
+// the c ∈ [4, 20] minimising a cost model (entries·(addition + sort) + buckets·reduction, fitted
+// to H200 figures), evaluated at n rounded up to a power of two so that c only changes there;
+// kBucketThreads: 16 from 2^15 points, 13 from 2^14, ≈ log₂n − 4 below (widths whose top window
+// is not nearly empty: one thread adds a bucket's whole run).
+template <class F>
+uint32_t msm_window(size_t n, MsmAccumulation a = MsmAccumulation::kDefault);
+// msm_window<Fp>(n): the G1 default.
 uint32_t msm_default_window(size_t n);
 
 // Device scratch msm() needs for n points and window c (0 = default).
 template <class F>
 size_t msm_scratch_bytes(size_t n, uint32_t window_bits = 0);
+template <class F>
+size_t msm_scratch_bytes(size_t n, const MsmOptions& options);
 
 // *d_result = Σ d_scalars[i]·d_bases[i]. Throws InvalidArgument when the scratch is too small
-// or window_bits is outside [4, 16] (0 = msm_default_window(n)).
+// or window_bits is outside [4, 24] (0 = msm_window<F>(n, accumulation)).
 template <class F>
 void msm(const Affine<F>* d_bases, const Fr* d_scalars, size_t n, Xyzz<F>* d_result, void* d_scratch,
          size_t scratch_bytes, cudaStream_t stream, uint32_t window_bits = 0);
+template <class F>
+void msm(const Affine<F>* d_bases, const Fr* d_scalars, size_t n, Xyzz<F>* d_result, void* d_scratch,
+         size_t scratch_bytes, cudaStream_t stream, const MsmOptions& options);
 
 namespace detail {
 
@@ -61,7 +90,13 @@ namespace detail {
 struct WindowLayout {
   uint32_t c = 0, windows = 0, virtual_windows = 0, copies = 1;
   size_t max_pass_entries = kMaxEntriesPerPass;  // sort entries per pass (tests lower it to force passes)
+  MsmAccumulation accumulation = MsmAccumulation::kDefault;
 };
+
+// The plain layout of msm(): W = ⌈256/c⌉ windows of c = options.window_bits (0: msm_window), no
+// copies. Throws InvalidArgument for c outside [4, 24].
+template <class F>
+WindowLayout plain_layout(size_t n, const MsmOptions& options);
 
 // Throws InvalidArgument naming `who` when the layout breaks a rule above for n points.
 void check_layout(const WindowLayout& l, size_t n, const char* who);
@@ -81,9 +116,20 @@ void pippenger(const Affine<F>* d_points, const Fr* d_scalars, size_t n, const W
 template <class C>
 ec::Jacobian<C> msm_sync(std::span<const ec::Affine<C>> bases, std::span<const ff::Fr> scalars,
                          uint32_t window_bits = 0);
+template <class C>
+ec::Jacobian<C> msm_sync(std::span<const ec::Affine<C>> bases, std::span<const ff::Fr> scalars,
+                         const MsmOptions& options);
 
 #define SNARKD_CUDA_MSM_DECLARE(F, C)                                                               \
+  extern template MsmAccumulation msm_resolve_accumulation<F>(MsmAccumulation);                    \
+  extern template uint32_t msm_window<F>(size_t, MsmAccumulation);                                 \
+  extern template detail::WindowLayout detail::plain_layout<F>(size_t, const MsmOptions&);         \
   extern template size_t msm_scratch_bytes<F>(size_t, uint32_t);                                   \
+  extern template size_t msm_scratch_bytes<F>(size_t, const MsmOptions&);                          \
+  extern template void msm<F>(const Affine<F>*, const Fr*, size_t, Xyzz<F>*, void*, size_t,       \
+                              cudaStream_t, const MsmOptions&);                                    \
+  extern template ec::Jacobian<C> msm_sync<C>(std::span<const ec::Affine<C>>,                      \
+                                              std::span<const ff::Fr>, const MsmOptions&);         \
   extern template size_t detail::pippenger_scratch_bytes<F>(size_t, const detail::WindowLayout&);     \
   extern template void detail::pippenger<F>(const Affine<F>*, const Fr*, size_t, const detail::WindowLayout&, \
                                             Xyzz<F>*, void*, size_t, cudaStream_t, const char*);   \

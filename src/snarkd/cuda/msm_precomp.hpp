@@ -47,8 +47,16 @@ struct MsmPrecompTable {
 template <class F>
 size_t msm_precomp_table_bytes(size_t n, uint32_t copies);
 
+// Device memory the precomputed MSM takes for n bases of one shape, for a memory plan: the
+// resident table (kept), one run's scratch (per concurrent MSM), and the one-off build scratch.
+struct MsmPrecompBytes {
+  size_t table = 0, run_scratch = 0, build_scratch = 0;
+};
+template <class F>
+MsmPrecompBytes msm_precomp_bytes(size_t n, const MsmPrecompShape& shape);
+
 // The fastest shape whose table fits budget_bytes by a cost model from H200 measurements (see
-// msm_precomp.cu). Throws InvalidArgument when the budget holds less than one copy of the bases.
+// msm_precomp_impl.cuh). Throws InvalidArgument when the budget holds less than one copy of the bases.
 template <class F>
 MsmPrecompShape msm_precomp_choose(size_t n, size_t budget_bytes);
 
@@ -77,6 +85,7 @@ ec::Jacobian<C> msm_precomp_sync(std::span<const ec::Affine<C>> bases, std::span
 
 #define SNARKD_CUDA_MSM_PRECOMP_DECLARE(F, C)                                                                   \
   extern template size_t msm_precomp_table_bytes<F>(size_t, uint32_t);                                         \
+  extern template MsmPrecompBytes msm_precomp_bytes<F>(size_t, const MsmPrecompShape&);                        \
   extern template MsmPrecompShape msm_precomp_choose<F>(size_t, size_t);                                       \
   extern template size_t msm_precomp_build_scratch_bytes<F>(size_t);                                           \
   extern template void msm_precomp_build<F>(const Affine<F>*, size_t, const MsmPrecompShape&, Affine<F>*,      \

@@ -97,6 +97,16 @@ void msm_split_finish(const Affine<F>* d_bases, const DeviceSplit& split, const 
                       const Xyzz<F>* d_ones, Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes,
                       cudaStream_t stream);
 
+// Phases 2 and 3 together for one base vector of a classification whose counts the caller has
+// read: msm_split_ones then msm_split_finish into d_result, same contract and scratch. One
+// classification serves several base vectors this way — Groth16's B query in G1 and in G2 share
+// the witness, so the prover classifies the B scalars once and calls this for Fp and for Fp2
+// (the split buffer stays untouched in between; each call's scratch may be the same memory, the
+// stream orders them).
+template <class F>
+void msm_split_run(const Affine<F>* d_bases, const DeviceSplit& split, const SplitCounts& counts, Xyzz<F>* d_result,
+                   void* d_scratch, size_t scratch_bytes, cudaStream_t stream);
+
 // Synchronous convenience over host memory (tests, tools): allocates, copies, classifies, waits
 // for the counts on a private stream of the current device, runs phases 2–3, returns the host
 // point. `counts`, if non-null, receives the classification counts.
@@ -110,6 +120,8 @@ ec::Jacobian<C> msm_split_sync(std::span<const ec::Affine<C>> bases, std::span<c
                                          cudaStream_t);                                                       \
   extern template void msm_split_finish<F>(const Affine<F>*, const DeviceSplit&, const SplitCounts&,          \
                                            const Xyzz<F>*, Xyzz<F>*, void*, size_t, cudaStream_t);            \
+  extern template void msm_split_run<F>(const Affine<F>*, const DeviceSplit&, const SplitCounts&, Xyzz<F>*,   \
+                                        void*, size_t, cudaStream_t);                                         \
   extern template ec::Jacobian<C> msm_split_sync<C>(std::span<const ec::Affine<C>>, std::span<const ff::Fr>, \
                                                     SplitCounts*);
 SNARKD_CUDA_MSM_SPLIT_DECLARE(Fp, ec::G1Config)

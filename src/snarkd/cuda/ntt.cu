@@ -49,7 +49,9 @@ static_assert(kBlockElems == kBlockThreads * kElems);
 // out[b·n + lo·out_v1 + hi·out_v2 + k·out_stride], after multiplying by
 //   tw_mode 1: ω_n^e, 2: the same from two table entries, with e = (lo·α + hi·β)(hi·γ + k·δ);
 //   coset_in (on inputs): s^x for the global input index x;
-//   coset_out / scale_out (on outputs): s^(−y) for the output index y, and n⁻¹.
+//   coset_out / scale_out (on outputs): s^(−y) for the output index y, and n⁻¹;
+// and with pointwise_a set, output y is not stored but folded: a[y] ← a[y]·b[y] − v (the H
+// phase's a·b − c in the last pass of c's transform, detail::NttFusion).
 struct PassParams {
   const Fr* in;
   Fr* out;
@@ -61,6 +63,8 @@ struct PassParams {
   Fr scale;       // n⁻¹
   Fr omega4;      // ω_4 (ω_4⁻¹ when inverse), for the in-register radix-4 DFTs
   NttTablesView t;
+  Fr* pointwise_a;
+  const Fr* pointwise_b;
 };
 
 __device__ __forceinline__ Fr load_ro(const Fr* p) {
@@ -245,7 +249,12 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks) ntt_pass(const __gr
     const uint32_t y = in.lo * p.out_v1 + in.hi * p.out_v2 + k * p.out_stride;
     if (p.coset_out) v = v * coset_power(p.t.coset_inv, y);
     if (p.scale_out) v = v * p.scale;
-    p.out[in.vec + y] = v;
+    if (p.pointwise_a) {
+      const size_t at = in.vec + y;
+      p.pointwise_a[at] = p.pointwise_a[at] * p.pointwise_b[at] - v;
+    } else {
+      p.out[in.vec + y] = v;
+    }
   }
 }
 
@@ -265,7 +274,11 @@ __global__ void ntt_tiny(const __grid_constant__ PassParams p) {
     if (p.coset_out) r[k] = r[k] * coset_power(p.t.coset_inv, k);
     if (p.scale_out) r[k] = r[k] * p.scale;
   }
-  for (uint32_t k = 0; k < n; ++k) p.out[(size_t(b) << p.log_n) + k] = r[k];
+  for (uint32_t k = 0; k < n; ++k) {
+    const size_t at = (size_t(b) << p.log_n) + k;
+    if (p.pointwise_a) p.pointwise_a[at] = p.pointwise_a[at] * p.pointwise_b[at] - r[k];
+    else p.out[at] = r[k];
+  }
 }
 
 using PassKernel = void (*)(PassParams);
@@ -318,7 +331,7 @@ struct Geometry {
 };
 
 void run_pass(PassParams p, const Geometry& g, const Fr* in, Fr* out, uint32_t batch, bool first,
-              bool last, bool coset, cudaStream_t s) {
+              bool last, bool coset, const detail::NttFusion& f, cudaStream_t s) {
   p.in = in, p.out = out;
   p.count = batch << g.per_log;
   p.per_log = g.per_log, p.lo_log = g.lo_log;
@@ -327,50 +340,58 @@ void run_pass(PassParams p, const Geometry& g, const Fr* in, Fr* out, uint32_t b
   p.tw_alpha = g.alpha, p.tw_beta = g.beta, p.tw_gamma = g.gamma, p.tw_delta = g.delta, p.tw_mode = g.mode;
   p.coset_in = first && coset && !p.inverse;
   p.coset_out = last && coset && p.inverse;
-  p.scale_out = last && p.inverse;
+  p.scale_out = last && p.inverse && !f.skip_scale;
+  if (last) p.pointwise_a = f.pointwise_a, p.pointwise_b = f.pointwise_b;
   launch_pass(p, g.log_r, s);
 }
 
 }  // namespace
 
-void ntt(Fr* d_data, uint32_t log_n, Direction dir, bool coset, const NttTables& tables,
-         void* d_scratch, cudaStream_t stream, uint32_t batch) {
+void detail::ntt_fused(Fr* d_data, uint32_t log_n, Direction dir, bool coset, const NttTables& tables,
+                       void* d_scratch, cudaStream_t stream, uint32_t batch, const NttFusion& f) {
   if (log_n > tables.max_log_n())
     throw InvalidArgument("cuda::ntt: log_n " + std::to_string(log_n) + " > tables' max_log_n");
   if (batch == 0) throw InvalidArgument("cuda::ntt: batch is 0");
   if ((uint64_t{batch} << log_n) > (uint64_t{1} << 32)) throw InvalidArgument("cuda::ntt: batch·n > 2^32");
   if (ntt_scratch_bytes(log_n, batch) && !d_scratch) throw InvalidArgument("cuda::ntt: scratch missing");
-  if (log_n == 0) return;  // one point: every variant is the identity (s^0 = 1, 1/1 = 1)
+  if (log_n == 0 && !f.pointwise_a) return;  // one point: every variant is the identity (s^0 = 1, 1/1 = 1)
   PassParams p = base_params(log_n, dir, tables);
+  if (f.coset_low) (p.inverse ? p.t.coset_inv[0] : p.t.coset[0]) = f.coset_low;
   Fr* scratch = static_cast<Fr*>(d_scratch);
   const uint32_t K = log_n;
   if (K <= 2) {
     p.in = d_data, p.out = d_data, p.count = batch;
-    p.coset_in = coset && !p.inverse, p.coset_out = coset && p.inverse, p.scale_out = p.inverse;
+    p.coset_in = coset && !p.inverse, p.coset_out = coset && p.inverse, p.scale_out = p.inverse && !f.skip_scale;
+    p.pointwise_a = f.pointwise_a, p.pointwise_b = f.pointwise_b;
     ntt_tiny<<<(batch + 127) / 128, 128, 0, stream>>>(p);
     SNARKD_CUDA_CHECK_LAUNCH();
   } else if (K <= 10) {
-    run_pass(p, {K, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0}, d_data, d_data, batch, true, true, coset, stream);
+    run_pass(p, {K, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0}, d_data, d_data, batch, true, true, coset, f, stream);
   } else if (K <= 20) {
     const uint32_t a = (K + 1) / 2, b = K - a, A = 1u << a, B = 1u << b;
     // pass 1: columns x_a, B-point DFTs at stride A, twiddle ω_n^(x_a·k_b); data → scratch.
-    run_pass(p, {b, a, a, 1, 0, A, 1, 0, A, 1, 0, 0, 1, 1}, d_data, scratch, batch, true, false, coset, stream);
+    run_pass(p, {b, a, a, 1, 0, A, 1, 0, A, 1, 0, 0, 1, 1}, d_data, scratch, batch, true, false, coset, f, stream);
     // pass 2: rows k_b, A-point DFTs, written transposed; scratch → data.
-    run_pass(p, {a, b, b, A, 0, 1, 1, 0, B, 0, 0, 0, 0, 0}, scratch, d_data, batch, false, true, coset, stream);
+    run_pass(p, {a, b, b, A, 0, 1, 1, 0, B, 0, 0, 0, 0, 0}, scratch, d_data, batch, false, true, coset, f, stream);
   } else {
     const uint32_t a = (K + 2) / 3, c = (K - a + 1) / 2, d = K - a - c;
     const uint32_t A = 1u << a, C = 1u << c, D = 1u << d, B = C * D;
     // 1a: columns (x_a, x_c), D-point DFTs at stride A·C, twiddle ω_B^(x_c·k_d); in place.
     run_pass(p, {d, a + c, a, 1, A, A * C, 1, A, A * C, 0, A, 0, 1, 1}, d_data, d_data, batch, true, false,
-             coset, stream);
+             coset, f, stream);
     // 1b: columns (x_a, k_d), C-point DFTs at stride A, twiddle ω_n^(x_a·(k_d + D·k_c)),
     //     written to x_a + A·(k_d + D·k_c); data → scratch.
     run_pass(p, {c, a + d, a, 1, A * C, A, 1, A, A * D, 1, 0, 1, D, 2}, d_data, scratch, batch, false, false,
-             coset, stream);
+             coset, f, stream);
     // 2: rows k_b, A-point DFTs, written transposed; scratch → data.
     run_pass(p, {a, c + d, c + d, A, 0, 1, 1, 0, B, 0, 0, 0, 0, 0}, scratch, d_data, batch, false, true, coset,
-             stream);
+             f, stream);
   }
+}
+
+void ntt(Fr* d_data, uint32_t log_n, Direction dir, bool coset, const NttTables& tables, void* d_scratch,
+         cudaStream_t stream, uint32_t batch) {
+  detail::ntt_fused(d_data, log_n, dir, coset, tables, d_scratch, stream, batch, {});
 }
 
 void ntt_sync(std::span<ff::Fr> data, uint32_t log_n, Direction dir, bool coset, const NttTables& tables) {

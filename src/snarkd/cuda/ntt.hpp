@@ -90,6 +90,22 @@ size_t ntt_scratch_bytes(uint32_t log_n, uint32_t batch = 1);
 void ntt(Fr* d_data, uint32_t log_n, Direction dir, bool coset, const NttTables& tables,
          void* d_scratch, cudaStream_t stream, uint32_t batch = 1);
 
+namespace detail {
+// Work folded into a transform's passes by the fused H phase (h_phase.hpp); the defaults change
+// nothing.
+struct NttFusion {
+  // Replaces the tables' low coset-power table (s^j, or s^(−j) for the inverse; 2^min(L,14)
+  // entries) with a copy scaled by a constant κ: the coset powers become κ·s^(±x) at no cost.
+  const Fr* coset_low = nullptr;
+  bool skip_scale = false;  // the inverse leaves out 1/n (folded into κ)
+  // The last pass stores a[y] ← a[y]·b[y] − v instead of v (data is left as before the pass).
+  Fr* pointwise_a = nullptr;
+  const Fr* pointwise_b = nullptr;
+};
+void ntt_fused(Fr* d_data, uint32_t log_n, Direction dir, bool coset, const NttTables& tables, void* d_scratch,
+               cudaStream_t stream, uint32_t batch, const NttFusion& fusion);
+}  // namespace detail
+
 // Synchronous convenience over host memory (tests, tools): allocates device buffers, copies in,
 // transforms on a private stream of the tables' device, copies back. data.size() must be a
 // multiple of 2^log_n (the batch).

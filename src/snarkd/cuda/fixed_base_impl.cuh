@@ -1,3 +1,6 @@
+// The GPU fixed-base multiplication's templates (fixed_base.hpp), instantiated once per curve in
+// fixed_base_g1.cu and fixed_base_g2.cu so that each curve's device code compiles on its own.
+#pragma once
 #include "snarkd/cuda/fixed_base.hpp"
 
 #include <algorithm>
@@ -8,8 +11,7 @@
 #include "snarkd/util/error.hpp"
 #include "snarkd/util/thread_pool.hpp"
 
-namespace snarkd::cuda {
-namespace {
+namespace snarkd::cuda::fixed_base_detail {
 
 // 128 threads per block: the G2 multiplication kernel needs ~255 registers per thread, and
 // smaller blocks let more of them share an SM.
@@ -17,7 +19,7 @@ constexpr uint32_t kThreads = 128;
 constexpr uint32_t kPointsPerInversion = 32;
 constexpr size_t kMaxScalars = size_t{1} << 36;  // grid: 2^29 blocks of 128
 
-uint32_t blocks_for(size_t threads) { return uint32_t((threads + kThreads - 1) / kThreads); }
+inline uint32_t blocks_for(size_t threads) { return uint32_t((threads + kThreads - 1) / kThreads); }
 
 __device__ __forceinline__ Fp invert(const Fp& a) { return a.inverse(); }
 // (c0 + c1·u)⁻¹ = (c0 − c1·u)/(c0² + c1²), since u² = −1: one Fp inversion.
@@ -110,7 +112,10 @@ void parallel_copy(T* dst, const T* src, size_t count) {
   parallel_for(count, [&](size_t b, size_t e) { std::memcpy(dst + b, src + b, (e - b) * sizeof(T)); });
 }
 
-}  // namespace
+}  // namespace snarkd::cuda::fixed_base_detail
+
+namespace snarkd::cuda {
+using namespace fixed_base_detail;
 
 template <class F>
 void build_fixed_base_table(const Affine<F>& base, Affine<F>* d_table, cudaStream_t stream) {
@@ -221,7 +226,5 @@ void FixedBaseStreamer<F>::mul(const Fr* scalars, size_t n, Affine<F>* out) {
   template size_t fixed_base_mul_scratch_bytes<F>(size_t);                                                   \
   template void fixed_base_mul<F>(const Affine<F>*, const Fr*, size_t, Affine<F>*, void*, size_t, cudaStream_t); \
   template class FixedBaseStreamer<F>;
-SNARKD_CUDA_FIXED_BASE_DEFINE(Fp)
-SNARKD_CUDA_FIXED_BASE_DEFINE(Fp2)
 
 }  // namespace snarkd::cuda

@@ -1,16 +1,18 @@
-#include "snarkd/cuda/msm_precomp.hpp"
-
+// The precomputed-bases MSM's templates (msm_precomp.hpp), instantiated once per curve in
+// msm_precomp_g1.cu and msm_precomp_g2.cu so that each curve's device code compiles on its own.
+#pragma once
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
 #include <string>
 
+#include "snarkd/cuda/msm_precomp.hpp"
 #include "snarkd/cuda/runtime.hpp"
 #include "snarkd/util/error.hpp"
 
-namespace snarkd::cuda {
-namespace {
+namespace snarkd::cuda::precomp_detail {
+
 
 constexpr uint32_t kThreads = 128;
 // The builder doubles and normalises copies in chunks of this many points (XYZZ scratch:
@@ -30,19 +32,21 @@ constexpr uint32_t kMinWindow = 4, kMaxWindow = 24;
 constexpr double kNsPerEntry = 0.54, kNsPerBucket = 1.1, kNsPerSerialAdd = 10000.0;
 constexpr double kWarpMaxSigmas = 2.07;  // expected maximum of 32 normal draws, in σ
 
-uint32_t blocks_for(size_t threads) { return uint32_t((threads + kThreads - 1) / kThreads); }
+inline uint32_t blocks_for(size_t threads) { return uint32_t((threads + kThreads - 1) / kThreads); }
 
-detail::WindowLayout layout_of(const MsmPrecompShape& s) {
+inline detail::WindowLayout layout_of(const MsmPrecompShape& s) {
   return {s.window_bits, s.windows, s.virtual_windows, s.copies};
 }
 
-// Predicted ns of msm_precomp for n points: entries (with the warp-divergence stretch) + buckets +
-// the longest bucket run, which is the top window's: its digits are below 2^tb (tb = 255 − (W−1)·c
-// bits left for it), so its n points share ~2^tb buckets, each added serially by one thread.
-double model_ns(size_t n, const MsmPrecompShape& s) {
+// Predicted ns of msm_precomp for n points: entries + buckets, plus for the one-thread-per-bucket
+// kernel the warp-divergence stretch and the longest bucket run — the top window's: its digits
+// are below 2^tb (tb = 255 − (W−1)·c bits left for it), so its n points share ~2^tb buckets, each
+// added serially by one thread. The chunked kernels (equal work per lane) have neither term.
+inline double model_ns(size_t n, const MsmPrecompShape& s, MsmAccumulation a) {
   const uint32_t c = s.window_bits;
   const double entries = double(s.windows) * double(n);
   const double buckets = double(s.virtual_windows) * double(1u << (c - 1));
+  if (a != MsmAccumulation::kBucketThreads) return kNsPerEntry * entries + kNsPerBucket * buckets;
   const double per_bucket = std::max(entries / buckets, 1.0);
   const double stretch = 1.0 + kWarpMaxSigmas / std::sqrt(per_bucket);
   const int top_bits = std::max(0, 255 - int((s.windows - 1) * c));
@@ -99,19 +103,10 @@ __global__ void __launch_bounds__(kThreads) normalize_kernel(const Xyzz<F>* __re
   }
 }
 
-}  // namespace
+}  // namespace snarkd::cuda::precomp_detail
 
-MsmPrecompShape msm_precomp_shape(uint32_t copies, uint32_t window_bits) {
-  if (window_bits < kMinWindow || window_bits > kMaxWindow)
-    throw InvalidArgument("msm_precomp: window_bits " + std::to_string(window_bits) + " not in [4, 24]");
-  if (copies == 0) throw InvalidArgument("msm_precomp: copies must be at least 1");
-  MsmPrecompShape s;
-  s.window_bits = window_bits;
-  s.windows = (256 + window_bits - 1) / window_bits;  // W·c ≥ 256: the top window never borrows
-  s.virtual_windows = (s.windows + std::min(copies, s.windows) - 1) / std::min(copies, s.windows);
-  s.copies = (s.windows + s.virtual_windows - 1) / s.virtual_windows;
-  return s;
-}
+namespace snarkd::cuda {
+using namespace precomp_detail;
 
 template <class F>
 size_t msm_precomp_table_bytes(size_t n, uint32_t copies) {
@@ -135,7 +130,7 @@ MsmPrecompShape msm_precomp_choose(size_t n, size_t budget_bytes) {
     uint32_t t = uint32_t(std::min<size_t>(by_budget, 64));
     while (t > 1 && n >= (size_t{1} << 31) / t) --t;  // copies·n < 2^31 (31-bit point indices)
     const MsmPrecompShape s = msm_precomp_shape(t, c);
-    const double ns = model_ns(n, s);
+    const double ns = model_ns(n, s, msm_resolve_accumulation<F>(MsmAccumulation::kDefault));
     if (ns < best_ns) best = s, best_ns = ns;
   }
   return best;
@@ -182,16 +177,20 @@ void msm_precomp(const MsmPrecompTable<F>& table, const Fr* d_scalars, Xyzz<F>* 
                        stream, "msm_precomp");
 }
 
+template <class F>
+MsmPrecompBytes msm_precomp_bytes(size_t n, const MsmPrecompShape& shape) {
+  return {msm_precomp_table_bytes<F>(n, shape.copies), msm_precomp_scratch_bytes<F>(n, shape),
+          msm_precomp_build_scratch_bytes<F>(n)};
+}
+
 #define SNARKD_CUDA_MSM_PRECOMP_DEFINE(F)                                                                         \
   template size_t msm_precomp_table_bytes<F>(size_t, uint32_t);                                                  \
+  template MsmPrecompBytes msm_precomp_bytes<F>(size_t, const MsmPrecompShape&);                                 \
   template MsmPrecompShape msm_precomp_choose<F>(size_t, size_t);                                                \
   template size_t msm_precomp_build_scratch_bytes<F>(size_t);                                                    \
   template void msm_precomp_build<F>(const Affine<F>*, size_t, const MsmPrecompShape&, Affine<F>*, void*, size_t, \
                                      cudaStream_t);                                                              \
   template size_t msm_precomp_scratch_bytes<F>(size_t, const MsmPrecompShape&);                                  \
   template void msm_precomp<F>(const MsmPrecompTable<F>&, const Fr*, Xyzz<F>*, void*, size_t, cudaStream_t);
-SNARKD_CUDA_MSM_PRECOMP_DEFINE(Fp)
-SNARKD_CUDA_MSM_PRECOMP_DEFINE(Fp2)
-#undef SNARKD_CUDA_MSM_PRECOMP_DEFINE
 
 }  // namespace snarkd::cuda

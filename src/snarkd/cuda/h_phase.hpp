@@ -1,0 +1,45 @@
+// The H scalars of a Groth16 proof on the GPU in one stream-ordered call: the twin of
+// groth16::h_scalars (groth16/qap.hpp), which the GPU test compares it with.
+//
+// From a, b, c (evaluations on the domain ⟨ω⟩ of n = 2^k points) to the H-query scalars, in a:
+//   for v in a, b, c: inverse NTT, then coset NTT (shift s: the tables' coset shift);
+//   a ← (a·b − c)·f on the coset, f = 1/(sⁿ − 1) (bellperson) or 1 (snarkjs, Z folded into its key);
+//   bellperson: coset inverse NTT of a (the coefficients of h; the first n − 1 are the scalars).
+// What is folded (each a pass over n elements or a product per element saved; the transforms
+// themselves are cuda::ntt's passes):
+//   - the inverse NTT's 1/n goes into the next transform's coset powers: a copy of the low
+//     coset table scaled by 1/n (2^14 products once per call), so each element gets one product
+//     for both;
+//   - a·b − c is computed in the last pass of c's coset transform (no separate pass, c's result
+//     never stored);
+//   - f and the final transform's 1/n go into a scaled copy of the low inverse-coset table.
+// Per element that is 3 + 1 + 1 products and one 4-array pass fewer than the unfused sequence
+// (prover.cu's enqueue_h: 7 transforms, then a pointwise kernel).
+//
+// Contract: like ntt() — no allocation, no synchronisation, the caller's scratch
+// (h_phase_scratch_bytes), kernels on the tables' device (the current one). a, b, c are n
+// elements each (b and c are overwritten); log_n in [1, tables.max_log_n()].
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "snarkd/cuda/field.hpp"
+#include "snarkd/cuda/ntt.hpp"
+
+namespace snarkd::cuda {
+
+struct HPhaseParams {
+  uint32_t log_n = 0;
+  bool bellperson = true;  // false: snarkjs (no division, no final transform)
+  Fr factor;               // f above (bellperson; ignored for snarkjs)
+};
+
+size_t h_phase_scratch_bytes(uint32_t log_n, const NttTables& tables);
+
+// Throws InvalidArgument on a bad log_n or missing scratch.
+void h_phase(Fr* d_a, Fr* d_b, Fr* d_c, const HPhaseParams& params, const NttTables& tables, void* d_scratch,
+             size_t scratch_bytes, cudaStream_t stream);
+
+}  // namespace snarkd::cuda

@@ -1,0 +1,364 @@
+// The per-thread algorithms of the GPU MSM's bucket accumulation (msm_kernels.cuh launches them),
+// written as __host__ __device__ templates so that the same code runs on the CPU in
+// tests/cuda/msm_accumulate_host_test.cpp against the CPU MSM. Host code compiled by g++ can
+// include this header (no CUDA syntax outside SNARKD_HD).
+//
+// Entries: after the digits kernel and the sort, a pass holds E (key, value) pairs sorted by key,
+// key = (v − v0)·2^c + |d| for a non-zero digit d of virtual window v, value = virtual point index
+// | sign << 31; a zero digit gets the sentinel key 2^key_bits − 1, which no digit can have, so the
+// `valid` useful entries come first and the zeros are never touched (small scalars — the split
+// MSM's tails — have mostly zero digits).
+//
+// Chunked accumulation (instead of one thread per bucket, whose warps wait for the fullest of 32
+// Poisson-sized buckets and whose few top-window buckets serialise n/2^tb additions): the valid
+// entries are cut into C equal chunks of L = ⌈valid/C⌉, one per lane; a lane walks its chunk and
+// sums each run of equal keys. Per chunk k, the partial sum of the run holding its first entry
+// goes to head[k], that of the run holding its last entry (when it is another run) to tail[k], and
+// every run strictly inside the chunk — a whole bucket — straight to the bucket. The fix-up then
+// assembles each bucket that crosses a chunk boundary from tail/head partials: its entries [lo,
+// hi) span chunks cs = lo/L .. ce = (hi−1)/L; the part in cs is head[cs] when lo starts that chunk,
+// else tail[cs]; the parts in cs+1..ce are their heads. Work per lane is equal whatever the key
+// distribution, so wide windows (c up to 24) and skewed scalars cost no divergence.
+//
+// Two lane kinds: XYZZ (one lane per thread, mixed additions 8M + 2S) and batch-affine (M lanes per
+// thread advancing in lock step; one inversion per step shared by the M additions through
+// Montgomery's trick: ~5M + 1S per addition plus 1/M of the binary-GCD inversion, see
+// field_inverse.hpp), with every special case exact: a run's first point, infinity bases, doubling
+// (equal points) and cancellation (P + (−P)).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "snarkd/cuda/curve.hpp"
+#include "snarkd/cuda/field.hpp"
+#include "snarkd/cuda/field_inverse.hpp"
+#include "snarkd/cuda/fp2.hpp"
+
+// Loops over a thread's batch-affine lanes stay loops on the device: unrolled, each lane's field
+// arithmetic would be a copy of several thousand instructions. The gather loop, which has none,
+// is unrolled by 4 so that four lanes' point loads are in flight at once.
+#if defined(__CUDACC__)
+#define SNARKD_NO_UNROLL _Pragma("unroll 1")
+#define SNARKD_UNROLL4 _Pragma("unroll 4")
+#else
+#define SNARKD_NO_UNROLL
+#define SNARKD_UNROLL4
+#endif
+
+namespace snarkd::cuda::msm_detail {
+
+// Order of the windows in the passes: by virtual window v = w mod W', then copy k = w / W', so a
+// pass (a run of this order) touches a contiguous range of virtual windows. The first
+// r = W − (t−1)·W' virtual windows have t copies, the others t − 1.
+struct Order {
+  uint32_t vw = 1, t = 1, r = 1;
+  SNARKD_HD uint32_t position(uint32_t w) const {
+    const uint32_t v = w % vw, k = w / vw;
+    return v < r ? v * t + k : r * t + (v - r) * (t - 1) + k;
+  }
+  SNARKD_HD uint32_t virtual_window(uint32_t q) const { return q < r * t ? q / t : r + (q - r * t) / (t - 1); }
+};
+
+// What one pass covers: order positions [q0, q0 + qc), virtual windows from v0 on.
+struct Pass {
+  uint32_t q0 = 0, qc = 0, v0 = 0, vc = 0;
+  bool continues_v0 = false;  // v0's buckets already hold sums from the previous pass
+};
+
+// The pass that starts at order position q0 and takes at most per_pass positions.
+inline Pass make_pass(const Order& order, uint32_t windows, uint32_t q0, uint32_t per_pass) {
+  Pass pass;
+  pass.q0 = q0;
+  pass.qc = per_pass < windows - q0 ? per_pass : windows - q0;
+  pass.v0 = order.virtual_window(q0);
+  pass.vc = order.virtual_window(q0 + pass.qc - 1) - pass.v0 + 1;
+  pass.continues_v0 = order.position(pass.v0) < q0;  // v0's copy 0 came in an earlier pass
+  return pass;
+}
+
+// c bits of the canonical scalar s (8 words) starting at bit b (b < 256, c ≤ 24 < 32).
+SNARKD_HD uint32_t window_bits_at(const uint32_t* s, uint32_t b, uint32_t c) {
+  const uint32_t word = b / 32, off = b % 32;
+  uint32_t v = s[word] >> off;
+  if (off + c > 32 && word + 1 < 8) v |= s[word + 1] << (32 - off);
+  return v & ((1u << c) - 1);
+}
+
+// Signed digits of scalar i (Montgomery form) for the windows of the pass → entries at position
+// (q − q0)·n + i: key = (v − v0)·2^c + |d| (the sentinel for d = 0), value = (k·n + i) | sign << 31.
+SNARKD_HD void digits_of(const Fr& scalar, size_t i, size_t n, uint32_t c, uint32_t windows, const Order& order,
+                         const Pass& pass, uint32_t sentinel, uint32_t* keys, uint32_t* vals) {
+  Fr raw_one = Fr::zero();
+  raw_one.w[0] = 1;
+  const Fr s = scalar * raw_one;  // Montgomery → canonical: x·R · 1 · R⁻¹
+  const uint32_t half = 1u << (c - 1);
+  uint32_t carry = 0;
+  for (uint32_t w = 0; w < windows; ++w) {
+    const uint32_t raw = window_bits_at(s.w, w * c, c) + carry;
+    const bool neg = raw > half;
+    carry = neg ? 1 : 0;
+    const uint32_t q = order.position(w);
+    if (q < pass.q0 || q >= pass.q0 + pass.qc) continue;
+    const uint32_t mag = neg ? (1u << c) - raw : raw;
+    const size_t at = size_t(q - pass.q0) * n + i;
+    keys[at] = mag == 0 ? sentinel : ((w % order.vw - pass.v0) << c) | mag;
+    vals[at] = uint32_t((w / order.vw) * n + i) | (neg ? 0x80000000u : 0u);
+  }
+}
+
+// First index in keys[0, n) whose key is ≥ key.
+SNARKD_HD size_t lower_bound(const uint32_t* keys, size_t n, uint32_t key) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    const size_t mid = (lo + hi) / 2;
+    if (keys[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// Everything a lane, the fix-up and the host twin need about one pass's accumulation.
+template <class F>
+struct ChunkArgs {
+  const uint32_t* keys;
+  const uint32_t* vals;
+  const Affine<F>* points;
+  const uint32_t* valid;  // device word: number of non-sentinel entries (set after the sort)
+  uint32_t c, buckets, chunks;  // buckets per virtual window: 2^(c−1) + 1
+  Pass pass;
+  Xyzz<F>* bucket_out;  // all virtual windows' buckets; the pass writes v0 .. v0 + vc − 1
+  Xyzz<F>* head;        // [chunks]
+  Xyzz<F>* tail;        // [chunks]
+};
+
+// Chunk length for `valid` entries over `chunks` lanes (≥ 1).
+SNARKD_HD size_t chunk_length(size_t valid, uint32_t chunks) {
+  const size_t l = (valid + chunks - 1) / chunks;
+  return l == 0 ? 1 : l;
+}
+
+template <class F>
+SNARKD_HD Affine<F> signed_point(const ChunkArgs<F>& a, uint32_t v) {
+  const Affine<F> p = a.points[v & 0x7fffffffu];
+  return (v >> 31) ? -p : p;
+}
+
+template <class F>
+SNARKD_HD Xyzz<F>* bucket_of(const ChunkArgs<F>& a, uint32_t key) {
+  const uint32_t vl = key >> a.c, j = key & ((1u << a.c) - 1);
+  return a.bucket_out + size_t(a.pass.v0 + vl) * a.buckets + j;
+}
+
+// Where a lane's finished run goes: the chunk's first run → head, its last (another run) → tail,
+// one strictly inside → the bucket itself (added to it when the pass continues virtual window
+// v0, whose bucket then holds the previous pass's sum).
+enum RunPlace : uint8_t { kHead, kInside, kTail };
+template <class F>
+SNARKD_HD void emit(const ChunkArgs<F>& a, uint32_t chunk, uint32_t key, const Xyzz<F>& sum, RunPlace place) {
+  if (place == kHead) {
+    a.head[chunk] = sum;
+  } else if (place == kTail) {
+    a.tail[chunk] = sum;
+  } else {
+    Xyzz<F>* b = bucket_of(a, key);
+    *b = (a.pass.continues_v0 && (key >> a.c) == 0) ? *b + sum : sum;
+  }
+}
+
+// Asks for the point behind value v in L1 (both 128-byte lines of a G2 point), so that the next
+// step's load hits: a prefetch holds no registers, where loading the next point early would hold
+// 24 (G1) or 48 (G2) more across a mixed addition (G2 then spills).
+template <class F>
+SNARKD_HD void prefetch_point(const ChunkArgs<F>& a, uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  const char* p = reinterpret_cast<const char*>(a.points + (v & 0x7fffffffu));
+  asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+  if constexpr (sizeof(Affine<F>) > 128) asm volatile("prefetch.global.L1 [%0];" ::"l"(p + 128));
+#endif
+}
+
+// XYZZ lane: chunk `chunk` summed with mixed additions; the next entry's point is prefetched
+// before the current addition so the gather overlaps the arithmetic.
+template <class F>
+SNARKD_HD void chunk_xyzz(const ChunkArgs<F>& a, uint32_t chunk) {
+  const size_t valid = *a.valid, len = chunk_length(valid, a.chunks);
+  const size_t s = size_t(chunk) * len;
+  if (s >= valid) return;
+  const size_t e = s + len < valid ? s + len : valid;
+  uint32_t cur = a.keys[s];
+  bool first = true;
+  Xyzz<F> acc = Xyzz<F>::infinity();
+  for (size_t i = s; i < e; ++i) {
+    const uint32_t key = a.keys[i], v = a.vals[i];
+    if (i + 1 < e) prefetch_point(a, a.vals[i + 1]);
+    if (key != cur) {
+      emit(a, chunk, cur, acc, first ? kHead : kInside);
+      first = false, cur = key, acc = Xyzz<F>::infinity();
+    }
+    acc = acc.add_mixed(signed_point(a, v));
+  }
+  emit(a, chunk, cur, acc, first ? kHead : kTail);
+}
+
+// ---- batch-affine lanes ----
+
+// 1/x for the Montgomery trick's product: the binary GCD (field_inverse.hpp).
+template <class F>
+SNARKD_HD F invert(const F& x) {
+  return inverse_gcd(x);
+}
+
+// What a lane does with its pending point this step. kAdd and kDouble need the shared inversion
+// (of P.x − acc.x, resp. 2·acc.y); the others need none (factor 1).
+enum AffineAction : uint8_t { kNone, kSet, kAdd, kDouble, kCancel };
+
+template <class F>
+struct AffineLane {
+  Affine<F> acc, pend;  // running sum of the current run (infinity = (0, 0)); this step's point
+  F pre;                // product of the earlier lanes' factors (Montgomery's trick)
+  size_t pos, end;      // next entry, chunk end
+  uint32_t cur, key;    // key of the current run, of this step's point
+  uint8_t action;
+  bool first;           // still in the chunk's first run
+};
+
+template <class F>
+SNARKD_HD Xyzz<F> as_xyzz(const Affine<F>& p) {
+  return Xyzz<F>::from_affine(p);
+}
+
+// The step's action for acc + p and the factor to invert.
+template <class F>
+SNARKD_HD uint8_t plan_addition(const Affine<F>& acc, const Affine<F>& p, F& d) {
+  d = F::one();
+  if (p.is_infinity()) return kNone;
+  if (acc.is_infinity()) return kSet;
+  if (p.x != acc.x) {
+    d = p.x - acc.x;
+    return kAdd;
+  }
+  if (p.y != acc.y) return kCancel;  // p = −acc
+  d = acc.y.dbl();
+  if (d.is_zero()) {  // 2-torsion (not in the prime-order groups): 2P = infinity
+    d = F::one();
+    return kCancel;
+  }
+  return kDouble;
+}
+
+// acc ← acc + pend (or 2·acc) given dinv = 1/d.
+template <class F>
+SNARKD_HD void finish_addition(AffineLane<F>& l, const F& dinv) {
+  Affine<F>& a = l.acc;
+  switch (l.action) {
+    case kSet: a = l.pend; break;
+    case kCancel: a = Affine<F>::infinity(); break;
+    case kAdd: {
+      const F lambda = (l.pend.y - a.y) * dinv;
+      const F x3 = lambda.sqr() - a.x - l.pend.x;
+      a = {x3, lambda * (a.x - x3) - a.y};
+      break;
+    }
+    case kDouble: {
+      const F xx = a.x.sqr();
+      const F lambda = (xx.dbl() + xx) * dinv;
+      const F x3 = lambda.sqr() - a.x.dbl();
+      a = {x3, lambda * (a.x - x3) - a.y};
+      break;
+    }
+    default: break;
+  }
+}
+
+// M batch-affine lanes of one thread: chunks thread·M .. thread·M + M − 1, one entry of each per
+// step, one inversion per step. Lane l's state is lanes[l·stride] (the caller's memory: the
+// kernel passes its scratch with stride = threads, so a warp's lanes are adjacent).
+template <class F, uint32_t M>
+SNARKD_HD void chunk_affine(const ChunkArgs<F>& a, uint32_t thread, AffineLane<F>* lanes, size_t stride) {
+  const size_t valid = *a.valid, len = chunk_length(valid, a.chunks);
+  size_t steps = 0;
+  SNARKD_NO_UNROLL
+  for (uint32_t l = 0; l < M; ++l) {
+    AffineLane<F>& ln = lanes[l * stride];
+    const size_t s = size_t(thread * M + l) * len;
+    ln.pos = s < valid ? s : valid;
+    ln.end = s + len < valid ? s + len : valid;
+    ln.cur = ln.pos < ln.end ? a.keys[ln.pos] : 0;
+    ln.first = true;
+    ln.acc = Affine<F>::infinity();
+    if (ln.end - ln.pos > steps) steps = ln.end - ln.pos;
+  }
+  for (size_t step = 0; step < steps; ++step) {
+    SNARKD_UNROLL4
+    for (uint32_t l = 0; l < M; ++l) {  // gather: this step's key and point of every lane
+      AffineLane<F>& ln = lanes[l * stride];
+      if (ln.pos < ln.end) {
+        ln.key = a.keys[ln.pos];
+        ln.pend = signed_point(a, a.vals[ln.pos]);
+      }
+    }
+    F prod = F::one();
+    SNARKD_NO_UNROLL
+    for (uint32_t l = 0; l < M; ++l) {  // forward: runs that end are emitted, factors multiplied
+      AffineLane<F>& ln = lanes[l * stride];
+      F d = F::one();
+      ln.action = kNone;
+      if (ln.pos < ln.end) {
+        ++ln.pos;
+        if (ln.key != ln.cur) {
+          emit(a, thread * M + l, ln.cur, as_xyzz(ln.acc), ln.first ? kHead : kInside);
+          ln.first = false, ln.cur = ln.key, ln.acc = Affine<F>::infinity();
+        }
+        ln.action = plan_addition(ln.acc, ln.pend, d);
+      }
+      ln.pre = prod;
+      prod = prod * d;
+    }
+    F inv = invert(prod);
+    SNARKD_NO_UNROLL
+    for (uint32_t l = M; l-- > 0;) {  // backward: 1/d_l = inv·pre_l, then inv ← inv·d_l
+      AffineLane<F>& ln = lanes[l * stride];
+      if (ln.action == kAdd || ln.action == kDouble) {
+        const F d = ln.action == kAdd ? ln.pend.x - ln.acc.x : ln.acc.y.dbl();
+        const F dinv = inv * ln.pre;
+        inv = inv * d;
+        finish_addition(ln, dinv);
+      } else {
+        finish_addition(ln, F::one());
+      }
+    }
+  }
+  SNARKD_NO_UNROLL
+  for (uint32_t l = 0; l < M; ++l) {
+    const AffineLane<F>& ln = lanes[l * stride];
+    const size_t s = size_t(thread * M + l) * len;
+    if (s < valid) emit(a, thread * M + l, ln.cur, as_xyzz(ln.acc), ln.first ? kHead : kTail);
+  }
+}
+
+// Fix-up of bucket t of the pass (t = vl·buckets + j): the sum of its partials when its run crosses
+// a chunk boundary or was a chunk's head or tail; infinity when it has no entries (unless it
+// continues the previous pass). Runs strictly inside a chunk were written by their lane.
+template <class F>
+SNARKD_HD void fixup_bucket(const ChunkArgs<F>& a, uint32_t t) {
+  const uint32_t vl = t / a.buckets, j = t % a.buckets;
+  Xyzz<F>* out = a.bucket_out + size_t(a.pass.v0 + vl) * a.buckets + j;
+  const bool cont = a.pass.continues_v0 && vl == 0;
+  const size_t valid = *a.valid, len = chunk_length(valid, a.chunks);
+  const uint32_t key = (vl << a.c) | j;
+  const size_t lo = j == 0 ? valid : lower_bound(a.keys, valid, key);
+  const size_t hi = j == 0 ? valid : lower_bound(a.keys, valid, key + 1);
+  if (lo == hi) {
+    if (!cont) *out = Xyzz<F>::infinity();
+    return;
+  }
+  const size_t cs = lo / len, ce = (hi - 1) / len;
+  const size_t chunk_end = (cs + 1) * len < valid ? (cs + 1) * len : valid;
+  const bool starts_chunk = lo == cs * len;
+  if (cs == ce && !starts_chunk && hi != chunk_end) return;  // inside: written by its lane
+  Xyzz<F> sum = starts_chunk ? a.head[cs] : a.tail[cs];
+  for (size_t k = cs + 1; k <= ce; ++k) sum += a.head[k];
+  *out = cont ? *out + sum : sum;
+}
+
+}  // namespace snarkd::cuda::msm_detail

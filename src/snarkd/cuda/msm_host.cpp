@@ -1,0 +1,137 @@
+// Host-side choices of the GPU MSM (msm.hpp): the accumulation kind, the window width, the layout
+// checks. Plain C++ (no device code), shared by both curves' translation units.
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "snarkd/cuda/msm.hpp"
+#include "snarkd/util/error.hpp"
+
+namespace snarkd::cuda {
+
+const char* msm_accumulation_name(MsmAccumulation a) {
+  switch (a) {
+    case MsmAccumulation::kBucketThreads: return "legacy";
+    case MsmAccumulation::kChunkedXyzz: return "xyzz";
+    case MsmAccumulation::kChunkedAffine: return "affine";
+    default: return "default";
+  }
+}
+
+namespace {
+
+// SNARKD_MSM_ACCUMULATE, read once; kDefault when unset or empty.
+MsmAccumulation accumulation_from_env() {
+  static const MsmAccumulation a = [] {
+    const char* v = std::getenv("SNARKD_MSM_ACCUMULATE");
+    if (v == nullptr || *v == '\0' || std::strcmp(v, "default") == 0) return MsmAccumulation::kDefault;
+    for (MsmAccumulation m :
+         {MsmAccumulation::kBucketThreads, MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine})
+      if (std::strcmp(v, msm_accumulation_name(m)) == 0) return m;
+    return MsmAccumulation(0xff);  // reported by msm_resolve_accumulation
+  }();
+  return a;
+}
+
+// Cost per digit entry and per bucket in Fp-product equivalents: a mixed XYZZ addition is 8M + 2S
+// (G2: Fp2 products at ≈ 2.5 Fp products with lazy reduction, squares at 2); a batch-affine one
+// ≈ 5M + 1S plus 1/16 of a ≈ 40-product inversion; digits + sort + gather ≈ 1.5 products of time
+// per entry (H200: ≈ 40 ms of 595 at 2^26, c = 16); a bucket costs two full XYZZ additions in the
+// running sums (12M + 2S each).
+struct Costs {
+  double entry, bucket;
+};
+template <class F>
+Costs costs(MsmAccumulation a) {
+  constexpr bool g1 = std::is_same_v<F, Fp>;
+  const double add = a == MsmAccumulation::kChunkedAffine ? (g1 ? 8.5 : 17.5) : (g1 ? 10.0 : 24.0);
+  return {add + (g1 ? 1.5 : 2.0), g1 ? 28.0 : 68.0};
+}
+
+// The legacy kernel's widths (one thread per bucket): see msm_window's comment and the H200
+// window table in docs/PERFORMANCE.md (c = 14, 15 put n/8 or n/2 points into single buckets).
+uint32_t legacy_window(size_t n) {
+  if (n >= (size_t{1} << 15)) return 16;
+  if (n >= (size_t{1} << 14)) return 13;
+  const int c = std::clamp(int(std::bit_width(n)) - 4, 4, 16);
+  if (c <= 7) return uint32_t(c);
+  return c <= 9 ? 8 : 10;
+}
+
+constexpr uint32_t kMaxChunkedWindow = 20;  // 13 windows of 2^19 buckets: 1.3 GiB of G1 buckets
+
+}  // namespace
+
+template <class F>
+MsmAccumulation msm_resolve_accumulation(MsmAccumulation a) {
+  if (a == MsmAccumulation::kDefault) a = accumulation_from_env();
+  if (a == MsmAccumulation::kDefault)
+    return std::is_same_v<F, Fp> ? MsmAccumulation::kChunkedXyzz : MsmAccumulation::kChunkedAffine;
+  if (a != MsmAccumulation::kBucketThreads && a != MsmAccumulation::kChunkedXyzz &&
+      a != MsmAccumulation::kChunkedAffine)
+    throw InvalidArgument(std::string("SNARKD_MSM_ACCUMULATE: '") + std::getenv("SNARKD_MSM_ACCUMULATE") +
+                          "' is not one of legacy, xyzz, affine, default");
+  return a;
+}
+
+template <class F>
+uint32_t msm_window(size_t n, MsmAccumulation a) {
+  a = msm_resolve_accumulation<F>(a);
+  if (a == MsmAccumulation::kBucketThreads) return legacy_window(n);
+  const double np = double(std::bit_ceil(std::max<size_t>(n, 1)));
+  const Costs k = costs<F>(a);
+  uint32_t best = 4;
+  double best_cost = 0;
+  for (uint32_t c = 4; c <= kMaxChunkedWindow; ++c) {
+    const double w = double((256 + c - 1) / c);
+    const double cost = w * np * k.entry + w * double(1u << (c - 1)) * k.bucket;
+    if (c == 4 || cost < best_cost) best = c, best_cost = cost;
+  }
+  return best;
+}
+
+uint32_t msm_default_window(size_t n) { return msm_window<Fp>(n); }
+
+namespace detail {
+
+void check_layout(const WindowLayout& l, size_t n, const char* who) {
+  const std::string w = who;
+  if (l.c < 4 || l.c > 24) throw InvalidArgument(w + ": window_bits " + std::to_string(l.c) + " not in [4, 24]");
+  if (size_t{l.windows} * l.c < 256 || size_t{l.windows - 1} * l.c >= 256)
+    throw InvalidArgument(w + ": " + std::to_string(l.windows) + " windows of " + std::to_string(l.c) +
+                          " bits do not cover 256 bits exactly once");
+  if (l.virtual_windows == 0 || l.virtual_windows > l.windows || l.copies == 0 ||
+      l.copies != (l.windows + l.virtual_windows - 1) / l.virtual_windows)
+    throw InvalidArgument(w + ": copies " + std::to_string(l.copies) + " ≠ ⌈" + std::to_string(l.windows) + "/" +
+                          std::to_string(l.virtual_windows) + "⌉");
+  if (n >= ((size_t{1} << 31) / l.copies))
+    throw InvalidArgument(w + ": " + std::to_string(l.copies) + " copies of " + std::to_string(n) +
+                          " points exceed 2^31 virtual points");
+  // Keys must leave room for the zero-digit sentinel (msm_accumulate.hpp): c + ⌈log₂ W'⌉ ≤ 31.
+  if (l.c + std::bit_width(l.virtual_windows - 1) > 31) throw InvalidArgument(w + ": sort keys wider than 31 bits");
+}
+
+template <class F>
+WindowLayout plain_layout(size_t n, const MsmOptions& o) {
+  const uint32_t c = o.window_bits == 0 ? msm_window<F>(n, o.accumulation) : o.window_bits;
+  if (c < 4 || c > 24) throw InvalidArgument("msm: window_bits " + std::to_string(c) + " not in [4, 24]");
+  const uint32_t windows = (256 + c - 1) / c;  // W·c ≥ 256: the top window never borrows (scalars < 2^255)
+  WindowLayout l{c, windows, windows, 1};
+  l.accumulation = o.accumulation;
+  return l;
+}
+
+template WindowLayout plain_layout<Fp>(size_t, const MsmOptions&);
+template WindowLayout plain_layout<Fp2>(size_t, const MsmOptions&);
+
+}  // namespace detail
+
+template MsmAccumulation msm_resolve_accumulation<Fp>(MsmAccumulation);
+template MsmAccumulation msm_resolve_accumulation<Fp2>(MsmAccumulation);
+template uint32_t msm_window<Fp>(size_t, MsmAccumulation);
+template uint32_t msm_window<Fp2>(size_t, MsmAccumulation);
+
+}  // namespace snarkd::cuda

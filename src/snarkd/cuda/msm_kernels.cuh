@@ -1,0 +1,419 @@
+// The GPU MSM's kernels and driver (msm.hpp), one template for G1 (Fp) and G2 (Fp2). Internal: only
+// the per-curve translation units include it (msm_g1.cu, msm_g2.cu instantiate the driver and
+// the XYZZ/legacy kernels; msm_affine_g1.cu, msm_affine_g2.cu the batch-affine kernel), so a
+// parallel build compiles each curve's heavy device code in its own compiler process and an edit
+// to one accumulation rebuilds one file per curve.
+//
+// Per pass (windows in passes of ≤ max_pass_entries entries, msm.hpp):
+//   digits → CUB radix sort → count_valid (entries before the zero-digit sentinel) →
+//   accumulation: kBucketThreads (one thread per bucket, the earlier kernel) or chunked
+//   (msm_accumulate.hpp: XYZZ lanes or batch-affine lanes, then the per-bucket fix-up);
+// then per virtual window the running-sum reduction (several blocks per window, a tree per block
+// and per window) and one Horner kernel.
+#pragma once
+#include <algorithm>
+#include <bit>
+#include <cub/device/device_radix_sort.cuh>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "snarkd/cuda/msm.hpp"
+#include "snarkd/cuda/msm_accumulate.hpp"
+#include "snarkd/cuda/runtime.hpp"
+#include "snarkd/util/error.hpp"
+
+namespace snarkd::cuda::msm_detail {
+
+constexpr uint32_t kThreads = 256;
+// Segments per reduction block: each thread sums a run of buckets with two additions apiece, then
+// the block adds its segments by a tree in shared memory.
+constexpr uint32_t kSegments = 256;
+// A segment of fewer buckets would spend more on its (lo − 1)·Σ correction (~1.5·log₂ nb
+// additions) than on its buckets (2 per bucket), so blocks per window stop growing there.
+constexpr uint32_t kMinSegmentBuckets = 32;
+// Reduction blocks wanted in all: two per SM of the H200 (132 SMs); a window with 2^15 buckets
+// in one block of 256 threads used 16 of 132 SMs.
+constexpr uint32_t kReduceBlocks = 264;
+// Chunked lanes: at least kMinChunk entries per lane (shorter chunks would make more head/tail
+// partials than they save). Every lane has the same work, so a grid of 1.3 waves would run its
+// last 0.3 wave alone: the lane count is a whole number of waves — kXyzzWaves / kAffineWaves times
+// the threads the device holds at once (occupancy query at launch; several waves so that SMs
+// shared with other streams' kernels still balance) — capped by kMaxXyzzLanes / kMaxAffineThreads,
+// which size the scratch: head/tail partials 2·lanes·sizeof(Xyzz) (G1 XYZZ: 100 MB; affine, 2^19
+// lanes: 200 MB G1, 400 MB G2) and the batch-affine lane state (2^19 lanes: ≈ 140 MB G1, 270 MB
+// G2). 2^15 affine threads are about one wave on an H200 (two 128-thread blocks per SM).
+constexpr uint32_t kMinChunk = 32;
+constexpr uint32_t kXyzzWaves = 4, kAffineWaves = 2;
+constexpr uint32_t kMaxXyzzLanes = 1u << 18;
+constexpr uint32_t kMaxAffineThreads = 1u << 15;
+constexpr uint32_t kChunkThreads = 128;
+// Batch-affine lanes per thread: one inversion (≈ 40 products' worth, field_inverse.hpp) shared by
+// M additions of ≈ 6 products each; M = 16 keeps the inversion's share at ≈ 2.5 products for
+// ~4 KiB (G1) / ~8 KiB (G2) of per-thread local memory.
+constexpr uint32_t kAffineLanes = 16;
+
+using detail::WindowLayout;
+
+inline Order order_of(const WindowLayout& l) {
+  return {l.virtual_windows, l.copies, l.windows - (l.copies - 1) * l.virtual_windows};
+}
+
+struct Plan {
+  WindowLayout l;
+  MsmAccumulation mode = MsmAccumulation::kBucketThreads;
+  Order order;
+  uint32_t per_pass = 0, buckets = 0, blocks_per_window = 1;  // buckets per window: 2^(c−1) + 1
+  uint32_t lane_threads = 0, chunks = 0;                       // chunked modes: upper bounds (scratch)
+  int key_bits = 0;
+  uint32_t sentinel = 0;
+  size_t entries = 0;  // per_pass · n
+  size_t sort_temp = 0;
+  size_t keys_in = 0, vals_in = 0, keys_out = 0, vals_out = 0, temp = 0;
+  size_t bucket = 0, partial = 0, sums = 0, valid = 0, head = 0, tail = 0, lanes = 0, total = 0;
+};
+
+inline size_t align_up(size_t x) { return (x + 255) & ~size_t{255}; }
+inline uint32_t blocks_for(size_t n, uint32_t threads = kThreads) { return uint32_t((n + threads - 1) / threads); }
+
+inline uint32_t blocks_per_window(uint32_t buckets, uint32_t vw) {
+  const uint32_t most = std::max<uint32_t>(1, (buckets - 1) / (kSegments * kMinSegmentBuckets));
+  return std::clamp<uint32_t>((kReduceBlocks + vw - 1) / vw, 1, most);
+}
+
+// Upper bounds of the lane geometry of a chunked pass of `entries` entries (the scratch's size;
+// the launch takes whole waves within them).
+inline void plan_lanes(Plan& p) {
+  const size_t e = std::max<size_t>(p.entries, 1);
+  if (p.mode == MsmAccumulation::kChunkedXyzz) {
+    p.lane_threads = uint32_t(std::clamp<size_t>((e + kMinChunk - 1) / kMinChunk, 1, kMaxXyzzLanes));
+    p.chunks = p.lane_threads;
+  } else if (p.mode == MsmAccumulation::kChunkedAffine) {
+    const size_t per_thread = size_t{kMinChunk} * kAffineLanes;
+    p.lane_threads = uint32_t(std::clamp<size_t>((e + per_thread - 1) / per_thread, 1, kMaxAffineThreads));
+    p.chunks = p.lane_threads * kAffineLanes;
+  }
+}
+
+template <class F>
+Plan make_plan(size_t n, const WindowLayout& l, const char* who) {
+  detail::check_layout(l, n, who);
+  Plan p;
+  p.l = l;
+  p.mode = msm_resolve_accumulation<F>(l.accumulation);
+  p.order = order_of(l);
+  p.per_pass = n == 0 ? l.windows : std::max<uint32_t>(1, std::min<size_t>(l.windows, l.max_pass_entries / n));
+  p.buckets = (1u << (l.c - 1)) + 1;
+  p.blocks_per_window = blocks_per_window(p.buckets, l.virtual_windows);
+  p.entries = size_t{p.per_pass} * n;
+  // A pass of per_pass positions spans at most min(per_pass, W') virtual windows.
+  p.key_bits = int(l.c) + std::bit_width(std::min(p.per_pass, l.virtual_windows) - 1);
+  p.sentinel = uint32_t((uint64_t{1} << p.key_bits) - 1);  // above every digit's key (msm_accumulate.hpp)
+  plan_lanes(p);
+  if (n > 0)
+    SNARKD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, p.sort_temp, (uint32_t*)nullptr, (uint32_t*)nullptr,
+                                                      (uint32_t*)nullptr, (uint32_t*)nullptr, p.entries, 0, p.key_bits));
+  size_t off = 0;
+  auto take = [&off](size_t bytes) {
+    const size_t at = off;
+    off += align_up(bytes);
+    return at;
+  };
+  p.keys_in = take(p.entries * 4);
+  p.vals_in = take(p.entries * 4);
+  p.keys_out = take(p.entries * 4);
+  p.vals_out = take(p.entries * 4);
+  p.temp = take(p.sort_temp);
+  p.bucket = take(size_t{l.virtual_windows} * p.buckets * sizeof(Xyzz<F>));
+  p.partial = take(size_t{l.virtual_windows} * p.blocks_per_window * sizeof(Xyzz<F>));
+  p.sums = take(size_t{l.virtual_windows} * sizeof(Xyzz<F>));
+  p.valid = take(sizeof(uint32_t));
+  p.head = take(size_t{p.chunks} * sizeof(Xyzz<F>));
+  p.tail = take(size_t{p.chunks} * sizeof(Xyzz<F>));
+  p.lanes = take(p.mode == MsmAccumulation::kChunkedAffine ? size_t{p.chunks} * sizeof(AffineLane<F>) : 0);
+  p.total = off;
+  return p;
+}
+
+// (Templates on F only so that each curve's translation unit has its own copy.)
+template <class F>
+__global__ void digits_kernel(const Fr* scalars, size_t n, uint32_t c, uint32_t windows, Order order, Pass pass,
+                              uint32_t sentinel, uint32_t* keys, uint32_t* vals) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) digits_of(scalars[i], i, n, c, windows, order, pass, sentinel, keys, vals);
+}
+
+// *valid = the index of the first sentinel key in the sorted keys (one thread; a binary search).
+template <class F>
+__global__ void count_valid_kernel(const uint32_t* keys, size_t entries, uint32_t sentinel, uint32_t* valid) {
+  *valid = uint32_t(lower_bound(keys, entries, sentinel));
+}
+
+// One thread per bucket j ∈ [0, 2^(c−1)] of each virtual window of the pass: B_j (+)= Σ ±P over
+// its run; v0's buckets continue the previous pass's sums when the pass starts inside v0.
+template <class F>
+__global__ void accumulate_kernel(const ChunkArgs<F> a) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= size_t(a.pass.vc) * a.buckets) return;
+  const uint32_t vl = uint32_t(t / a.buckets), j = uint32_t(t % a.buckets);
+  Xyzz<F>* bucket = a.bucket_out + size_t(a.pass.v0 + vl) * a.buckets + j;
+  Xyzz<F> acc = (vl == 0 && a.pass.continues_v0) ? *bucket : Xyzz<F>::infinity();
+  if (j != 0) {
+    const uint32_t key = (vl << a.c) | j;
+    const size_t entries = *a.valid;
+    const size_t end = lower_bound(a.keys, entries, key + 1);
+    for (size_t k = lower_bound(a.keys, entries, key); k < end; ++k) acc = acc.add_mixed(signed_point(a, a.vals[k]));
+  }
+  *bucket = acc;
+}
+
+// G1 XYZZ lanes need 174 registers unbounded (ptxas, sm_90): 2 blocks of 128 per SM; ≤ 170 lets
+// 3 share an SM (12 warps instead of 8 to hide the carry chains' latency). G2 lanes use all 255.
+template <class F>
+inline constexpr int kXyzzMinBlocks = std::is_same_v<F, Fp> ? 3 : 1;
+
+template <class F>
+__global__ void __launch_bounds__(kChunkThreads, kXyzzMinBlocks<F>) chunk_xyzz_kernel(const ChunkArgs<F> a) {
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < a.chunks) chunk_xyzz(a, t);
+}
+
+// Threads of `kernel` in blocks of `block` that the current device runs at once (SMs × resident
+// blocks per SM), cached per kernel and device: a host query, no synchronisation.
+inline uint32_t resident_threads(const void* kernel, uint32_t block) {
+  struct Entry {
+    const void* kernel;
+    int device;
+    uint32_t threads;
+  };
+  static std::mutex m;
+  static std::vector<Entry> cache;
+  int device = 0;
+  SNARKD_CUDA_CHECK(cudaGetDevice(&device));
+  std::lock_guard<std::mutex> lock(m);
+  for (const Entry& e : cache)
+    if (e.kernel == kernel && e.device == device) return e.threads;
+  int sms = 0, blocks = 0;
+  SNARKD_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  SNARKD_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, int(block), 0));
+  const uint32_t threads = uint32_t(std::max(1, sms * blocks)) * block;
+  cache.push_back({kernel, device, threads});
+  return threads;
+}
+
+// waves·per_wave threads, or the most whole waves within bound (bound itself below one wave).
+inline uint32_t whole_waves(uint32_t per_wave, uint32_t waves, uint32_t bound) {
+  const uint64_t want = uint64_t(per_wave) * waves;
+  if (want <= bound) return uint32_t(want);
+  if (bound < per_wave) return bound;
+  return bound / per_wave * per_wave;
+}
+
+template <class F>
+__global__ void fixup_kernel(const ChunkArgs<F> a) {
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < a.pass.vc * a.buckets) fixup_bucket(a, t);
+}
+
+// The XYZZ kernels (msm_xyzz_g1.cu / msm_xyzz_g2.cu): the one-thread-per-bucket kernel over the
+// pass's buckets, and at most `max_lanes` XYZZ lanes (whole waves; sets a.chunks to the lanes used).
+template <class F>
+void launch_bucket_threads(const ChunkArgs<F>& a, cudaStream_t stream);
+template <class F>
+void launch_chunk_xyzz(ChunkArgs<F>& a, uint32_t max_lanes, cudaStream_t stream);
+
+// The batch-affine lanes (msm_affine_g1.cu / msm_affine_g2.cu): at most `max_threads` threads of
+// kAffineLanes lanes (whole waves), their state in `lanes` (max_threads·kAffineLanes
+// AffineLane<F>); sets a.chunks to the lanes used, which the fix-up then reads.
+template <class F>
+void launch_chunk_affine(ChunkArgs<F>& a, uint32_t max_threads, void* lanes, cudaStream_t stream);
+
+// k·P by double-and-add (k < 2^23: the bucket index at a segment start).
+template <class F>
+__device__ Xyzz<F> mul_small(const Xyzz<F>& p, uint32_t k) {
+  Xyzz<F> r = Xyzz<F>::infinity();
+  for (int b = 31 - __clz(k | 1); b >= 0; --b) {
+    r = r.dbl();
+    if ((k >> b) & 1) r += p;
+  }
+  return k == 0 ? Xyzz<F>::infinity() : r;
+}
+
+// Adds the block's kSegments values `acc` by a tree in shared memory (8 levels instead of 255
+// serial additions: a single thread's addition chain is what costs at small n); thread 0 gets
+// the sum. Shared memory: kSegments/2 points, 48 KiB for G2.
+template <class F>
+__device__ Xyzz<F> block_sum(Xyzz<F> acc) {
+  __shared__ Xyzz<F> sh[kSegments / 2];
+  const uint32_t t = threadIdx.x;
+  if (t >= kSegments / 2) sh[t - kSegments / 2] = acc;
+  __syncthreads();
+  if (t < kSegments / 2) sh[t] = acc + sh[t];
+  __syncthreads();
+  for (uint32_t stride = kSegments / 4; stride > 0; stride /= 2) {
+    if (t < stride) sh[t] = sh[t] + sh[t + stride];
+    __syncthreads();
+  }
+  return sh[0];
+}
+
+// Block (b, w), thread t = segment s = b·kSegments + t of window w: Σ_{j ∈ [lo, hi)} j·B_j =
+// Σ (j − lo + 1)·B_j (running sums) + (lo − 1)·Σ B_j; the block's sum goes to partials[w·bpw + b].
+template <class F>
+__global__ void reduce_window_kernel(const Xyzz<F>* buckets, uint32_t nb, Xyzz<F>* partials) {
+  const uint32_t bpw = gridDim.x, w = blockIdx.y;
+  const uint32_t seg = blockIdx.x * kSegments + threadIdx.x;
+  const uint32_t len = (nb - 1 + bpw * kSegments - 1) / (bpw * kSegments);
+  const uint32_t lo = min(nb, 1 + seg * len), hi = min(nb, lo + len);
+  Xyzz<F> running = Xyzz<F>::infinity(), acc = Xyzz<F>::infinity();
+  for (uint32_t j = hi; j-- > lo;) {
+    running += buckets[size_t(w) * nb + j];
+    acc += running;
+  }
+  if (lo < hi) acc += mul_small(running, lo - 1);
+  const Xyzz<F> sum = block_sum(acc);
+  if (threadIdx.x == 0) partials[size_t(w) * bpw + blockIdx.x] = sum;
+}
+
+// Block w: S_w = Σ of the window's bpw partial sums.
+template <class F>
+__global__ void combine_kernel(const Xyzz<F>* partials, uint32_t bpw, Xyzz<F>* window_sums) {
+  Xyzz<F> acc = Xyzz<F>::infinity();
+  for (uint32_t b = threadIdx.x; b < bpw; b += kSegments) acc += partials[size_t(blockIdx.x) * bpw + b];
+  const Xyzz<F> sum = block_sum(acc);
+  if (threadIdx.x == 0) window_sums[blockIdx.x] = sum;
+}
+
+// Σ_w 2^(c·w)·S_w by Horner: c doublings per window, one thread.
+template <class F>
+__global__ void horner_kernel(const Xyzz<F>* sums, uint32_t windows, uint32_t c, Xyzz<F>* result) {
+  Xyzz<F> r = sums[windows - 1];
+  for (uint32_t w = windows - 1; w-- > 0;) {
+    for (uint32_t k = 0; k < c; ++k) r = r.dbl();
+    r += sums[w];
+  }
+  *result = r;
+}
+
+template <class F>
+__global__ void set_infinity_kernel(Xyzz<F>* result) {
+  *result = Xyzz<F>::infinity();
+}
+
+// Device pointers into the scratch of a plan.
+template <class F>
+struct Buffers {
+  uint32_t *keys_in, *vals_in, *keys_out, *vals_out, *valid;
+  void *temp, *lanes;
+  Xyzz<F> *buckets, *partials, *sums, *head, *tail;
+};
+
+template <class F>
+Buffers<F> carve(const Plan& p, void* scratch) {
+  auto* b = static_cast<uint8_t*>(scratch);
+  return {reinterpret_cast<uint32_t*>(b + p.keys_in),  reinterpret_cast<uint32_t*>(b + p.vals_in),
+          reinterpret_cast<uint32_t*>(b + p.keys_out), reinterpret_cast<uint32_t*>(b + p.vals_out),
+          reinterpret_cast<uint32_t*>(b + p.valid),    b + p.temp,                               b + p.lanes,
+          reinterpret_cast<Xyzz<F>*>(b + p.bucket),    reinterpret_cast<Xyzz<F>*>(b + p.partial),
+          reinterpret_cast<Xyzz<F>*>(b + p.sums),      reinterpret_cast<Xyzz<F>*>(b + p.head),
+          reinterpret_cast<Xyzz<F>*>(b + p.tail)};
+}
+
+// One pass: digits, sort, valid count, accumulation into the buckets.
+template <class F>
+void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const Fr* scalars, size_t n,
+              const Pass& pass, cudaStream_t stream) {
+  const size_t entries = size_t(pass.qc) * n;
+  digits_kernel<F><<<blocks_for(n), kThreads, 0, stream>>>(scalars, n, p.l.c, p.l.windows, p.order, pass, p.sentinel,
+                                                        b.keys_in, b.vals_in);
+  SNARKD_CUDA_CHECK_LAUNCH();
+  size_t temp = p.sort_temp;
+  SNARKD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(b.temp, temp, b.keys_in, b.keys_out, b.vals_in, b.vals_out,
+                                                    entries, 0, p.key_bits, stream));
+  count_valid_kernel<F><<<1, 1, 0, stream>>>(b.keys_out, entries, p.sentinel, b.valid);
+  SNARKD_CUDA_CHECK_LAUNCH();
+  const size_t bucket_threads = size_t(pass.vc) * p.buckets;
+  ChunkArgs<F> a{b.keys_out, b.vals_out, points, b.valid, p.l.c, p.buckets, p.chunks, pass,
+                 b.buckets,  b.head,     b.tail};
+  if (p.mode == MsmAccumulation::kBucketThreads) {
+    launch_bucket_threads<F>(a, stream);
+    return;
+  }
+  if (p.mode == MsmAccumulation::kChunkedXyzz) launch_chunk_xyzz<F>(a, p.chunks, stream);
+  else launch_chunk_affine<F>(a, p.lane_threads, b.lanes, stream);
+  fixup_kernel<F><<<blocks_for(bucket_threads), kThreads, 0, stream>>>(a);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+template <class F>
+void pippenger(const Affine<F>* d_points, const Fr* d_scalars, size_t n, const WindowLayout& l, Xyzz<F>* d_result,
+               void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who) {
+  const Plan p = make_plan<F>(n, l, who);
+  if (n == 0) {
+    set_infinity_kernel<F><<<1, 1, 0, stream>>>(d_result);
+    SNARKD_CUDA_CHECK_LAUNCH();
+    return;
+  }
+  if (scratch_bytes < p.total || d_scratch == nullptr)
+    throw InvalidArgument(std::string(who) + ": scratch of " + std::to_string(scratch_bytes) + " bytes, needs " +
+                          std::to_string(p.total));
+  const Buffers<F> b = carve<F>(p, d_scratch);
+  for (uint32_t q0 = 0; q0 < l.windows; q0 += p.per_pass)
+    run_pass<F>(p, b, d_points, d_scalars, n, make_pass(p.order, l.windows, q0, p.per_pass), stream);
+  reduce_window_kernel<F><<<dim3(p.blocks_per_window, l.virtual_windows), kSegments, 0, stream>>>(
+      b.buckets, p.buckets, b.partials);
+  SNARKD_CUDA_CHECK_LAUNCH();
+  combine_kernel<F><<<l.virtual_windows, kSegments, 0, stream>>>(b.partials, p.blocks_per_window, b.sums);
+  SNARKD_CUDA_CHECK_LAUNCH();
+  horner_kernel<F><<<1, 1, 0, stream>>>(b.sums, l.virtual_windows, l.c, d_result);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace snarkd::cuda::msm_detail
+
+namespace snarkd::cuda {
+
+template <class F>
+size_t detail::pippenger_scratch_bytes(size_t n, const WindowLayout& l) {
+  return msm_detail::make_plan<F>(n, l, "msm").total;
+}
+
+template <class F>
+void detail::pippenger(const Affine<F>* d_points, const Fr* d_scalars, size_t n, const WindowLayout& l,
+                       Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who) {
+  msm_detail::pippenger<F>(d_points, d_scalars, n, l, d_result, d_scratch, scratch_bytes, stream, who);
+}
+
+template <class F>
+size_t msm_scratch_bytes(size_t n, const MsmOptions& o) {
+  return detail::pippenger_scratch_bytes<F>(n, detail::plain_layout<F>(n, o));
+}
+template <class F>
+size_t msm_scratch_bytes(size_t n, uint32_t window_bits) {
+  return msm_scratch_bytes<F>(n, MsmOptions{window_bits});
+}
+
+template <class F>
+void msm(const Affine<F>* d_bases, const Fr* d_scalars, size_t n, Xyzz<F>* d_result, void* d_scratch,
+         size_t scratch_bytes, cudaStream_t stream, const MsmOptions& o) {
+  detail::pippenger<F>(d_bases, d_scalars, n, detail::plain_layout<F>(n, o), d_result, d_scratch, scratch_bytes,
+                       stream, "msm");
+}
+template <class F>
+void msm(const Affine<F>* d_bases, const Fr* d_scalars, size_t n, Xyzz<F>* d_result, void* d_scratch,
+         size_t scratch_bytes, cudaStream_t stream, uint32_t window_bits) {
+  msm<F>(d_bases, d_scalars, n, d_result, d_scratch, scratch_bytes, stream, MsmOptions{window_bits});
+}
+
+#define SNARKD_CUDA_MSM_DEFINE(F)                                                                              \
+  template size_t msm_scratch_bytes<F>(size_t, uint32_t);                                                      \
+  template size_t msm_scratch_bytes<F>(size_t, const MsmOptions&);                                             \
+  template size_t detail::pippenger_scratch_bytes<F>(size_t, const detail::WindowLayout&);                    \
+  template void detail::pippenger<F>(const Affine<F>*, const Fr*, size_t, const detail::WindowLayout&, Xyzz<F>*, \
+                                     void*, size_t, cudaStream_t, const char*);                               \
+  template void msm<F>(const Affine<F>*, const Fr*, size_t, Xyzz<F>*, void*, size_t, cudaStream_t, uint32_t); \
+  template void msm<F>(const Affine<F>*, const Fr*, size_t, Xyzz<F>*, void*, size_t, cudaStream_t,             \
+                       const MsmOptions&);
+
+}  // namespace snarkd::cuda

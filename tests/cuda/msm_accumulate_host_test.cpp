@@ -1,0 +1,206 @@
+// The GPU MSM's digit, chunked-accumulation and fix-up algorithms (cuda/msm_accumulate.hpp) run on
+// the CPU — the kernels' exact per-thread code, a host loop standing in for the grid and
+// std::stable_sort for CUB's (stable) radix sort — against the CPU MSM (msm::msm), the buckets
+// combined on the host as the reduction kernels would. Both lane kinds (XYZZ, batch-affine with M lanes) and every edge the issue
+// names: bucket collisions and doublings inside a batch (repeated bases and scalars), P + (−P),
+// zero and one scalars, infinity bases, n not a power of two, n below the window count, every
+// point in one bucket (runs spanning many chunks), and passes that split a virtual window
+// (precomputed-table layouts with copies, continues_v0).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "common/ec_util.hpp"
+#include "common/seed.hpp"
+#include "snarkd/cuda/msm_accumulate.hpp"
+#include "snarkd/ec/g1.hpp"
+#include "snarkd/ec/g2.hpp"
+#include "snarkd/msm/msm.hpp"
+
+namespace snarkd::cuda {
+namespace {
+
+using namespace msm_detail;
+using ff::Fr;
+
+enum class Lanes { kXyzz, kAffine };
+
+template <class C>
+using DevF = std::conditional_t<std::is_same_v<C, ec::G1Config>, Fp, Fp2>;
+
+struct Shape {
+  uint32_t c, windows, virtual_windows, copies;
+  size_t max_pass_entries;
+};
+
+Shape plain(uint32_t c) {
+  const uint32_t w = (256 + c - 1) / c;
+  return {c, w, w, 1, size_t{1} << 28};
+}
+
+// The virtual points of a layout: copy k of base i is 2^(k·W'·c)·P_i (msm_precomp's table).
+template <class C>
+std::vector<ec::Affine<C>> virtual_points(const std::vector<ec::Affine<C>>& bases, const Shape& s) {
+  std::vector<ec::Affine<C>> out;
+  for (uint32_t k = 0; k < s.copies; ++k)
+    for (const auto& b : bases) {
+      auto j = ec::Jacobian<C>::from_affine(b);
+      for (uint32_t d = 0; d < k * s.virtual_windows * s.c; ++d) j = j.dbl();
+      out.push_back(j.to_affine());
+    }
+  return out;
+}
+
+// Runs the passes the way pippenger() does; returns the virtual windows' buckets (XYZZ, host
+// bytes; poisoned first, so a bucket nobody writes shows).
+template <class C>
+std::vector<ec::Xyzz<C>> accumulate(const std::vector<ec::Affine<C>>& pts, const std::vector<Fr>& scalars,
+                                    const Shape& s, Lanes lanes, uint32_t lane_count) {
+  using F = DevF<C>;
+  const size_t n = scalars.size();
+  const Order order{s.virtual_windows, s.copies, s.windows - (s.copies - 1) * s.virtual_windows};
+  const uint32_t per_pass = uint32_t(std::max<size_t>(1, std::min<size_t>(s.windows, s.max_pass_entries / n)));
+  const int key_bits = int(s.c) + std::bit_width(std::min(per_pass, s.virtual_windows) - 1);
+  const uint32_t sentinel = uint32_t((uint64_t{1} << key_bits) - 1);
+  const uint32_t buckets = (1u << (s.c - 1)) + 1;
+  std::vector<ec::Xyzz<C>> out(size_t(s.virtual_windows) * buckets);
+  for (auto& b : out) b = std::bit_cast<ec::Xyzz<C>>(Xyzz<F>{F::one(), F::one(), F::one(), F::one()});  // poison
+  for (uint32_t q0 = 0; q0 < s.windows; q0 += per_pass) {
+    const Pass pass = make_pass(order, s.windows, q0, per_pass);
+    const size_t entries = size_t(pass.qc) * n;
+    std::vector<uint32_t> keys(entries, 0xdeadbeef), vals(entries, 0xdeadbeef);
+    for (size_t i = 0; i < n; ++i)
+      digits_of(cuda::Fr::from_host(scalars[i]), i, n, s.c, s.windows, order, pass, sentinel, keys.data(), vals.data());
+    std::vector<size_t> idx(entries);
+    std::iota(idx.begin(), idx.end(), 0);
+    std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return keys[a] < keys[b]; });
+    std::vector<uint32_t> k2(entries), v2(entries);
+    for (size_t e = 0; e < entries; ++e) k2[e] = keys[idx[e]], v2[e] = vals[idx[e]];
+    const uint32_t valid = uint32_t(lower_bound(k2.data(), entries, sentinel));
+    const uint32_t threads = lane_count;
+    const uint32_t chunks = lanes == Lanes::kXyzz ? threads : threads * 4;
+    std::vector<Xyzz<F>> head(chunks), tail(chunks);
+    ChunkArgs<F> a{k2.data(), v2.data(), reinterpret_cast<const Affine<F>*>(pts.data()), &valid, s.c, buckets,
+                   chunks, pass, reinterpret_cast<Xyzz<F>*>(out.data()), head.data(), tail.data()};
+    for (uint32_t t = 0; t < threads; ++t) {
+      if (lanes == Lanes::kXyzz) {
+        chunk_xyzz(a, t);
+      } else {
+        std::vector<AffineLane<F>> ln(4 * 3);  // stride 3: lanes of other threads in between
+        chunk_affine<F, 4>(a, t, ln.data() + 1, 3);
+      }
+    }
+    for (uint32_t t = 0; t < pass.vc * buckets; ++t) fixup_bucket(a, t);
+  }
+  return out;
+}
+
+// Σ_v 2^(c·v) Σ_j j·B_{v,j} on the host (the reduction and Horner kernels' job).
+template <class C>
+ec::Jacobian<C> combine(const std::vector<ec::Xyzz<C>>& buckets, const Shape& s) {
+  const uint32_t nb = (1u << (s.c - 1)) + 1;
+  ec::Jacobian<C> r = ec::Jacobian<C>::infinity();
+  for (uint32_t v = s.virtual_windows; v-- > 0;) {
+    for (uint32_t d = 0; d < s.c; ++d) r = r.dbl();
+    ec::Jacobian<C> running = ec::Jacobian<C>::infinity(), sum = ec::Jacobian<C>::infinity();
+    for (uint32_t j = nb; j-- > 1;) {
+      running += buckets[size_t(v) * nb + j].to_jacobian();
+      sum += running;
+    }
+    r += sum;
+  }
+  return r;
+}
+
+template <class C>
+void expect_msm(const std::vector<ec::Affine<C>>& bases, const std::vector<Fr>& scalars, const Shape& s,
+                const std::string& what) {
+  const auto want = msm::msm<C>(bases, scalars);
+  const auto pts = virtual_points<C>(bases, s);
+  for (Lanes l : {Lanes::kXyzz, Lanes::kAffine})
+    for (uint32_t lanes : {1u, 3u, 64u}) {
+      const auto buckets = accumulate<C>(pts, scalars, s, l, lanes);
+      EXPECT_EQ(combine<C>(buckets, s), want)
+          << what << (l == Lanes::kXyzz ? " xyzz" : " affine") << " lanes=" << lanes << " c=" << s.c;
+    }
+}
+
+template <class C>
+std::vector<Fr> random_scalars(std::mt19937_64& g, size_t n) {
+  std::vector<Fr> v(n);
+  for (auto& x : v) x = Fr::random(g);
+  return v;
+}
+
+TEST(MsmAccumulateHost, G1RandomSizesAndWindows) {
+  auto g = snarkd::test::rng("msm-acc-g1");
+  for (size_t n : {1u, 2u, 7u, 31u, 100u, 257u}) {
+    const auto b = snarkd::test::random_points<ec::G1Config>(g, n);
+    const auto s = random_scalars<ec::G1Config>(g, n);
+    for (uint32_t c : {4u, 7u, 13u}) expect_msm<ec::G1Config>(b, s, plain(c), "n=" + std::to_string(n));
+    if (n == 100) expect_msm<ec::G1Config>(b, s, plain(16), "n=100");
+  }
+}
+
+TEST(MsmAccumulateHost, G2Random) {
+  auto g = snarkd::test::rng("msm-acc-g2");
+  const auto b = snarkd::test::random_points<ec::G2Config>(g, 45);
+  const auto s = random_scalars<ec::G2Config>(g, 45);
+  expect_msm<ec::G2Config>(b, s, plain(5), "g2");
+  expect_msm<ec::G2Config>(b, s, plain(11), "g2");
+}
+
+// Collisions, doublings, cancellations, infinities, 0/1/−1/small scalars.
+template <class C>
+void edges(const char* label) {
+  auto g = snarkd::test::rng(label);
+  const size_t n = 300;
+  auto b = snarkd::test::random_points<C>(g, n);
+  std::vector<Fr> s(n);
+  for (size_t i = 0; i < n; ++i) {
+    switch (g() % 7) {
+      case 0: s[i] = Fr::zero(); break;
+      case 1: s[i] = Fr::one(); break;
+      case 2: s[i] = -Fr::one(); break;
+      case 3: s[i] = Fr::from_u64(g() % 50); break;
+      case 4: s[i] = s[i ? i - 1 : 0]; break;  // same scalar as the neighbour: same buckets
+      default: s[i] = Fr::random(g);
+    }
+    if (g() % 9 == 0) b[i] = ec::Affine<C>::infinity();
+    if (g() % 5 == 0) b[i] = b[g() % (i + 1)];     // repeated base: P + P in a run
+    if (g() % 11 == 0) b[i] = -b[g() % (i + 1)];   // P + (−P) in a run
+  }
+  expect_msm<C>(b, s, plain(6), std::string(label) + " mixed");
+  // Every point in one bucket per window: P, P, −P, P... with one scalar (runs span chunks).
+  std::vector<ec::Affine<C>> same(97, b[3].is_infinity() ? b[4] : b[3]);
+  for (size_t i = 0; i < same.size(); i += 3) same[i] = -same[i];
+  expect_msm<C>(same, std::vector<Fr>(same.size(), Fr::from_u64(12345)), plain(8), "one bucket");
+  // P and −P with equal scalars cancel; all zero scalars.
+  expect_msm<C>({b[5], -b[5]}, {s[7], s[7]}, plain(4), "P - P");
+  expect_msm<C>(std::vector<ec::Affine<C>>(b.begin(), b.begin() + 20), std::vector<Fr>(20, Fr::zero()), plain(9),
+                "zeros");
+}
+
+TEST(MsmAccumulateHost, G1Edges) { edges<ec::G1Config>("msm-acc-g1-edges"); }
+TEST(MsmAccumulateHost, G2Edges) { edges<ec::G2Config>("msm-acc-g2-edges"); }
+
+// Precomputed-table layouts whose passes split a virtual window (continues_v0), and n below the
+// window count.
+TEST(MsmAccumulateHost, CopiesAndSplitPasses) {
+  auto g = snarkd::test::rng("msm-acc-copies");
+  const auto b = snarkd::test::random_points<ec::G1Config>(g, 13);
+  const auto s = random_scalars<ec::G1Config>(g, 13);
+  // c = 10: W = 26; t = 3 copies → W' = 9; passes of 2 windows (26 entries each).
+  expect_msm<ec::G1Config>(b, s, {10, 26, 9, 3, 26}, "copies=3 split passes");
+  expect_msm<ec::G1Config>(b, s, {13, 20, 4, 5, 13 * 3}, "copies=5 passes of 3");
+  const auto b2 = snarkd::test::random_points<ec::G1Config>(g, 3);
+  const auto s2 = random_scalars<ec::G1Config>(g, 3);
+  expect_msm<ec::G1Config>(b2, s2, {5, 52, 52, 1, 4}, "n=3 < 52 windows, one window per pass");
+}
+
+}  // namespace
+}  // namespace snarkd::cuda

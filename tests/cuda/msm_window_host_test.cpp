@@ -1,0 +1,48 @@
+// The GPU MSM's window choice (msm_window, host code only: no device needed): within range,
+// constant between powers of two (the split MSM's scratch bound relies on it), the legacy kernel's
+// table unchanged, and the choices printed for the record.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "snarkd/cuda/msm.hpp"
+
+namespace snarkd::cuda {
+namespace {
+
+template <class F>
+void check(const char* name) {
+  for (MsmAccumulation a : {MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine}) {
+    std::printf("%s %-6s:", name, msm_accumulation_name(a));
+    for (uint32_t k = 0; k <= 28; ++k) {
+      const size_t n = size_t{1} << k;
+      const uint32_t c = msm_window<F>(n, a);
+      EXPECT_GE(c, 4u);
+      EXPECT_LE(c, 20u);
+      if (k >= 1) {
+        EXPECT_EQ(msm_window<F>(n / 2 + 1, a), c) << "n = 2^" << k << " / 2 + 1";
+      }
+      if (k >= 10 && k % 2 == 0) std::printf(" 2^%u→%u", k, c);
+    }
+    std::printf("\n");
+  }
+}
+
+TEST(MsmWindowHost, ChunkedChoices) {
+  check<Fp>("G1");
+  check<Fp2>("G2");
+}
+
+TEST(MsmWindowHost, LegacyTableUnchanged) {
+  const MsmAccumulation L = MsmAccumulation::kBucketThreads;
+  EXPECT_EQ(msm_window<Fp>(size_t{1} << 20, L), 16u);
+  EXPECT_EQ(msm_window<Fp>(size_t{1} << 15, L), 16u);
+  EXPECT_EQ(msm_window<Fp>(size_t{1} << 14, L), 13u);
+  EXPECT_EQ(msm_window<Fp>(1000, L), 6u);
+  EXPECT_EQ(msm_window<Fp>(4000, L), 8u);
+  EXPECT_EQ(msm_window<Fp>(8000, L), 8u);
+  EXPECT_EQ(msm_window<Fp>(10000, L), 10u);
+}
+
+}  // namespace
+}  // namespace snarkd::cuda
