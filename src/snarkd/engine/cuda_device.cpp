@@ -32,6 +32,8 @@ CudaDevice::CudaDevice(uint32_t ordinal, uint64_t ledger_bytes, uint64_t key_res
   }
   pool_bytes_ = bytes / VramLedger::kAlignment * VramLedger::kAlignment;
   pool_ = cuda::DeviceBuffer<std::byte>(pool_bytes_);
+  char bus[32] = {};  // a query, not a device-wide call; start-up anyway
+  if (cudaDeviceGetPCIBusId(bus, sizeof bus, static_cast<int>(ordinal)) == cudaSuccess) pci_bus_id_ = bus;
 }
 
 CudaDevice::~CudaDevice() = default;

@@ -41,6 +41,7 @@ class CudaDevice final : public Device {
   void unload(const std::string& circuit_id) override;
   uint64_t working_set_bytes(const CircuitEntry& c) const override;
   std::unique_ptr<DeviceWorker> make_worker(uint32_t worker_index) override;
+  std::string pci_bus_id() const override { return pci_bus_id_; }
 
   std::byte* pool() const { return pool_.data(); }
   std::shared_ptr<const cuda::DeviceProvingKey> key(const std::string& circuit_id) const;
@@ -48,6 +49,7 @@ class CudaDevice final : public Device {
  private:
   uint32_t ordinal_;
   uint64_t pool_bytes_ = 0;
+  std::string pci_bus_id_;
   cuda::DeviceBuffer<std::byte> pool_;
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<const cuda::DeviceProvingKey>> keys_;

@@ -69,6 +69,9 @@ class Device {
   // Seconds the compute engine has been busy since construction (simulated: exact; CUDA: 0 —
   // the engine measures compute spans instead).
   virtual double compute_busy_s() const { return 0; }
+  // A GPU's PCI bus id ("0000:17:00.0", read at start-up), by which the daemon finds it in
+  // NVML; "" for devices that are not GPUs.
+  virtual std::string pci_bus_id() const { return ""; }
 };
 
 }  // namespace snarkd::engine
