@@ -52,6 +52,7 @@ npm
 sqlite3
 curl
 python3-jsonschema
+prometheus   # promtool check metrics (the package enables a prometheus.service where systemd runs)
 # tests/server/status_page.sh: the status page in headless Chromium
 chromium
 # tests/packaging/deb_systemd_test.sh: a Debian root booted with systemd-nspawn

@@ -86,6 +86,8 @@ TEST(Metrics, HistogramBucketsAreCumulativeAndInclusive) {
 TEST(Metrics, NumbersAndDuplicates) {
   EXPECT_EQ(metric_number(3), "3");
   EXPECT_EQ(metric_number(1e20), "1e+20");
+  EXPECT_EQ(metric_number(1796214540.375), "1796214540.375") << "a unix time keeps its fraction";
+  EXPECT_EQ(metric_number(0.1 + 0.2), "0.3");
   EXPECT_EQ(metric_number(std::numeric_limits<double>::infinity()), "+Inf");
   EXPECT_EQ(metric_number(std::nan("")), "NaN");
   MetricsRegistry r;

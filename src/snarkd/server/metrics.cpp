@@ -31,7 +31,7 @@ std::string metric_number(double v) {
   if (v == std::floor(v) && std::fabs(v) < 9.007199254740992e15)
     std::snprintf(buf, sizeof buf, "%.0f", v);
   else
-    std::snprintf(buf, sizeof buf, "%.9g", v);
+    std::snprintf(buf, sizeof buf, "%.15g", v);
   return buf;
 }
 

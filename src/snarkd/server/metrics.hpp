@@ -1,7 +1,9 @@
 // A small Prometheus registry and the text exposition format 0.0.4
 // (https://prometheus.io/docs/instrumenting/exposition_formats/): counters, gauges and
 // histograms (cumulative _bucket{le=…} series, then _sum and _count), label values escaped.
-// prometheus-cpp is not packaged by Debian, and this is all the daemon needs.
+// Written here because prometheus-cpp, the library that would do it, is not packaged for
+// Debian 12 (`apt-cache policy libprometheus-cpp-dev`: no such package) and vendoring it is not
+// worth 200 lines; the output passes `promtool check metrics` (tests/server/daemon_test.sh).
 #pragma once
 #include <map>
 #include <memory>
@@ -60,7 +62,8 @@ class MetricsRegistry {
 
 // "a\"b" for the label value a"b (backslash, double quote and newline escaped).
 std::string escape_label_value(const std::string& v);
-// Prometheus number text: integers exactly, others with 9 significant digits, +Inf/-Inf/NaN.
+// Prometheus number text: integers exactly, others with 15 significant digits (what a double
+// holds exactly in decimal: a unix time keeps its milliseconds), +Inf/-Inf/NaN.
 std::string metric_number(double v);
 // Exponential buckets start·factor^k, k < count.
 std::vector<double> exponential_buckets(double start, double factor, size_t count);
