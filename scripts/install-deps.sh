@@ -27,6 +27,7 @@ protobuf-compiler-grpc
 libprotobuf-dev
 protobuf-compiler
 libsqlite3-dev
+libsqlitecpp-dev     # the journal's connection, statements and transactions
 libtomlplusplus-dev
 libspdlog-dev
 libcpp-httplib-dev   # the daemon's HTTP side port
