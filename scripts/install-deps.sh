@@ -31,6 +31,7 @@ libsqlitecpp-dev     # the journal's connection, statements and transactions
 libtomlplusplus-dev
 libspdlog-dev
 libcpp-httplib-dev   # the daemon's HTTP side port
+prometheus-cpp-dev   # /metrics: the registry, metric types and text format
 # JSON behind util/json.hpp, the command lines of snarkd and snarkctl
 nlohmann-json3-dev
 libcli11-dev

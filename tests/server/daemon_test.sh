@@ -256,9 +256,9 @@ for m in 'snarkd_jobs_submitted_total\{circuit="fixture"\} [1-9]' 'snarkd_jobs_c
          'snarkd_stage_duration_seconds_count\{stage="queued"\}' \
          'snarkd_ledger_reserved_bytes\{device="cpu:0",memory="host"\} 0' \
          'snarkd_ledger_capacity_bytes\{device="cpu:0",memory="host"\} [1-9]' '^snarkd_host_budget_in_use_bytes ' \
-         'snarkd_rpc_requests_total\{method="Submit",code="INVALID_ARGUMENT"\} [1-9]' \
-         'snarkd_rpc_requests_total\{method="Status",code="UNAUTHENTICATED"\} 1' \
-         '^snarkd_build_info\{version="[0-9.]+",commit="[^"]+",cuda="(on|off)",compile_check="(on|off)"\} 1$' \
+         'snarkd_rpc_requests_total\{code="INVALID_ARGUMENT",method="Submit"\} [1-9]' \
+         'snarkd_rpc_requests_total\{code="UNAUTHENTICATED",method="Status"\} 1' \
+         '^snarkd_build_info\{commit="[^"]+",compile_check="(on|off)",cuda="(on|off)",version="[0-9.]+"\} 1$' \
          '^process_cpu_seconds_total [0-9]' '^process_resident_memory_bytes [1-9]' '^process_virtual_memory_bytes [1-9]' \
          '^process_open_fds [1-9]' '^process_max_fds [1-9]' '^process_start_time_seconds 1[0-9.]+$' \
          '^snarkd_host_memory_total_bytes [1-9]' '^snarkd_host_memory_available_bytes [1-9]' '^snarkd_nvml_available [01]$'; do
