@@ -27,9 +27,11 @@ protobuf-compiler-grpc
 libprotobuf-dev
 protobuf-compiler
 libsqlite3-dev
+libsqlitecpp-dev     # the journal's connection, statements and transactions
 libtomlplusplus-dev
 libspdlog-dev
 libcpp-httplib-dev   # the daemon's HTTP side port
+prometheus-cpp-dev   # /metrics: the registry, metric types and text format
 # JSON behind util/json.hpp, the command lines of snarkd and snarkctl
 nlohmann-json3-dev
 libcli11-dev
@@ -52,6 +54,7 @@ npm
 sqlite3
 curl
 python3-jsonschema
+prometheus   # promtool check metrics (the package enables a prometheus.service where systemd runs)
 # tests/server/status_page.sh: the status page in headless Chromium
 chromium
 # tests/packaging/deb_systemd_test.sh: a Debian root booted with systemd-nspawn

@@ -83,10 +83,34 @@ void print_status(const v1::StatusReply& s, bool json) {
       (unsigned long long)s.jobs_queued(), (unsigned long long)s.jobs_running(), (unsigned long long)s.jobs_done(),
       (unsigned long long)s.jobs_failed(), (unsigned long long)s.jobs_cancelled(),
       (unsigned long long)s.queued_partitions(), (unsigned long long)s.in_flight_partitions());
+  const double gib = double(1 << 30);
+  const auto& h = s.host();
+  std::printf("build %s, CUDA %s%s; NVML %s\n", s.build().git_commit().c_str(), s.build().cuda() ? "on" : "off",
+              s.build().cuda_compile_check() ? " (compile check)" : "", s.nvml().c_str());
+  std::printf("host: %.3f of %.3f GiB available; snarkd %.3f GiB resident (peak %.3f), %.1f s CPU, %u threads\n",
+              double(h.memory_available_bytes()) / gib, double(h.memory_total_bytes()) / gib,
+              double(h.process_resident_bytes()) / gib, double(h.process_peak_resident_bytes()) / gib,
+              h.process_cpu_s(), h.process_threads());
+  const auto& t = s.throughput();
+  std::printf("throughput: %.3g partitions/s, %.3g jobs/s over the last %.0f s\n", t.partitions_per_s(),
+              t.jobs_per_s(), t.window_s());
+  for (const auto& q : s.job_durations())
+    std::printf("jobs of %s: median %.3f s, p95 %.3f s, max %.3f s (%llu jobs)\n", q.name().c_str(), q.median_s(),
+                q.p95_s(), q.max_s(), (unsigned long long)q.count());
   for (const auto& d : s.devices()) {
-    std::printf("device %s: VRAM %.3f of %.3f GiB reserved (peak %.3f GiB), %llu waiting\n", d.name().c_str(),
-                double(d.reserved_bytes()) / (1 << 30), double(d.pool_bytes()) / (1 << 30),
-                double(d.peak_reserved_bytes()) / (1 << 30), (unsigned long long)d.vram_waiting());
+    // Only a GPU's ledger holds VRAM; a simulated device's is a host arena, the CPU device's host RAM.
+    const std::string what = d.memory() == "vram"         ? "VRAM"
+                             : d.memory() == "host_arena" ? "simulated VRAM (host arena)"
+                                                          : "host RAM for working sets";
+    std::printf("device %s: %s %.3f of %.3f GiB reserved (peak %.3f GiB), %llu waiting\n", d.name().c_str(),
+                what.c_str(), double(d.reserved_bytes()) / gib, double(d.pool_bytes()) / gib,
+                double(d.peak_reserved_bytes()) / gib, (unsigned long long)d.vram_waiting());
+    if (d.memory() == "vram" && d.gpu().available())
+      std::printf("  GPU %.0f%% busy, %.3f of %.3f GiB used on the card, %.0f C, %.0f W\n", 100 * d.gpu().utilization(),
+                  double(d.gpu().memory_used_bytes()) / gib, double(d.gpu().memory_total_bytes()) / gib,
+                  d.gpu().temperature_c(), d.gpu().power_w());
+    else if (d.memory() == "vram")
+      std::printf("  GPU figures unavailable: %s\n", d.gpu().reason().c_str());
     for (const auto& w : d.workers())
       if (w.stage() == "idle")
         std::printf("  worker %u: idle\n", w.index());

@@ -21,6 +21,8 @@
 #include "snarkd/r1cs/circom.hpp"
 #include "snarkd/r1cs/csr_file.hpp"
 #include "snarkd/r1cs/synthetic.hpp"
+#include "snarkd/util/file.hpp"
+#include "snarkd/util/json.hpp"
 #include "snarkd/util/proc_stats.hpp"
 #include "snarkd/util/thread_pool.hpp"
 #include "snarkd/util/threads.hpp"
@@ -182,73 +184,72 @@ Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& 
   return r;
 }
 
+// A benchmark figure as a JSON number, 9 significant digits; null when not finite.
+Json json_num(double v) {
+  if (!std::isfinite(v)) return Json();
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return Json::number_text(buf);
+}
+
+// One member per line (scripts/gpu/ffi_porep.sh reads fields with sed), written by nlohmann-json
+// behind util/json.hpp.
 void write_json(const std::string& path, const std::string& device, const Options& a, const BenchCircuit& bc,
                 const Report& r, uint32_t workers, uint64_t run_vram_bytes) {
-  std::ofstream f(path);
-  if (!f) throw InvalidArgument(path + ": cannot open for writing");
-  char buf[256];
-  auto num = [&](const char* key, double v, bool comma = true) {
-    std::snprintf(buf, sizeof buf, "  \"%s\": %.9g%s\n", key, v, comma ? "," : "");
-    f << buf;
+  auto list = [](const auto& values) {
+    Json l = Json::array();
+    for (const auto v : values) l.push_back(json_num(double(v)));
+    return l;
   };
-  f << "{\n";
-  f << "  \"device\": \"" << device << "\",\n";
-  f << "  \"circuit\": \"" << (a.get("circuit").value_or("") == "porep-shaped" ? "porep-shaped" : "file") << "\",\n";
-  num("constraints", double(bc.circuit->num_constraints()));
-  num("domain_log2", bc.pk->log_domain);
-  num("workers_per_device", workers);
-  num("proofs", double(r.proofs));
-  num("partitions", double(r.partitions));
-  num("failed_jobs", double(r.failed));
-  num("wall_s", r.wall_s);
-  num("s_per_partition", r.partitions ? r.wall_s / double(r.partitions) : 0);
-  num("s_per_partition_steady", r.steady_s_per_partition);
-  num("first_job_done_s", r.first_job_done_s);
-  num("last_job_done_s", r.last_job_done_s);
-  num("busy_sum_s", r.busy_sum_s);
-  num("devices", double(r.partitions_per_device.size()));
-  f << "  \"partitions_per_device\": [";
-  for (size_t d = 0; d < r.partitions_per_device.size(); ++d) f << (d ? ", " : "") << r.partitions_per_device[d];
-  f << "],\n";
-  num("cross_device_partitions", double(r.cross_device));
-  num("gpu_busy_fraction", r.busy);
-  num("gpu_busy_fraction_of_wall", r.busy_wall);
-  f << "  \"gpu_busy_fraction_per_device\": [";
-  for (size_t d = 0; d < r.busy_per_device.size(); ++d) f << (d ? ", " : "") << r.busy_per_device[d];
-  f << "],\n";
-  num("invalid_proofs", double(r.invalid));
-  num("deadlocks", double(r.stats.deadlocks));
-  num("vram_overcommits", double(r.stats.vram_overcommits));
-  num("peak_vram_bytes", double(r.stats.peak_vram_bytes));
-  num("peak_host_rss_bytes", double(peak_rss_bytes()));
-  num("host_budget_peak_bytes", double(r.stats.host_peak_bytes));
-  num("setup_s", bc.setup_s);
-  num("queue_wait_median_s", r.queue_wait_median);
+  Json j = Json::object();
+  j.set("device", Json::string(device));
+  j.set("circuit", Json::string(a.get("circuit").value_or("") == "porep-shaped" ? "porep-shaped" : "file"));
+  j.set("constraints", Json::number(bc.circuit->num_constraints()));
+  j.set("domain_log2", Json::number(bc.pk->log_domain));
+  j.set("workers_per_device", Json::number(workers));
+  j.set("proofs", Json::number(r.proofs));
+  j.set("partitions", Json::number(r.partitions));
+  j.set("failed_jobs", Json::number(r.failed));
+  j.set("wall_s", json_num(r.wall_s));
+  j.set("s_per_partition", json_num(r.partitions ? r.wall_s / double(r.partitions) : 0));
+  j.set("s_per_partition_steady", json_num(r.steady_s_per_partition));
+  j.set("first_job_done_s", json_num(r.first_job_done_s));
+  j.set("last_job_done_s", json_num(r.last_job_done_s));
+  j.set("busy_sum_s", json_num(r.busy_sum_s));
+  j.set("devices", Json::number(r.partitions_per_device.size()));
+  j.set("partitions_per_device", list(r.partitions_per_device));
+  j.set("cross_device_partitions", Json::number(r.cross_device));
+  j.set("gpu_busy_fraction", json_num(r.busy));
+  j.set("gpu_busy_fraction_of_wall", json_num(r.busy_wall));
+  j.set("gpu_busy_fraction_per_device", list(r.busy_per_device));
+  j.set("invalid_proofs", Json::number(r.invalid));
+  j.set("deadlocks", Json::number(r.stats.deadlocks));
+  j.set("vram_overcommits", Json::number(r.stats.vram_overcommits));
+  j.set("peak_vram_bytes", Json::number(r.stats.peak_vram_bytes));
+  j.set("peak_host_rss_bytes", Json::number(peak_rss_bytes()));
+  j.set("host_budget_peak_bytes", Json::number(r.stats.host_peak_bytes));
+  j.set("setup_s", json_num(bc.setup_s));
+  j.set("queue_wait_median_s", json_num(r.queue_wait_median));
   const CopyFigures cf = copy_figures(r);
-  f << "  \"key_residency\": \"" << r.residency << "\",\n";
-  num("vram_cap_bytes", double(run_vram_bytes));
-  num("key_resident_bytes", double(r.stream.key_resident_bytes));
-  num("streaming_slot_bytes", double(r.stream.slot_bytes));
-  num("key_streamed_bytes_per_partition", cf.streamed_per_partition);
-  num("h2d_bytes_per_partition", cf.h2d_per_partition);
-  num("copy_bandwidth_bytes_per_s", cf.bandwidth);
-  num("pcie_floor_s_per_partition", cf.floor_s);
-  num("chunk_fills", double(r.stream.fills));
-  num("chunk_uses", double(r.stream.leases));
-  num("pinned_host_bytes", double(r.stream.pinned_host_bytes));
-  f << "  \"stage_median_s\": {";
-  for (size_t s = 0; s < engine::kNumStages; ++s) {
-    std::snprintf(buf, sizeof buf, "%s\"%s\": %.9g", s ? ", " : "", engine::stage_name(engine::Stage(s)),
-                  std::isnan(r.stage_median[s]) ? 0.0 : r.stage_median[s]);
-    f << buf;
-  }
-  f << "},\n  \"compute_phase_median_s\": {";
-  for (size_t k = 0; k < r.phase_median.size(); ++k) {
-    std::snprintf(buf, sizeof buf, "%s\"%s\": %.9g", k ? ", " : "", r.phase_median[k].first.c_str(), r.phase_median[k].second);
-    f << buf;
-  }
-  f << "}\n}\n";
-  if (!f.flush()) throw InvalidArgument(path + ": write failed");
+  j.set("key_residency", Json::string(r.residency));
+  j.set("vram_cap_bytes", Json::number(run_vram_bytes));
+  j.set("key_resident_bytes", Json::number(r.stream.key_resident_bytes));
+  j.set("streaming_slot_bytes", Json::number(r.stream.slot_bytes));
+  j.set("key_streamed_bytes_per_partition", json_num(cf.streamed_per_partition));
+  j.set("h2d_bytes_per_partition", json_num(cf.h2d_per_partition));
+  j.set("copy_bandwidth_bytes_per_s", json_num(cf.bandwidth));
+  j.set("pcie_floor_s_per_partition", json_num(cf.floor_s));
+  j.set("chunk_fills", Json::number(r.stream.fills));
+  j.set("chunk_uses", Json::number(r.stream.leases));
+  j.set("pinned_host_bytes", Json::number(r.stream.pinned_host_bytes));
+  Json stages = Json::object();
+  for (size_t s = 0; s < engine::kNumStages; ++s)  // a stage no partition went through: 0
+    stages.set(engine::stage_name(engine::Stage(s)), json_num(std::isnan(r.stage_median[s]) ? 0.0 : r.stage_median[s]));
+  j.set("stage_median_s", std::move(stages));
+  Json phases = Json::object();
+  for (const auto& [name, v] : r.phase_median) phases.set(name, json_num(v));
+  j.set("compute_phase_median_s", std::move(phases));
+  write_file(path, j.dump(2) + "\n");  // errors name the path
 }
 
 void print_table(const Report& r, uint32_t devices, uint32_t workers) {

@@ -5,14 +5,19 @@
 #      multiplier and lincomb; 1 and 2 partitions), every proof checked by `snarkd verify` and the
 #      bellperson ones by the independent @noble/curves verifier; request-id de-duplication;
 #      malformed requests each answered with its code and message while the daemon keeps
-#      serving; witness paths; preload/evict; TCP without/with the token; /metrics, /status
-#      (validated against docs/STATUS_SCHEMA.json), the status page; SIGTERM exits 0.
+#      serving; witness paths; preload/evict; TCP without/with the token; /metrics (promtool
+#      check metrics; build_info, process_*, host memory, the CPU device's ledger labelled host
+#      memory, no VRAM or GPU series), /status (validated against docs/STATUS_SCHEMA.json; NVML
+#      "unavailable" without the driver, throughput and durations), the status page; SIGTERM
+#      exits 0.
 #   2. Simulated device held by a file (sim_hold_file: while $T/hold exists no compute stage
 #      ends, so every check below happens while the job it needs is running, however loaded the
 #      machine — no stage time races the checks): Await's timeout, EvictKey refused while in use,
 #      cancel of a queued and of a running job, SIGHUP reload, kill -9 with jobs queued → restart
 #      → every accepted job finishes exactly once (journal events) with valid proofs and earlier
 #      results unchanged; SIGTERM drains the running job and leaves the queued one journaled.
+#      This daemon logs JSON at debug level ([log] format = "json"): every line of its log must
+#      parse, with a partition_finished event per partition (device, stage times).
 #   3. Results expire after the retention time.
 # Each check prints one line; the script exits 1 at the end if any failed.
 set -u
@@ -55,8 +60,12 @@ expect() {
 
 alive() { [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; }
 
-# config NAME DEVICES SIM_COMPUTE_MS RETENTION_S: writes $T/NAME.toml
+# config NAME DEVICES SIM_COMPUTE_MS RETENTION_S [json]: writes $T/NAME.toml (json: the log as
+# JSON lines in $T/json.log instead of text on stderr)
 config() {
+  log_extra=""
+  [ "${5:-}" = json ] && log_extra="format = \"json\"
+file = \"$T/json.log\""
   cat >"$T/$1.toml" <<EOF
 [server]
 socket = "$T/d.sock"
@@ -78,6 +87,7 @@ state_dir = "$T/state"
 retention_s = $4
 [log]
 level = "debug"
+$log_extra
 [[circuit]]
 id = "fixture"
 params = "$T/k.params"
@@ -130,7 +140,7 @@ wait_state() {  # wait_state JOB STATE: up to 30 s
 }
 sql() { sqlite3 "$T/state/journal.db" "$1"; }
 
-for tool in sqlite3 curl python3 node; do
+for tool in sqlite3 curl python3 node promtool; do
   command -v $tool >/dev/null 2>&1 || { echo "FAIL: $tool is missing (scripts/install-deps.sh installs it)"; exit 1; }
 done
 python3 -c 'import jsonschema' 2>/dev/null || { echo "FAIL: python3-jsonschema is missing (scripts/install-deps.sh)"; exit 1; }
@@ -150,6 +160,7 @@ vk() { case $1 in fixture) echo "$T/k.vk" ;; *) echo "$Z/$1/verification_key.jso
 echo "== 1. CPU backend over the unix socket"
 config cpu cpu 0 86400
 expect 2 "unknown key 'server.bogus'" sh -c "printf '[server]\nbogus = 1\n' > '$T/bad.toml'; '$S' serve --config '$T/bad.toml'"
+expect 2 "log.format: 'xml' is not text or json" sh -c "printf '[log]\nformat = \"xml\"\n' > '$T/bad.toml'; '$S' serve --config '$T/bad.toml'"
 start_daemon cpu
 mode=$(stat -c %a "$T/d.sock")
 [ "$mode" = "600" ] && pass "socket mode 0600" || fail "socket mode is $mode"
@@ -242,12 +253,23 @@ curl -s "http://127.0.0.1:$HTTP/metrics" >"$T/metrics.txt"
 for m in 'snarkd_jobs_submitted_total\{circuit="fixture"\} [1-9]' 'snarkd_jobs_completed_total\{circuit="multiplier"\} [1-9]' \
          'snarkd_jobs_failed_total\{circuit="fixture"\} 0' 'snarkd_jobs_cancelled_total\{circuit="lincomb"\} 0' \
          '^snarkd_queue_depth_partitions 0' 'snarkd_stage_duration_seconds_bucket\{stage="compute",le="\+Inf"\} [1-9]' \
-         'snarkd_stage_duration_seconds_count\{stage="queued"\}' 'snarkd_vram_reserved_bytes\{device="cpu:0"\}' \
-         'snarkd_vram_pool_bytes\{device="cpu:0"\} [1-9]' '^snarkd_host_budget_in_use_bytes ' \
-         'snarkd_rpc_requests_total\{method="Submit",code="INVALID_ARGUMENT"\} [1-9]' \
-         'snarkd_rpc_requests_total\{method="Status",code="UNAUTHENTICATED"\} 1'; do
+         'snarkd_stage_duration_seconds_count\{stage="queued"\}' \
+         'snarkd_ledger_reserved_bytes\{device="cpu:0",memory="host"\} 0' \
+         'snarkd_ledger_capacity_bytes\{device="cpu:0",memory="host"\} [1-9]' '^snarkd_host_budget_in_use_bytes ' \
+         'snarkd_rpc_requests_total\{code="INVALID_ARGUMENT",method="Submit"\} [1-9]' \
+         'snarkd_rpc_requests_total\{code="UNAUTHENTICATED",method="Status"\} 1' \
+         '^snarkd_build_info\{commit="[^"]+",compile_check="(on|off)",cuda="(on|off)",version="[0-9.]+"\} 1$' \
+         '^process_cpu_seconds_total [0-9]' '^process_resident_memory_bytes [1-9]' '^process_virtual_memory_bytes [1-9]' \
+         '^process_open_fds [1-9]' '^process_max_fds [1-9]' '^process_start_time_seconds 1[0-9.]+$' \
+         '^snarkd_host_memory_total_bytes [1-9]' '^snarkd_host_memory_available_bytes [1-9]' '^snarkd_nvml_available [01]$'; do
   grep -Eq "$m" "$T/metrics.txt" && pass "/metrics has $m" || fail "/metrics lacks $m"
 done
+for m in 'memory="vram"' '^snarkd_gpu_' 'snarkd_vram_'; do  # the CPU device has no VRAM and is no GPU
+  grep -Eq "$m" "$T/metrics.txt" && fail "/metrics has $m on the CPU device" || pass "/metrics has no $m"
+done
+expect 0 "" sh -c "promtool check metrics <'$T/metrics.txt'"
+# Without the NVIDIA driver NVML is "unavailable" and nothing fails; with it, "ok".
+if ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml\.so\.1 '; then nvml='^ok'; else nvml='^unavailable: '; fi
 expect 0 "^# TYPE snarkd_job_duration_seconds histogram" "$C" metrics
 curl -s "http://127.0.0.1:$HTTP/status" >"$T/status.json"
 expect 0 "" python3 -c "
@@ -255,7 +277,21 @@ import json, sys, jsonschema
 jsonschema.validate(json.load(open('$T/status.json')), json.load(open('$SCHEMA')))
 s = json.load(open('$T/status.json'))
 assert s['jobs_done'] >= 12 and s['devices'][0]['name'] == 'cpu:0', s
+d = s['devices'][0]
+assert d['memory'] == 'host' and not d['gpu']['available'] and d['gpu']['reason'] == 'not a GPU', d
+assert d['gpu']['memory_total_bytes'] == 0, d
+import re
+assert re.match('$nvml', s['nvml']), s['nvml']
+assert s['build']['git_commit'] and s['build']['version'] == s['version'], s['build']
+assert s['host']['memory_total_bytes'] > 0 and s['host']['process_resident_bytes'] > 0, s['host']
+t = s['throughput']
+assert t['jobs'] >= 1 and t['partitions'] >= t['jobs'] and t['partitions_per_s'] > 0, t  # the last jobs, seconds ago
+q = {x['name']: x for x in s['job_durations']}
+assert set(q) >= {'fixture', 'multiplier', 'lincomb'}, q
+assert all(0 < x['median_s'] <= x['p95_s'] <= x['max_s'] for x in q.values()), q
+assert [x['name'] for x in s['stage_durations']] == ['queued', 'wait_vram', 'upload', 'compute', 'finalize'], s
 "
+expect 0 "^device cpu:0: host RAM for working sets " "$C" status
 expect 0 "<title>snarkd status</title>" curl -s "http://127.0.0.1:$HTTP/"
 expect 0 "^ok" curl -s "http://127.0.0.1:$HTTP/healthz"
 expect 0 "404" curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$HTTP/nope"
@@ -263,8 +299,9 @@ stop_daemon
 [ ! -e "$T/d.sock" ] && pass "socket removed on exit" || fail "socket left behind"
 
 echo "== 2. simulated device held by a file: timeouts, cancel, evict, reload, kill -9, drain"
-config sim sim 0 86400
+config sim sim 0 86400 json
 start_daemon sim
+expect 0 "^device sim:0: simulated VRAM \(host arena\) " "$C" status
 M=$Z/multiplier/multiplier.wtns
 hold() { : >"$T/hold"; }
 release() { rm -f "$T/hold"; }
@@ -326,10 +363,10 @@ hold  # d_run is still computing when SIGTERM arrives; one worker, so d_queued w
 d_run=$("$C" submit --circuit multiplier "$M")
 d_queued=$("$C" submit --circuit multiplier "$M")
 wait_state "$d_run" RUNNING || fail "job $d_run never ran"
-drains=$(grep -c "drain_started" "$T/daemon.log")
+drains=$(grep -c "drain_started" "$T/json.log")
 kill -TERM "$PID"
 i=0  # the drain has begun (the engine is paused) before the held stage may end
-while [ "$(grep -c "drain_started" "$T/daemon.log")" -le "$drains" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+while [ "$(grep -c "drain_started" "$T/json.log")" -le "$drains" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 release
 stop_daemon
 [ "$(sql "SELECT state FROM jobs WHERE id = $d_run")" = done ] && pass "drained job $d_run done" || fail "job $d_run not done after the drain"
@@ -338,6 +375,24 @@ stop_daemon
 start_daemon sim
 expect 0 "^job $d_queued done" "$C" await "$d_queued"
 stop_daemon
+echo "-- the JSON log: every line one object; a debug line per partition"
+cat >"$T/check_log.py" <<'EOF'
+import json, sys
+lines = parts = 0
+for line in open(sys.argv[1], encoding="utf-8"):  # strict UTF-8: bad bytes must have been replaced
+    o = json.loads(line)
+    assert isinstance(o, dict) and {"ts", "level", "thread", "msg"} <= o.keys(), line
+    assert o["ts"].endswith("Z") and o["level"] in ("debug", "info", "warning", "error", "critical"), line
+    if o.get("event") == "partition_finished":
+        f = o["fields"]
+        assert f["device"] in ("sim:0", "-") and f["state"] in ("done", "failed", "cancelled"), line
+        float(f["compute_s"]), float(f["queued_s"])
+        parts += 1
+    lines += 1
+assert lines > 20 and parts >= 8, (lines, parts)
+print(lines, "lines,", parts, "partition lines")
+EOF
+expect 0 "^[0-9]+ lines, [0-9]+ partition lines" python3 "$T/check_log.py" "$T/json.log"
 
 echo "== 3. results expire after the retention time"
 config short cpu 0 1

@@ -2,13 +2,17 @@
 // from a circuit family with random members (seeded: SNARKD_TEST_SEED), checked by the verifier.
 #include "snarkd/server/service.hpp"
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "common/seed.hpp"
@@ -17,6 +21,7 @@
 #include "snarkd/groth16/bellperson_io.hpp"
 #include "snarkd/groth16/verifier.hpp"
 #include "snarkd/r1cs/csr_file.hpp"
+#include "snarkd/server/log_format.hpp"
 #include "snarkd/util/json.hpp"
 
 namespace fs = std::filesystem;
@@ -47,14 +52,15 @@ struct Env {
   }
   ~Env() { fs::remove_all(dir); }
 
-  std::unique_ptr<Service> service() {
+  std::unique_ptr<Service> service(const std::string& devices = "sim") {
+    cfg.devices = devices;
     engine::DeviceOptions d;
     d.sim.compute_s = cfg.sim_compute_ms / 1e3;
     d.sim.hold_file = cfg.sim_hold_file;
     engine::EngineConfig e;
     e.workers_per_device = 1;
     e.record_timeline = false;
-    auto eng = std::make_unique<engine::Engine>(engine::make_devices("sim", d), e);
+    auto eng = std::make_unique<engine::Engine>(engine::make_devices(devices, d), e);
     engine = eng.get();
     auto s = std::make_unique<Service>(cfg, std::move(eng), std::make_unique<Journal>(cfg.state_dir));
     s->start();
@@ -90,7 +96,8 @@ Code code_of(const std::function<void()>& f) {
 }
 
 // Every partition's proof verifies against the witness's public inputs.
-void expect_valid(const v1::JobResult& r, const test::Family& fam, const std::vector<uint64_t>& xs) {
+void expect_valid(const v1::JobResult& r, const test::Family& fam, const std::vector<uint64_t>& xs,
+                  const std::string& device = "sim:0") {
   ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
   EXPECT_TRUE(r.verified());
   ASSERT_EQ(r.partitions_size(), int(xs.size()));
@@ -104,7 +111,7 @@ void expect_valid(const v1::JobResult& r, const test::Family& fam, const std::ve
     for (size_t i = 0; i < pub.size(); ++i) EXPECT_EQ(p.public_inputs(int(i)), to_decimal(pub[i]));
     EXPECT_TRUE(groth16::verify(fam.pk->vk, proof, pub)) << "partition " << k;
     EXPECT_EQ(p.stage(), v1::PARTITION_STAGE_PROVEN);
-    EXPECT_EQ(p.device(), "sim:0");
+    EXPECT_EQ(p.device(), device);
   }
 }
 
@@ -330,9 +337,11 @@ TEST(Service, StatusShowsWorkersAndDrainRefusesNewJobs) {
   EXPECT_NE(m.find("snarkd_workers{device=\"sim:0\",stage=\"compute\"} 1\n"), std::string::npos) << m;
   EXPECT_NE(m.find("snarkd_workers{device=\"sim:0\",stage=\"idle\"} 0\n"), std::string::npos);
   EXPECT_NE(m.find("snarkd_workers_busy{device=\"sim:0\"} 1\n"), std::string::npos);
-  EXPECT_NE(m.find("snarkd_vram_reserved_bytes{device=\"sim:0\"} " + std::to_string(dev.reserved_bytes()) + "\n"),
+  EXPECT_NE(m.find("snarkd_ledger_reserved_bytes{device=\"sim:0\",memory=\"host_arena\"} " +
+                   std::to_string(dev.reserved_bytes()) + "\n"),
             std::string::npos);
-  EXPECT_NE(m.find("snarkd_vram_pool_bytes{device=\"sim:0\"} " + std::to_string(dev.pool_bytes()) + "\n"),
+  EXPECT_NE(m.find("snarkd_ledger_capacity_bytes{device=\"sim:0\",memory=\"host_arena\"} " +
+                   std::to_string(dev.pool_bytes()) + "\n"),
             std::string::npos);
   EXPECT_EQ(st.jobs_running(), 1u);
   ASSERT_EQ(st.keys_size(), 1);
@@ -422,4 +431,132 @@ TEST(Service, ExpiredResultsAreForgottenByTheEngineToo) {
   const uint64_t later = s->submit(env.job({x})).job_id();
   expect_valid(s->await(later, std::nullopt), env.fam, {x});
   EXPECT_EQ(engine_jobs_known(*env.engine), 1u);
+}
+
+// ---- observability (issue 21 item 7) --------------------------------------------------------
+
+namespace {
+
+// Whether this machine has the NVIDIA driver's NVML (then the daemon reports "ok: …").
+bool nvml_loadable() {
+  void* h = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (h) ::dlclose(h);
+  return h != nullptr;
+}
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+}  // namespace
+
+TEST(Service, StatusShowsBuildHostThroughputAndDurations) {
+  Env env;
+  auto s = env.service();
+  const std::vector<uint64_t> a{env.x()}, b{env.x(), env.x()};
+  const uint64_t ja = s->submit(env.job(a)).job_id(), jb = s->submit(env.job(b)).job_id();
+  expect_valid(s->await(ja, std::nullopt), env.fam, a);
+  expect_valid(s->await(jb, std::nullopt), env.fam, b);
+  const v1::StatusReply st = s->status(10);
+  EXPECT_FALSE(st.build().version().empty());
+  EXPECT_FALSE(st.build().git_commit().empty());
+  EXPECT_GT(st.host().memory_total_bytes(), 0u);
+  EXPECT_LE(st.host().memory_available_bytes(), st.host().memory_total_bytes());
+  EXPECT_GT(st.host().process_resident_bytes(), 0u);
+  EXPECT_GT(st.host().process_threads(), 1u);
+  if (!nvml_loadable()) {
+    EXPECT_EQ(st.nvml().rfind("unavailable: ", 0), 0u) << st.nvml();
+  }
+  // The simulated device's "VRAM" is a host arena, and it is no GPU.
+  ASSERT_EQ(st.devices_size(), 1);
+  EXPECT_EQ(st.devices(0).memory(), "host_arena");
+  EXPECT_FALSE(st.devices(0).gpu().available());
+  EXPECT_EQ(st.devices(0).gpu().reason(), "not a GPU");
+  EXPECT_EQ(st.devices(0).gpu().memory_total_bytes(), 0u);
+  EXPECT_EQ(st.throughput().jobs(), 2u);
+  EXPECT_EQ(st.throughput().partitions(), 3u);
+  EXPECT_GT(st.throughput().window_s(), 0);
+  EXPECT_NEAR(st.throughput().partitions_per_s(), 3 / st.throughput().window_s(), 1e-9);
+  ASSERT_EQ(st.job_durations_size(), 1);
+  const v1::DurationStats& jd = st.job_durations(0);
+  EXPECT_EQ(jd.name(), "fam");
+  EXPECT_EQ(jd.count(), 2u);
+  EXPECT_GT(jd.median_s(), 0);
+  EXPECT_LE(jd.median_s(), jd.p95_s());
+  EXPECT_LE(jd.p95_s(), jd.max_s());
+  ASSERT_EQ(st.stage_durations_size(), 5);
+  const char* stages[] = {"queued", "wait_vram", "upload", "compute", "finalize"};
+  for (int k = 0; k < 5; ++k) {
+    EXPECT_EQ(st.stage_durations(k).name(), stages[k]);
+    EXPECT_EQ(st.stage_durations(k).count(), 3u) << "one sample per partition";
+  }
+  const Json j = proto_to_json(st);
+  EXPECT_EQ(j["devices"][0]["memory"].str(), "host_arena");
+  EXPECT_EQ(j["devices"][0]["gpu"]["available"].boolean_value(), false);
+  EXPECT_EQ(j["throughput"]["partitions"].as_u64(), 3u);
+}
+
+TEST(Service, MetricsHaveBuildInfoProcessAndHonestLedgerLabels) {
+  Env env;
+  auto s = env.service("cpu");
+  const std::vector<uint64_t> xs{env.x()};
+  expect_valid(s->await(s->submit(env.job(xs)).job_id(), std::nullopt), env.fam, xs, "cpu:0");
+  const v1::StatusReply st = s->status(1);
+  ASSERT_EQ(st.devices_size(), 1);
+  EXPECT_EQ(st.devices(0).memory(), "host") << "the CPU device's ledger budgets host RAM, not VRAM";
+  EXPECT_FALSE(st.devices(0).gpu().available());
+  const std::string m = s->metrics_text();
+  // prometheus-cpp writes labels sorted by name.
+  EXPECT_TRUE(has(m, "\nsnarkd_build_info{commit=\"" + st.build().git_commit() + "\",compile_check=\"")) << m;
+  EXPECT_TRUE(has(m, "\",version=\"" + st.build().version() + "\"} 1\n")) << m;
+  for (const char* p : {"\n# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total ",
+                        "\nprocess_resident_memory_bytes ", "\nprocess_virtual_memory_bytes ", "\nprocess_open_fds ",
+                        "\nprocess_max_fds ", "\nprocess_start_time_seconds ", "\nsnarkd_host_memory_total_bytes ",
+                        "\nsnarkd_host_memory_available_bytes ",
+                        "\nsnarkd_ledger_capacity_bytes{device=\"cpu:0\",memory=\"host\"} ",
+                        "\nsnarkd_ledger_reserved_bytes{device=\"cpu:0\",memory=\"host\"} 0\n",
+                        "\nsnarkd_resident_key_bytes{device=\"cpu:0\",memory=\"host\"} 0\n"})
+    EXPECT_TRUE(has(m, p)) << p;
+  EXPECT_FALSE(has(m, "memory=\"vram\"")) << "no device here has VRAM";
+  EXPECT_FALSE(has(m, "snarkd_vram_")) << "the ledger metrics are not named VRAM";
+  EXPECT_FALSE(has(m, "\nsnarkd_gpu_utilization_ratio{")) << "no GPU, no GPU series";
+  if (!nvml_loadable()) {
+    EXPECT_TRUE(has(m, "\nsnarkd_nvml_available 0\n"));
+  }
+  // process_cpu_seconds_total grows with the proving just done (and never goes down).
+  const auto value = [&](const std::string& text, const std::string& name) {
+    const size_t at = text.find("\n" + name + " ");
+    return at == std::string::npos ? -1.0 : std::stod(text.substr(at + name.size() + 2));
+  };
+  EXPECT_GT(value(m, "process_cpu_seconds_total"), 0);
+  EXPECT_GE(value(s->metrics_text(), "process_cpu_seconds_total"), value(m, "process_cpu_seconds_total"));
+  EXPECT_GT(value(m, "process_open_fds"), 2);
+}
+
+TEST(Service, DebugLogHasALinePerPartition) {
+  std::ostringstream out;
+  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(out);
+  auto previous = spdlog::default_logger();
+  auto lg = std::make_shared<spdlog::logger>("observe-test", sink);
+  lg->set_pattern("%v");
+  lg->set_level(spdlog::level::debug);
+  spdlog::set_default_logger(lg);
+  {
+    Env env;
+    auto s = env.service();
+    const std::vector<uint64_t> xs{env.x(), env.x()};
+    const uint64_t id = s->submit(env.job(xs)).job_id();
+    expect_valid(s->await(id, std::nullopt), env.fam, xs);
+    s->stop();
+    const std::string log = out.str();
+    for (int k = 0; k < 2; ++k) {
+      const std::string head = "partition_finished job=" + std::to_string(id) + " circuit=fam partition=" +
+                               std::to_string(k) + " state=done device=sim:0 worker=0 reserved_on=sim:0 queued_s=";
+      const size_t at = log.find(head);
+      ASSERT_NE(at, std::string::npos) << log;
+      const std::string line = log.substr(at, log.find('\n', at) - at);
+      for (const char* f : {" wait_vram_s=", " upload_s=", " compute_s=", " finalize_s=", " phases=\""})
+        EXPECT_TRUE(has(line, f)) << line;
+      EXPECT_TRUE(parse_event(line)) << "the line splits into fields for the JSON log: " << line;
+    }
+  }
+  spdlog::set_default_logger(previous);
 }

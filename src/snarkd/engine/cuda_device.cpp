@@ -85,6 +85,8 @@ CudaDevice::CudaDevice(uint32_t ordinal, uint64_t ledger_bytes) : ordinal_(ordin
     backend_ = std::make_unique<CudaBackend>(*this);
     streamer_ = std::make_unique<ChunkStreamer>(slots, *backend_);
   }
+  char bus[32] = {};  // a query, not a device-wide call; start-up anyway
+  if (cudaDeviceGetPCIBusId(bus, sizeof bus, static_cast<int>(ordinal)) == cudaSuccess) pci_bus_id_ = bus;
 }
 
 CudaDevice::~CudaDevice() {

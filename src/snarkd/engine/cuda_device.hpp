@@ -62,6 +62,7 @@ class CudaDevice final : public Device {
   StreamStats stream_stats() const override;
   void record_copy_spans(bool on) override;
   std::vector<CopySpan> copy_spans() const override;
+  std::string pci_bus_id() const override { return pci_bus_id_; }
 
   std::byte* pool() const { return pool_.data(); }
 
@@ -101,6 +102,7 @@ class CudaDevice final : public Device {
   uint32_t ordinal_;
   uint64_t pool_bytes_ = 0, slot_bytes_ = 0;
   uint32_t workers_ = 1;
+  std::string pci_bus_id_;
   cuda::DeviceBuffer<std::byte> pool_;
   std::unique_ptr<VramLedger> ledger_;
   Reservation slots_;

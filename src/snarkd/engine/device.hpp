@@ -120,6 +120,9 @@ class Device {
   // Copy spans of streamed chunks, kept only after record_copy_spans(true) (the bench).
   virtual void record_copy_spans(bool on) { (void)on; }
   virtual std::vector<CopySpan> copy_spans() const { return {}; }
+  // A GPU's PCI bus id ("0000:17:00.0", read at start-up), by which the daemon finds it in
+  // NVML; "" for devices that are not GPUs.
+  virtual std::string pci_bus_id() const { return ""; }
 };
 
 }  // namespace snarkd::engine

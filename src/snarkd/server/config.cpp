@@ -164,9 +164,11 @@ void read_journal_and_log(const toml::table& root, const std::string& path, Serv
   Section l(table_of(root, "log", path), "log", path);
   l.str("level", c.log_level);
   l.str("file", c.log_file);
+  l.str("format", c.log_format);
   l.finish();
   static const std::set<std::string> levels{"trace", "debug", "info", "warn", "error", "critical", "off"};
   if (!levels.count(c.log_level)) l.fail("level", "'" + c.log_level + "' is not one of trace debug info warn error");
+  if (c.log_format != "text" && c.log_format != "json") l.fail("format", "'" + c.log_format + "' is not text or json");
 }
 
 void read_circuits(const toml::table& root, const std::string& path, ServerConfig& c) {

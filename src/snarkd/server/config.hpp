@@ -57,6 +57,7 @@ struct ServerConfig {
   // [log]
   std::string log_level = "info";  // trace debug info warn error (reloadable)
   std::string log_file;            // "" = stderr (systemd's journal)
+  std::string log_format = "text";  // "text" (event key=value) or "json" (one object per line; log_format.hpp)
 
   std::vector<CircuitSpec> circuits;  // [[circuit]] (new ids are loaded on reload)
 

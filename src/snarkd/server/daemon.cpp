@@ -23,7 +23,9 @@
 #include "snarkd/engine/devices.hpp"
 #include "snarkd/server/files.hpp"
 #include "snarkd/server/grpc_api.hpp"
+#include "snarkd/server/build_info.hpp"
 #include "snarkd/server/http.hpp"
+#include "snarkd/server/log_format.hpp"
 #include "snarkd/server/status_page.hpp"
 #include "snarkd/util/thread_pool.hpp"
 
@@ -35,8 +37,12 @@ void setup_logging(const ServerConfig& c) {
   spdlog::drop("snarkd");
   std::shared_ptr<spdlog::logger> lg =
       c.log_file.empty() ? spdlog::stderr_logger_mt("snarkd") : spdlog::basic_logger_mt("snarkd", c.log_file);
-  // key=value messages after a timestamp and level: greppable, and parseable by log shippers.
-  lg->set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %l %v");
+  // Text: event key=value messages after a timestamp and level (greppable); json: one object
+  // per line (log_format.hpp).
+  if (c.log_format == "json")
+    use_json_log_format(*lg);
+  else
+    lg->set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %l %v");
   lg->flush_on(spdlog::level::info);
   spdlog::set_default_logger(lg);
   spdlog::set_level(spdlog::level::from_str(c.log_level));
@@ -220,11 +226,15 @@ int serve(const ServerConfig& c, const sigset_t& set) {
   service->start();
   Listeners l = start_listeners(c, *service);
   write_ports_file(c, l.tcp_port, l.http ? l.http->port() : 0);
-  const int failed = service->status(1).failed_circuits_size();
+  const v1::StatusReply first = service->status(1);
+  const int failed = first.failed_circuits_size();
+  const BuildInfo& b = build_info();
   spdlog::log(failed ? spdlog::level::warn : spdlog::level::info,
-              "ready socket={} tcp_port={} http_port={} devices={} pid={} failed_circuits={}",
+              "ready socket={} tcp_port={} http_port={} devices={} pid={} failed_circuits={} version={} commit={} "
+              "cuda={} compile_check={} nvml=\"{}\"",
               c.socket.empty() ? "-" : c.socket, l.tcp_port, l.http ? l.http->port() : 0, c.devices, ::getpid(),
-              failed);
+              failed, b.version, b.git_commit, b.cuda ? "on" : "off", b.cuda_compile_check ? "on" : "off",
+              first.nvml());
   notify_systemd("READY=1");  // circuits loaded (Service::start), listeners up
   for (;;) {
     int sig = 0;

@@ -1,7 +1,7 @@
 #include "snarkd/server/journal.hpp"
 
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <fcntl.h>
-#include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,73 +23,77 @@ double unix_now() { return std::chrono::duration<double>(std::chrono::system_clo
 
 namespace {
 
-[[noreturn]] void sql_fail(sqlite3* db, const std::string& what) {
-  throw std::runtime_error("journal: " + what + ": " + (db ? sqlite3_errmsg(db) : "no database"));
+// SQLiteCpp (Debian libsqlitecpp-dev) holds the connection, statements and transactions. Its
+// exceptions carry SQLite's message alone; these helpers name the statement, so an RPC reply or a
+// log line says which journal write failed. Binds are 1-based, columns 0-based (SQLite's rule).
+[[noreturn]] void fail(const std::string& sql, const std::exception& e) {
+  throw std::runtime_error("journal: '" + sql + "': " + e.what());
 }
 
-// A prepared statement; binds are 1-based, columns 0-based (SQLite's convention).
-class Stmt {
- public:
-  Stmt(sqlite3* db, const char* sql) : db_(db) {
-    if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK) sql_fail(db, std::string("prepare '") + sql + "'");
-  }
-  ~Stmt() { sqlite3_finalize(s_); }
-  Stmt(const Stmt&) = delete;
-  Stmt& operator=(const Stmt&) = delete;
-
-  Stmt& bind(int i, int64_t v) { return check(sqlite3_bind_int64(s_, i, v)); }
-  Stmt& bind(int i, double v) { return check(sqlite3_bind_double(s_, i, v)); }
-  Stmt& bind(int i, const std::string& v) {
-    return check(sqlite3_bind_text(s_, i, v.data(), int(v.size()), SQLITE_TRANSIENT));
-  }
-  Stmt& bind_blob(int i, const void* p, size_t n) {
-    return check(sqlite3_bind_blob64(s_, i, n ? p : "", n, SQLITE_TRANSIENT));
-  }
-  bool step() {  // true: a row is ready
-    const int rc = sqlite3_step(s_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    sql_fail(db_, std::string("step '") + sqlite3_sql(s_) + "'");
-  }
-  int64_t i64(int c) const { return sqlite3_column_int64(s_, c); }
-  double f64(int c) const { return sqlite3_column_double(s_, c); }
-  std::string text(int c) const {
-    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(s_, c));
-    return p ? std::string(p, size_t(sqlite3_column_bytes(s_, c))) : std::string();
-  }
-  std::string blob(int c) const {
-    const auto* p = static_cast<const char*>(sqlite3_column_blob(s_, c));
-    return p ? std::string(p, size_t(sqlite3_column_bytes(s_, c))) : std::string();
-  }
-
- private:
-  Stmt& check(int rc) {
-    if (rc != SQLITE_OK) sql_fail(db_, "bind");
-    return *this;
-  }
-  sqlite3* db_;
-  sqlite3_stmt* s_ = nullptr;
+struct Blob {  // a zero-length blob binds as an empty blob, not NULL (as before: "" with size 0)
+  const void* p;
+  size_t n;
 };
+void bind_one(SQLite::Statement& s, int i, int64_t v) { s.bind(i, v); }
+void bind_one(SQLite::Statement& s, int i, double v) { s.bind(i, v); }
+void bind_one(SQLite::Statement& s, int i, const std::string& v) { s.bind(i, v); }
+void bind_one(SQLite::Statement& s, int i, Blob b) {
+  if (b.n > size_t(INT32_MAX)) throw std::runtime_error("journal: blob of " + std::to_string(b.n) + " bytes");
+  s.bind(i, b.n ? b.p : "", int(b.n));
+}
 
-// BEGIN IMMEDIATE … COMMIT (the commit is the fsync); rolled back if not committed.
-class Tx {
- public:
-  explicit Tx(sqlite3* db) : db_(db) { run("BEGIN IMMEDIATE"); }
-  ~Tx() {
-    if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+// A prepared statement with v… bound to ?1, ?2, … in order.
+template <class... V>
+SQLite::Statement prepare(SQLite::Database& db, const char* sql, const V&... v) {
+  try {
+    SQLite::Statement s(db, sql);
+    int i = 0;
+    (bind_one(s, ++i, v), ...);
+    return s;
+  } catch (const SQLite::Exception& e) {
+    fail(sql, e);
+  }
+}
+
+bool step(SQLite::Statement& s) {  // true: a row is ready
+  try {
+    return s.executeStep();
+  } catch (const SQLite::Exception& e) {
+    fail(s.getQuery(), e);
+  }
+}
+
+// One INSERT, UPDATE or DELETE run to completion; the number of rows it changed.
+template <class... V>
+int run(SQLite::Database& db, const char* sql, const V&... v) {
+  SQLite::Statement s = prepare(db, sql, v...);
+  try {
+    return s.exec();
+  } catch (const SQLite::Exception& e) {
+    fail(sql, e);
+  }
+}
+
+// BEGIN IMMEDIATE … COMMIT (the commit is the fsync); SQLiteCpp rolls back one not committed.
+struct Tx {
+  explicit Tx(SQLite::Database& db) try : t(db, SQLite::TransactionBehavior::IMMEDIATE) {
+  } catch (const SQLite::Exception& e) {
+    fail("BEGIN IMMEDIATE", e);
   }
   void commit() {
-    run("COMMIT");
-    done_ = true;
+    try {
+      t.commit();
+    } catch (const SQLite::Exception& e) {
+      fail("COMMIT", e);
+    }
   }
-
- private:
-  void run(const char* sql) {
-    if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) sql_fail(db_, sql);
-  }
-  sqlite3* db_;
-  bool done_ = false;
+  SQLite::Transaction t;
 };
+
+int64_t i64(const SQLite::Statement& s, int c) { return s.getColumn(c).getInt64(); }
+double f64(const SQLite::Statement& s, int c) { return s.getColumn(c).getDouble(); }
+// Text and blobs by their byte count (embedded NULs kept; NULL reads as "").
+std::string bytes(const SQLite::Statement& s, int c) { return s.getColumn(c).getString(); }
 
 void fsync_path(const std::string& path, bool directory) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (directory ? O_DIRECTORY : 0));
@@ -154,44 +158,35 @@ Journal::Journal(const std::string& state_dir) : dir_(state_dir) {
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string("journal: ") + e.what());
   }
-  if (sqlite3_open_v2(db_path().c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                      nullptr) != SQLITE_OK) {
-    const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw std::runtime_error("journal: cannot open " + db_path() + ": " + msg);
+  try {
+    // 10 s busy timeout: an operator's sqlite3 reading the file must not fail us.
+    db_ = std::make_unique<SQLite::Database>(
+        db_path(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX, 10000);
+    // WAL + FULL: each commit appends to the WAL and fsyncs it before COMMIT returns.
+    db_->exec("PRAGMA journal_mode=WAL");
+    db_->exec("PRAGMA synchronous=FULL");
+    db_->exec(kSchema);
+  } catch (const SQLite::Exception& e) {
+    throw std::runtime_error("journal: cannot open " + db_path() + ": " + e.what());
   }
-  sqlite3_busy_timeout(db_, 10000);  // an operator's sqlite3 reading the file must not fail us
-  // WAL + FULL: each commit appends to the WAL and fsyncs it before COMMIT returns.
-  exec("PRAGMA journal_mode=WAL");
-  exec("PRAGMA synchronous=FULL");
-  exec(kSchema);
-  Stmt s(db_, "SELECT value FROM meta WHERE key = 'schema'");
-  if (!s.step() || s.i64(0) != 1)
+  SQLite::Statement s = prepare(*db_, "SELECT value FROM meta WHERE key = 'schema'");
+  if (!step(s) || i64(s, 0) != 1)
     throw std::runtime_error("journal: " + db_path() + " has an unknown schema version (this daemon reads 1)");
-  Stmt n(db_,
-         "SELECT max((SELECT value FROM meta WHERE key = 'next_job_id'), coalesce((SELECT max(id) + 1 FROM jobs), 1))");
-  n.step();
-  next_id_ = uint64_t(n.i64(0));
+  SQLite::Statement n = prepare(
+      *db_,
+      "SELECT max((SELECT value FROM meta WHERE key = 'next_job_id'), coalesce((SELECT max(id) + 1 FROM jobs), 1))");
+  step(n);
+  next_id_ = uint64_t(i64(n, 0));
   clean_spool_orphans();
 }
 
-Journal::~Journal() { sqlite3_close(db_); }
-
-void Journal::exec(const char* sql) {
-  char* err = nullptr;
-  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    const std::string msg = err ? err : "?";
-    sqlite3_free(err);
-    throw std::runtime_error("journal " + db_path() + ": " + msg);
-  }
-}
+Journal::~Journal() = default;
 
 void Journal::clean_spool_orphans() {
   std::set<std::string> keep;
   {
-    Stmt s(db_, "SELECT id FROM jobs WHERE state = 'queued'");
-    while (s.step()) keep.insert(std::to_string(s.i64(0)));
+    SQLite::Statement s = prepare(*db_, "SELECT id FROM jobs WHERE state = 'queued'");
+    while (step(s)) keep.insert(std::to_string(i64(s, 0)));
   }
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir_ + "/spool/.staging", ec)) fs::remove_all(e.path(), ec);
@@ -237,29 +232,19 @@ uint64_t Journal::allocate_job_id() {
 }
 
 void Journal::event(uint64_t id, const char* what, const std::string& detail, double at) {
-  Stmt(db_, "INSERT INTO job_events(job_id, at, event, detail) VALUES (?, ?, ?, ?)")
-      .bind(1, int64_t(id))
-      .bind(2, at)
-      .bind(3, std::string(what))
-      .bind(4, detail)
-      .step();
+  run(*db_, "INSERT INTO job_events(job_id, at, event, detail) VALUES (?, ?, ?, ?)", int64_t(id), at, std::string(what),
+      detail);
 }
 
 void Journal::insert_job(const JournalJob& j) {
   std::lock_guard l(db_mu_);
-  Tx tx(db_);
-  Stmt(db_,
-       "INSERT INTO jobs(id, request_id, payload_sha256, circuit_id, priority, formats, state, submitted_at, attempts) "
-       "VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, 1)")
-      .bind(1, int64_t(j.id))
-      .bind(2, j.request_id)
-      .bind_blob(3, j.payload_sha256.data(), j.payload_sha256.size())
-      .bind(4, j.circuit_id)
-      .bind(5, int64_t(j.priority))
-      .bind(6, formats_text(j.formats))
-      .bind(7, j.submitted_at)
-      .step();
-  Stmt(db_, "UPDATE meta SET value = max(value, ?) WHERE key = 'next_job_id'").bind(1, int64_t(j.id + 1)).step();
+  Tx tx(*db_);
+  run(*db_,
+      "INSERT INTO jobs(id, request_id, payload_sha256, circuit_id, priority, formats, state, submitted_at, attempts) "
+      "VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, 1)",
+      int64_t(j.id), j.request_id, Blob{j.payload_sha256.data(), j.payload_sha256.size()}, j.circuit_id,
+      int64_t(j.priority), formats_text(j.formats), j.submitted_at);
+  run(*db_, "UPDATE meta SET value = max(value, ?) WHERE key = 'next_job_id'", int64_t(j.id + 1));
   event(j.id, "accepted", j.request_id.empty() ? "" : "request_id=" + j.request_id, j.submitted_at);
   event(j.id, "started", "attempt=1", j.submitted_at);
   tx.commit();
@@ -267,16 +252,16 @@ void Journal::insert_job(const JournalJob& j) {
 
 void Journal::remove_job(uint64_t id) {
   std::lock_guard l(db_mu_);
-  Tx tx(db_);
-  Stmt(db_, "DELETE FROM jobs WHERE id = ?").bind(1, int64_t(id)).step();
-  Stmt(db_, "DELETE FROM job_events WHERE job_id = ?").bind(1, int64_t(id)).step();
+  Tx tx(*db_);
+  run(*db_, "DELETE FROM jobs WHERE id = ?", int64_t(id));
+  run(*db_, "DELETE FROM job_events WHERE job_id = ?", int64_t(id));
   tx.commit();
 }
 
 void Journal::job_restarted(uint64_t id, uint32_t attempt) {
   std::lock_guard l(db_mu_);
-  Tx tx(db_);
-  Stmt(db_, "UPDATE jobs SET attempts = ? WHERE id = ?").bind(1, int64_t(attempt)).bind(2, int64_t(id)).step();
+  Tx tx(*db_);
+  run(*db_, "UPDATE jobs SET attempts = ? WHERE id = ?", int64_t(attempt), int64_t(id));
   event(id, "started", "attempt=" + std::to_string(attempt), unix_now());
   tx.commit();
 }
@@ -284,10 +269,10 @@ void Journal::job_restarted(uint64_t id, uint32_t attempt) {
 bool Journal::finish_job(uint64_t id, const std::string& state, double at, const std::string& error,
                          const std::string& result) {
   std::lock_guard l(db_mu_);
-  Tx tx(db_);
-  Stmt u(db_, "UPDATE jobs SET state = ?, finished_at = ?, error = ?, result = ? WHERE id = ? AND state = 'queued'");
-  u.bind(1, state).bind(2, at).bind(3, error).bind_blob(4, result.data(), result.size()).bind(5, int64_t(id)).step();
-  if (sqlite3_changes(db_) != 1) return false;
+  Tx tx(*db_);
+  if (run(*db_, "UPDATE jobs SET state = ?, finished_at = ?, error = ?, result = ? WHERE id = ? AND state = 'queued'",
+          state, at, error, Blob{result.data(), result.size()}, int64_t(id)) != 1)
+    return false;
   event(id, state.c_str(), error, at);
   tx.commit();
   return true;
@@ -295,25 +280,26 @@ bool Journal::finish_job(uint64_t id, const std::string& state, double at, const
 
 std::vector<JournalJob> Journal::load_jobs() {
   std::lock_guard l(db_mu_);
-  Stmt s(db_,
-         "SELECT id, request_id, payload_sha256, circuit_id, priority, formats, state, submitted_at, finished_at, "
-         "attempts, error, result FROM jobs ORDER BY id");
+  SQLite::Statement s =
+      prepare(*db_,
+              "SELECT id, request_id, payload_sha256, circuit_id, priority, formats, state, submitted_at, "
+              "finished_at, attempts, error, result FROM jobs ORDER BY id");
   std::vector<JournalJob> out;
-  while (s.step()) {
+  while (step(s)) {
     JournalJob j;
-    j.id = uint64_t(s.i64(0));
-    j.request_id = s.text(1);
-    const std::string h = s.blob(2);
+    j.id = uint64_t(i64(s, 0));
+    j.request_id = bytes(s, 1);
+    const std::string h = bytes(s, 2);
     if (h.size() == j.payload_sha256.size()) std::memcpy(j.payload_sha256.data(), h.data(), h.size());
-    j.circuit_id = s.text(3);
-    j.priority = int(s.i64(4));
-    j.formats = parse_formats(s.text(5), j.id);
-    j.state = s.text(6);
-    j.submitted_at = s.f64(7);
-    j.finished_at = s.f64(8);
-    j.attempts = uint32_t(s.i64(9));
-    j.error = s.text(10);
-    j.result = s.blob(11);
+    j.circuit_id = bytes(s, 3);
+    j.priority = int(i64(s, 4));
+    j.formats = parse_formats(bytes(s, 5), j.id);
+    j.state = bytes(s, 6);
+    j.submitted_at = f64(s, 7);
+    j.finished_at = f64(s, 8);
+    j.attempts = uint32_t(i64(s, 9));
+    j.error = bytes(s, 10);
+    j.result = bytes(s, 11);
     out.push_back(std::move(j));
   }
   return out;
@@ -323,15 +309,14 @@ std::vector<uint64_t> Journal::purge_finished(double before) {
   std::lock_guard l(db_mu_);
   std::vector<uint64_t> ids;
   {
-    Stmt s(db_, "SELECT id FROM jobs WHERE state != 'queued' AND finished_at < ?");
-    s.bind(1, before);
-    while (s.step()) ids.push_back(uint64_t(s.i64(0)));
+    SQLite::Statement s = prepare(*db_, "SELECT id FROM jobs WHERE state != 'queued' AND finished_at < ?", before);
+    while (step(s)) ids.push_back(uint64_t(i64(s, 0)));
   }
   if (ids.empty()) return ids;
-  Tx tx(db_);
+  Tx tx(*db_);
   for (uint64_t id : ids) {
-    Stmt(db_, "DELETE FROM jobs WHERE id = ?").bind(1, int64_t(id)).step();
-    Stmt(db_, "DELETE FROM job_events WHERE job_id = ?").bind(1, int64_t(id)).step();
+    run(*db_, "DELETE FROM jobs WHERE id = ?", int64_t(id));
+    run(*db_, "DELETE FROM job_events WHERE job_id = ?", int64_t(id));
   }
   tx.commit();
   return ids;
@@ -339,26 +324,20 @@ std::vector<uint64_t> Journal::purge_finished(double before) {
 
 void Journal::put_circuit(const CircuitSpec& c) {
   std::lock_guard l(db_mu_);
-  Stmt(db_, "INSERT OR REPLACE INTO circuits(id, params, circuit, zkey, check_key, added_at) VALUES (?, ?, ?, ?, ?, ?)")
-      .bind(1, c.id)
-      .bind(2, c.params)
-      .bind(3, c.circuit)
-      .bind(4, c.zkey)
-      .bind(5, int64_t(c.check_key))
-      .bind(6, unix_now())
-      .step();
+  run(*db_, "INSERT OR REPLACE INTO circuits(id, params, circuit, zkey, check_key, added_at) VALUES (?, ?, ?, ?, ?, ?)",
+      c.id, c.params, c.circuit, c.zkey, int64_t(c.check_key), unix_now());
 }
 
 void Journal::remove_circuit(const std::string& id) {
   std::lock_guard l(db_mu_);
-  Stmt(db_, "DELETE FROM circuits WHERE id = ?").bind(1, id).step();
+  run(*db_, "DELETE FROM circuits WHERE id = ?", id);
 }
 
 std::vector<CircuitSpec> Journal::load_circuits() {
   std::lock_guard l(db_mu_);
-  Stmt s(db_, "SELECT id, params, circuit, zkey, check_key FROM circuits ORDER BY added_at");
+  SQLite::Statement s = prepare(*db_, "SELECT id, params, circuit, zkey, check_key FROM circuits ORDER BY added_at");
   std::vector<CircuitSpec> out;
-  while (s.step()) out.push_back(CircuitSpec{s.text(0), s.text(1), s.text(2), s.text(3), s.i64(4) != 0});
+  while (step(s)) out.push_back(CircuitSpec{bytes(s, 0), bytes(s, 1), bytes(s, 2), bytes(s, 3), i64(s, 4) != 0});
   return out;
 }
 

@@ -19,6 +19,7 @@
 // Job ids come from meta.next_job_id and are never reused, even after rows are purged.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -28,7 +29,9 @@
 #include "snarkd/server/digest.hpp"
 #include "snarkd/server/witness.hpp"
 
-struct sqlite3;
+namespace SQLite {
+class Database;
+}
 
 namespace snarkd::server {
 
@@ -86,12 +89,11 @@ class Journal {
   std::vector<CircuitSpec> load_circuits();
 
  private:
-  void exec(const char* sql);
   void event(uint64_t id, const char* what, const std::string& detail, double at);  // db_mu_ held
   void clean_spool_orphans();
 
   std::string dir_;
-  sqlite3* db_ = nullptr;
+  std::unique_ptr<SQLite::Database> db_;  // SQLiteCpp
   std::mutex db_mu_;
   uint64_t next_id_ = 1;
   std::mutex id_mu_;

@@ -1,39 +1,19 @@
 #include "snarkd/server/metrics.hpp"
 
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+#include <prometheus/text_serializer.h>
+
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
+#include <functional>
+#include <stdexcept>
 
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::server {
-
-std::string escape_label_value(const std::string& v) {
-  std::string out;
-  out.reserve(v.size());
-  for (char c : v) {
-    if (c == '\\')
-      out += "\\\\";
-    else if (c == '"')
-      out += "\\\"";
-    else if (c == '\n')
-      out += "\\n";
-    else
-      out += c;
-  }
-  return out;
-}
-
-std::string metric_number(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
-  char buf[64];
-  if (v == std::floor(v) && std::fabs(v) < 9.007199254740992e15)
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  else
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
 
 std::vector<double> exponential_buckets(double start, double factor, size_t count) {
   std::vector<double> b;
@@ -41,35 +21,74 @@ std::vector<double> exponential_buckets(double start, double factor, size_t coun
   return b;
 }
 
-MetricFamily::MetricFamily(std::string name, std::string help, MetricType type, std::vector<double> buckets)
-    : name_(std::move(name)), help_(std::move(help)), type_(type), bounds_(std::move(buckets)) {
-  if (!std::is_sorted(bounds_.begin(), bounds_.end())) throw InvalidArgument("metric " + name_ + ": unsorted buckets");
+MetricFamily::MetricFamily(prometheus::Registry& r, std::string name, const std::string& help, MetricType type,
+                           std::vector<double> buckets)
+    : name_(std::move(name)), type_(type), bounds_(std::move(buckets)) {
+  // prometheus-cpp checks the bounds only when a series is added; checked here, at start-up.
+  if (std::adjacent_find(bounds_.begin(), bounds_.end(), std::greater_equal<>()) != bounds_.end())
+    throw InvalidArgument("metric " + name_ + ": buckets not strictly increasing");
+  try {
+    if (type_ == MetricType::kCounter)
+      counters_ = &prometheus::BuildCounter().Name(name_).Help(help).Register(r);
+    else if (type_ == MetricType::kGauge)
+      gauges_ = &prometheus::BuildGauge().Name(name_).Help(help).Register(r);
+    else
+      histograms_ = &prometheus::BuildHistogram().Name(name_).Help(help).Register(r);
+  } catch (const std::invalid_argument& e) {  // a bad name, or one registered twice
+    throw InvalidArgument("metric " + name_ + ": " + e.what());
+  }
+}
+
+void MetricFamily::wrong_type(const char* call) const {
+  throw InvalidArgument("metric " + name_ + ": " + call + " does not fit its type");
 }
 
 MetricFamily::Series& MetricFamily::series(const Labels& l) {
   auto [it, fresh] = series_.try_emplace(l);
-  if (fresh && type_ == MetricType::kHistogram) it->second.buckets.assign(bounds_.size(), 0);
+  if (!fresh) return it->second;
+  try {
+    const prometheus::Labels labels(l.begin(), l.end());
+    if (counters_) it->second.counter = &counters_->Add(labels);
+    if (gauges_) it->second.gauge = &gauges_->Add(labels);
+    if (histograms_) it->second.histogram = &histograms_->Add(labels, prometheus::Histogram::BucketBoundaries(bounds_));
+  } catch (const std::invalid_argument& e) {  // a bad label name
+    series_.erase(it);
+    throw InvalidArgument("metric " + name_ + ": " + e.what());
+  }
   return it->second;
 }
 
 void MetricFamily::inc(const Labels& l, double v) {
   std::lock_guard g(mu_);
-  series(l).value += v;
+  Series& s = series(l);
+  if (s.counter)
+    s.counter->Increment(v);
+  else if (s.gauge)
+    s.gauge->Increment(v);
+  else
+    wrong_type("inc");
 }
 
 void MetricFamily::set(const Labels& l, double v) {
   std::lock_guard g(mu_);
-  series(l).value = v;
+  Series& s = series(l);
+  if (s.gauge) {
+    s.gauge->Set(v);
+  } else if (s.counter) {
+    // A counter has no Set: it moves up by the difference (mu_ makes the read and the add one
+    // step). A total that went down (its source restarted) is not followed.
+    const double now = s.counter->Value();
+    if (v > now) s.counter->Increment(v - now);
+  } else {
+    wrong_type("set");
+  }
 }
 
 void MetricFamily::observe(const Labels& l, double v) {
   std::lock_guard g(mu_);
   Series& s = series(l);
-  s.value += v;
-  ++s.count;
-  // The first bound ≥ v (le is inclusive); larger values only reach +Inf.
-  const auto it = std::lower_bound(bounds_.begin(), bounds_.end(), v);
-  if (it != bounds_.end()) ++s.buckets[size_t(it - bounds_.begin())];
+  if (!s.histogram) wrong_type("observe");
+  s.histogram->Observe(v);  // le is inclusive: v lands in the first bound ≥ v
 }
 
 void MetricFamily::touch(const Labels& l) {
@@ -79,6 +98,11 @@ void MetricFamily::touch(const Labels& l) {
 
 void MetricFamily::clear() {
   std::lock_guard g(mu_);
+  for (auto& [labels, s] : series_) {
+    if (s.counter) counters_->Remove(s.counter);
+    if (s.gauge) gauges_->Remove(s.gauge);
+    if (s.histogram) histograms_->Remove(s.histogram);
+  }
   series_.clear();
 }
 
@@ -86,74 +110,40 @@ double MetricFamily::value(const Labels& l) const {
   std::lock_guard g(mu_);
   const auto it = series_.find(l);
   if (it == series_.end()) return 0;
-  return type_ == MetricType::kHistogram ? double(it->second.count) : it->second.value;
+  const Series& s = it->second;
+  if (s.counter) return s.counter->Value();
+  if (s.gauge) return s.gauge->Value();
+  return double(s.histogram->Collect().histogram.sample_count);
 }
 
-namespace {
+// Throw: a name registered twice is a bug, not a family to share (Merge would hand it back).
+MetricsRegistry::MetricsRegistry()
+    : registry_(std::make_unique<prometheus::Registry>(prometheus::Registry::InsertBehavior::Throw)) {}
 
-// {a="x",b="y"} with an optional extra label (le) appended; "" for no labels.
-std::string label_text(const Labels& l, const char* extra_key = nullptr, const std::string& extra_value = "") {
-  if (l.empty() && !extra_key) return "";
-  std::string s = "{";
-  for (size_t i = 0; i < l.size(); ++i)
-    s += (i ? "," : "") + l[i].first + "=\"" + escape_label_value(l[i].second) + "\"";
-  if (extra_key) s += std::string(l.empty() ? "" : ",") + extra_key + "=\"" + extra_value + "\"";
-  return s + "}";
+MetricsRegistry::~MetricsRegistry() {
+  families_.clear();  // they point into registry_
 }
 
-const char* type_name(MetricType t) {
-  return t == MetricType::kCounter ? "counter" : t == MetricType::kGauge ? "gauge" : "histogram";
-}
-
-}  // namespace
-
-void MetricFamily::render(std::string& out) const {
+MetricFamily& MetricsRegistry::add(const std::string& name, const std::string& help, MetricType type,
+                                   std::vector<double> buckets) {
   std::lock_guard g(mu_);
-  out += "# HELP " + name_ + " " + help_ + "\n";
-  out += "# TYPE " + name_ + " " + type_name(type_) + "\n";
-  for (const auto& [labels, s] : series_) {
-    if (type_ != MetricType::kHistogram) {
-      out += name_ + label_text(labels) + " " + metric_number(s.value) + "\n";
-      continue;
-    }
-    uint64_t cumulative = 0;
-    for (size_t b = 0; b < bounds_.size(); ++b) {
-      cumulative += s.buckets[b];
-      out += name_ + "_bucket" + label_text(labels, "le", metric_number(bounds_[b])) + " " +
-             metric_number(double(cumulative)) + "\n";
-    }
-    out += name_ + "_bucket" + label_text(labels, "le", "+Inf") + " " + metric_number(double(s.count)) + "\n";
-    out += name_ + "_sum" + label_text(labels) + " " + metric_number(s.value) + "\n";
-    out += name_ + "_count" + label_text(labels) + " " + metric_number(double(s.count)) + "\n";
-  }
-}
-
-MetricFamily& MetricsRegistry::add(std::unique_ptr<MetricFamily> f) {
-  std::lock_guard g(mu_);
-  for (const auto& e : families_)
-    if (e->name() == f->name()) throw InvalidArgument("metric " + f->name() + " registered twice");
-  families_.push_back(std::move(f));
+  families_.push_back(std::make_unique<MetricFamily>(*registry_, name, help, type, std::move(buckets)));
   return *families_.back();
 }
 
 MetricFamily& MetricsRegistry::counter(const std::string& name, const std::string& help) {
-  return add(std::make_unique<MetricFamily>(name, help, MetricType::kCounter));
+  return add(name, help, MetricType::kCounter);
 }
 
 MetricFamily& MetricsRegistry::gauge(const std::string& name, const std::string& help) {
-  return add(std::make_unique<MetricFamily>(name, help, MetricType::kGauge));
+  return add(name, help, MetricType::kGauge);
 }
 
 MetricFamily& MetricsRegistry::histogram(const std::string& name, const std::string& help,
                                          std::vector<double> buckets) {
-  return add(std::make_unique<MetricFamily>(name, help, MetricType::kHistogram, std::move(buckets)));
+  return add(name, help, MetricType::kHistogram, std::move(buckets));
 }
 
-std::string MetricsRegistry::render() const {
-  std::lock_guard g(mu_);
-  std::string out;
-  for (const auto& f : families_) f->render(out);
-  return out;
-}
+std::string MetricsRegistry::render() const { return prometheus::TextSerializer().Serialize(registry_->Collect()); }
 
 }  // namespace snarkd::server

@@ -17,7 +17,7 @@ namespace gp = google::protobuf;
 Json json_double(double v) {
   if (!std::isfinite(v)) return Json();
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
+  std::snprintf(buf, sizeof buf, "%.15g", v);  // 15 digits: unix times keep their milliseconds
   return Json::number_text(buf);
 }
 

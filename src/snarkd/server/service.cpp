@@ -426,6 +426,7 @@ std::vector<std::string> Service::reload(const ServerConfig& next) {
               next.vram_bytes != cfg_.vram_bytes || next.host_budget_bytes != cfg_.host_budget_bytes,
           "engine.*");
   differs(next.state_dir != cfg_.state_dir, "journal.state_dir");
+  differs(next.log_file != cfg_.log_file || next.log_format != cfg_.log_format, "log.file, log.format");
   std::optional<std::string> token;
   try {
     token = resolve_token(next);

@@ -44,11 +44,13 @@
 #include <vector>
 
 #include "snarkd/engine/engine.hpp"
+#include "snarkd/server/activity.hpp"
 #include "snarkd/server/circuits.hpp"
 #include "snarkd/server/config.hpp"
 #include "snarkd/server/digest.hpp"
-#include "snarkd/server/files.hpp"
 #include "snarkd/server/errors.hpp"
+#include "snarkd/server/files.hpp"
+#include "snarkd/server/gpu_monitor.hpp"
 #include "snarkd/server/journal.hpp"
 #include "snarkd/server/metrics.hpp"
 #include "snarkd/server/proto_json.hpp"
@@ -192,19 +194,26 @@ class Service {
   v1::JobResult to_result(const Record& rec, const engine::JobResult& r) const;
 
   // service_status.cpp
+  void fill_observations(v1::StatusReply& s) const;  // build, host, NVML, throughput, durations
   void refresh_gauges(const v1::StatusReply& s) const;
+  void refresh_process_gauges() const;
   void setup_metrics();
   void metric_submitted(const std::string& circuit);
   void metric_dedup(const std::string& circuit);
   void metric_journal_commit(double seconds);
   void metric_requeued();
   void metric_cancel_stop(double seconds);
+  double since_start() const;  // seconds on the steady clock (Activity's time base)
+  // Debug level: one line per partition of a finished job (device, worker, stage and phase times).
+  void log_partitions(const Record& rec, const engine::JobResult& r) const;
 
   ServerConfig cfg_;   // the reloadable fields change under mu_
   std::string token_;  // resolved from cfg_ (under mu_)
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<Journal> journal_;
   std::vector<std::string> device_names_;
+  std::unique_ptr<GpuMonitor> gpus_;  // NVML, for the cuda devices (dlopen'ed; may be unavailable)
+  Activity activity_;                 // recent completed jobs: throughput, duration quantiles
   const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 
   mutable std::mutex mu_;               // everything below

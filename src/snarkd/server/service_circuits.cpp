@@ -146,6 +146,7 @@ void Service::evict(const std::string& id) {
     throw ServiceError(Code::kFailedPrecondition, std::string("circuit '") + id + "' is in use: " + e.what());
   }
   journal_->remove_circuit(id);
+  activity_.forget_circuit(id);
   spdlog::info("circuit_evicted circuit={}", id);
 }
 

@@ -125,7 +125,30 @@ bool Service::claim_finish(Record& rec) {
 
 void Service::finish(const std::shared_ptr<Record>& rec, const engine::JobResult& r) {
   if (!is_terminal(r.state) || !claim_finish(*rec)) return;
+  if (spdlog::should_log(spdlog::level::debug)) log_partitions(*rec, r);
   complete(rec, to_result(*rec, r));
+}
+
+// partition_finished job=3 circuit=c partition=0 state=done device=cuda:0 worker=1
+//   reserved_on=cuda:0 queued_s=… wait_vram_s=… upload_s=… compute_s=… finalize_s=…
+//   phases="qap:0.1200,h:0.3100,…"   (the device's compute phases; "" when it reports none)
+void Service::log_partitions(const Record& rec, const engine::JobResult& r) const {
+  const char* state = job_state_text(to_proto_state(r.state));
+  for (size_t k = 0; k < r.timings.size(); ++k) {
+    const engine::PartitionTiming& t = r.timings[k];
+    const bool placed = t.dequeued_s > 0 && t.device < device_names_.size();
+    v1::StageTimings st;
+    fill_timings(t, st);
+    std::string phases;
+    for (const engine::PhaseTime& p : t.phases)
+      phases += fmt::format("{}{}:{:.4f}", phases.empty() ? "" : ",", p.name, p.seconds);
+    spdlog::debug(
+        "partition_finished job={} circuit={} partition={} state={} device={} worker={} reserved_on={} queued_s={:.4f} "
+        "wait_vram_s={:.4f} upload_s={:.4f} compute_s={:.4f} finalize_s={:.4f} phases=\"{}\"",
+        rec.id, rec.circuit_id, k, state, placed ? device_names_[t.device] : "-", placed ? std::to_string(t.worker) : "-",
+        placed && t.reserved_s > 0 && t.reserved_device < device_names_.size() ? device_names_[t.reserved_device] : "-",
+        st.queued_s(), st.wait_vram_s(), st.upload_s(), st.compute_s(), st.finalize_s(), phases);
+  }
 }
 
 void Service::finish_unstarted(const std::shared_ptr<Record>& rec, v1::JobState state, const std::string& why) {

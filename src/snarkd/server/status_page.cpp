@@ -1,7 +1,9 @@
 // The live status page served at GET / on the HTTP side port: one self-contained HTML file
 // (inline CSS and JavaScript, no build step, no external requests) that polls /status once a
-// second and draws devices (VRAM reserved on each ledger) with their workers' current stages,
-// queues, budgets, keys and the most recent jobs. Text is inserted with textContent only (job errors come from clients).
+// second and draws the build, the host (memory, this process, NVML), throughput and job/stage
+// duration quantiles, devices (each ledger labelled with what its bytes are: VRAM only on a
+// GPU) with NVML's view of each GPU and the workers' current stages, queues, budgets, keys and
+// the most recent jobs. Text is inserted with textContent only (job errors come from clients).
 #include "snarkd/server/status_page.hpp"
 
 namespace snarkd::server {
@@ -40,6 +42,7 @@ const char* status_page_html() {
   .compute { background:var(--compute); } .finalize { background:var(--finalize); }
   .s-done { color:var(--done); } .s-failed { color:var(--failed); } .s-cancelled { color:var(--cancelled); }
   .s-running { color:var(--compute); } .s-queued { color:var(--wait); }
+  .bar.gpu > div { background:var(--compute); }
   #conn.bad { color:var(--failed); }
 </style>
 </head>
@@ -47,14 +50,18 @@ const char* status_page_html() {
 <header>
   <h1>snarkd</h1>
   <span id="version" class="dim"></span>
+  <span id="build" class="dim"></span>
   <span id="uptime" class="dim"></span>
   <span id="drain"></span>
   <span id="conn" class="dim">connecting…</span>
 </header>
 <main>
   <section class="wide"><h2>Jobs</h2><div class="tiles" id="tiles"></div></section>
+  <section><h2>Throughput</h2><div class="tiles" id="throughput"></div><table id="stages"></table></section>
+  <section><h2>Host</h2><div id="host"></div></section>
   <section><h2>Devices and workers</h2><div id="devices"></div></section>
   <section><h2>Budgets</h2><div id="budgets"></div></section>
+  <section class="wide"><h2>Job durations (recent completed jobs)</h2><table id="durations"></table></section>
   <section class="wide"><h2>Keys</h2><table id="keys"></table></section>
   <section class="wide"><h2>Recent jobs</h2><table id="jobs"></table></section>
 </main>
@@ -73,6 +80,23 @@ function bytes(n) {
   return (i ? n.toFixed(1) : n) + " " + u[i];
 }
 function secs(s) { s = Number(s); return s < 1 ? (s * 1000).toFixed(0) + " ms" : s < 120 ? s.toFixed(1) + " s" : (s / 60).toFixed(1) + " min"; }
+// What a ledger's bytes are (DeviceStatus.memory): only a GPU's are VRAM.
+const MEMORY = { vram: "VRAM", host_arena: "simulated VRAM (host arena)", host: "host RAM for working sets" };
+function memory(d) { return MEMORY[d.memory] || d.memory; }
+function pct100(x) { return (100 * Number(x)).toFixed(0) + "%"; }
+function rate(x) { x = Number(x); return x >= 10 ? x.toFixed(1) : x.toPrecision(3); }
+function gpuLine(g) {
+  if (!g.available) return el("div", { class: "dim" }, "GPU figures unavailable: " + g.reason);
+  return el("div", {},
+    el("div", {}, (g.name ? g.name + ": " : "") + "GPU " + pct100(g.utilization) + " busy · memory " +
+      bytes(g.memory_used_bytes) + " of " + bytes(g.memory_total_bytes) + " used on the card · " +
+      g.temperature_c + " °C" + (g.power_w > 0 ? " · " + Number(g.power_w).toFixed(0) + " W" : "")),
+    el("div", { class: "bar gpu", title: "GPU utilisation (NVML)" }, el("div", { style: "width:" + pct100(Math.min(1, g.utilization)) })));
+}
+function quantileRows(list) {
+  return list.map((q) => el("tr", {}, el("td", {}, q.name), el("td", {}, q.count), el("td", {}, secs(q.median_s)),
+    el("td", {}, secs(q.p95_s)), el("td", {}, secs(q.max_s))));
+}
 function state(s) { return String(s).replace(/^JOB_STATE_/, "").toLowerCase(); }
 function table(id, head, rows) {
   const t = $(id); t.replaceChildren(el("tr", {}, ...head.map((h) => el("th", {}, h))));
@@ -81,19 +105,38 @@ function table(id, head, rows) {
 }
 function render(s) {
   $("version").textContent = "v" + s.version;
+  const b = s.build || {};
+  $("build").textContent = (b.git_commit || "") + " · CUDA " + (b.cuda ? "on" : "off") + (b.cuda_compile_check ? " (compile check: not for GPU timings)" : "");
   $("uptime").textContent = "up " + secs(s.uptime_s);
   $("drain").textContent = s.draining ? "DRAINING" : "";
   const tiles = [["queued", s.jobs_queued], ["running", s.jobs_running], ["done", s.jobs_done],
                  ["failed", s.jobs_failed], ["cancelled", s.jobs_cancelled],
                  ["partitions queued", s.queued_partitions], ["partitions in flight", s.in_flight_partitions],
-                 ["invalid proofs", s.invalid_proofs], ["deadlocks", s.deadlocks], ["VRAM over-commits", s.vram_overcommits]];
+                 ["invalid proofs", s.invalid_proofs], ["deadlocks", s.deadlocks], ["ledger over-commits", s.vram_overcommits]];
   $("tiles").replaceChildren(...tiles.map(([k, v]) => el("div", { class: "tile" }, el("b", {}, v), el("span", { class: "dim" }, k))));
   const pct = (a, b) => (b > 0 ? Math.min(100, 100 * a / b) : 0).toFixed(1) + "%";
+  const t = s.throughput || {};
+  $("throughput").replaceChildren(...[["partitions/s", rate(t.partitions_per_s)], ["jobs/s", rate(t.jobs_per_s)],
+      ["partitions", t.partitions], ["jobs", t.jobs]].map(([k, v]) =>
+    el("div", { class: "tile" }, el("b", {}, v), el("span", { class: "dim" }, k))),
+    el("div", { class: "dim" }, "completed in the last " + secs(t.window_s)));
+  table("stages", ["stage", "partitions", "median", "p95", "max"], quantileRows(s.stage_durations || []));
+  table("durations", ["circuit", "jobs", "median", "p95", "max"], quantileRows(s.job_durations || []));
+  const h = s.host || {};
+  const hostUsed = Math.max(0, h.memory_total_bytes - h.memory_available_bytes);
+  $("host").replaceChildren(
+    el("div", {}, "host memory: " + bytes(hostUsed) + " of " + bytes(h.memory_total_bytes) + " in use (" +
+      bytes(h.memory_available_bytes) + " available)"),
+    el("div", { class: "bar", title: "host memory in use" }, el("div", { style: "width:" + pct(hostUsed, h.memory_total_bytes) })),
+    el("div", {}, "snarkd: " + bytes(h.process_resident_bytes) + " resident (peak " + bytes(h.process_peak_resident_bytes) +
+      ") · CPU " + secs(h.process_cpu_s) + " · " + h.process_threads + " threads · " + h.process_open_fds + " open files"),
+    el("div", { class: "dim" }, "NVML: " + s.nvml));
   $("devices").replaceChildren(...s.devices.map((d) => el("div", {},
     el("div", {}, el("b", {}, d.name), el("span", { class: "dim" },
-      "  VRAM " + bytes(d.reserved_bytes) + " of " + bytes(d.pool_bytes) + " reserved (peak " + bytes(d.peak_reserved_bytes) +
-      ") · " + d.vram_waiting + " waiting · resident keys " + bytes(d.resident_bytes))),
-    el("div", { class: "bar", title: "VRAM reserved" }, el("div", { style: "width:" + pct(d.reserved_bytes, d.pool_bytes) })),
+      "  " + memory(d) + " " + bytes(d.reserved_bytes) + " of " + bytes(d.pool_bytes) + " reserved (peak " + bytes(d.peak_reserved_bytes) +
+      ") · " + d.vram_waiting + " waiting" + (d.memory === "host" ? "" : " · resident keys " + bytes(d.resident_bytes)))),
+    el("div", { class: "bar", title: memory(d) + " reserved" }, el("div", { style: "width:" + pct(d.reserved_bytes, d.pool_bytes) })),
+    ...(d.memory === "vram" ? [gpuLine(d.gpu)] : []),
     ...d.workers.map((w) => el("div", { class: "worker" },
       el("span", { class: "dim" }, "worker " + w.index),
       el("span", { class: "chip " + w.stage }, w.stage),
@@ -102,7 +145,7 @@ function render(s) {
   $("budgets").replaceChildren(
     el("div", {}, "host budget: " + bytes(s.host_in_use_bytes) + " of " + (s.host_budget_bytes > 0 ? bytes(s.host_budget_bytes) : "unlimited") + " (peak " + bytes(s.host_peak_bytes) + ")"),
     el("div", { class: "bar" }, el("div", { style: "width:" + (100 * Math.min(1, used)).toFixed(1) + "%" })),
-    ...s.devices.map((d) => el("div", {}, d.name + " VRAM reserved " + bytes(d.reserved_bytes) + " of " + bytes(d.pool_bytes) +
+    ...s.devices.map((d) => el("div", {}, d.name + " " + memory(d) + " reserved " + bytes(d.reserved_bytes) + " of " + bytes(d.pool_bytes) +
       " (peak " + bytes(d.peak_reserved_bytes) + ")",
       el("div", { class: "bar" }, el("div", { style: "width:" + pct(d.reserved_bytes, d.pool_bytes) })))));
   table("keys", ["circuit", "flavour", "constraints", "variables", "public", "domain", "unfinished jobs", "source"],
