@@ -30,6 +30,7 @@ libsqlite3-dev
 libtomlplusplus-dev
 libspdlog-dev
 libcpp-httplib-dev   # the daemon's HTTP side port
+libpq-dev            # cluster mode's PostgreSQL client ([cluster] database)
 # JSON behind util/json.hpp, the command lines of snarkd and snarkctl
 nlohmann-json3-dev
 libcli11-dev
@@ -52,6 +53,8 @@ npm
 sqlite3
 curl
 python3-jsonschema
+# tests/server/cluster_test.sh, cluster_bench.sh: a throwaway PostgreSQL (initdb, pg_ctl, psql)
+postgresql
 # tests/server/status_page.sh: the status page in headless Chromium
 chromium
 # tests/packaging/deb_systemd_test.sh: a Debian root booted with systemd-nspawn
