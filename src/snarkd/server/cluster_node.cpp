@@ -81,6 +81,7 @@ ClusterNode::ClusterNode(const ServerConfig& cfg, engine::Engine& engine, Metric
   o.schema = cfg.cluster.schema;
   o.application_name = "snarkd " + host_name_.substr(0, 40);
   o.pool_size = cfg.cluster.pool_size;
+  o.notify = cfg.cluster.notify;
   store_ = std::make_unique<ClusterStore>(o);
   for (const auto& d : engine.devices()) device_names_.push_back(d->name());
   if (::pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) throw std::runtime_error("cluster: cannot create a pipe");
@@ -190,7 +191,8 @@ void ClusterNode::listen_loop() {
       std::unique_ptr<pg::Conn> c = store_->connect();
       const int version = store_->migrate();
       if (host_id_ == 0) host_id_ = store_->register_host(host_info());
-      for (const char* ch : {"work", "done", "cancel"}) c->exec("LISTEN " + store_->channel(ch));
+      if (cfg_.cluster.notify)
+        for (const char* ch : {"work", "done", "cancel"}) c->exec("LISTEN " + store_->channel(ch));
       {
         std::lock_guard l(mu_);
         schema_version_ = version;

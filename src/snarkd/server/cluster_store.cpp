@@ -104,6 +104,11 @@ std::unique_ptr<pg::Conn> ClusterStore::connect() const {
   return c;
 }
 
+// Delivered at the commit of the caller's transaction (or at once, outside one: reap_expired).
+void ClusterStore::notify(pg::Conn& c, const char* what, const std::string& payload) const {
+  if (o_.notify) c.query("SELECT pg_notify($1, $2)", pg::Params().text(channel(what)).text(payload));
+}
+
 std::unique_ptr<pg::Conn> ClusterStore::take() {
   {
     std::lock_guard l(mu_);
@@ -206,7 +211,7 @@ ClusterAccepted ClusterStore::accept(const ClusterNewJob& j) {
           for (size_t k = 0; k < j.partitions.size(); ++k) insert_chunks(c, int64_t(out.id), uint32_t(k), j.partitions[k].path);
         c.query("INSERT INTO events(job_id, host_id, event, detail) VALUES ($1, $2, 'accepted', $3)",
                 pg::Params().i64(int64_t(out.id)).i64(j.host).text(j.request_id));
-        c.query("SELECT pg_notify($1, $2)", pg::Params().text(channel("work")).text(j.key_hash));
+        notify(c, "work", j.key_hash);
         tx.commit();
         out.state = "queued";
         return out;
@@ -421,10 +426,10 @@ ClusterOutcome ClusterStore::finish_job(pg::Conn& c, uint64_t id, const std::str
           pg::Params().i64(jid).text(state).text(error).bytes(out.SerializeAsString()).f64(out.finished_unix_s()));
   c.query("DELETE FROM witness_chunks WHERE job_id = $1", pg::Params().i64(jid));
   c.query("INSERT INTO events(job_id, event, detail) VALUES ($1, $2, $3)", pg::Params().i64(jid).text(state).text(error));
-  c.query("SELECT pg_notify($1, $2)", pg::Params().text(channel("done")).text(std::to_string(id)));
+  notify(c, "done", std::to_string(id));
   bool any_claimed = false;
   for (int i = 0; i < stopped.rows(); ++i) any_claimed = any_claimed || stopped.boolean(i, 0);
-  if (any_claimed) c.query("SELECT pg_notify($1, $2)", pg::Params().text(channel("cancel")).text(std::to_string(id)));
+  if (any_claimed) notify(c, "cancel", std::to_string(id));
   if (ended_dir) *ended_dir = j.text(0, 5);
   return ClusterOutcome::kJobEnded;
 }
@@ -435,8 +440,8 @@ bool ClusterStore::release(int64_t host, const ClusterClaim& cl) {
         "WITH p AS (UPDATE partitions SET state = 'queued', lease_until = NULL "
         "           WHERE job_id = $1 AND k = $2 AND token = $3 AND state = 'claimed' RETURNING job_id, k), "
         "e AS (INSERT INTO events(job_id, k, host_id, token, event) SELECT job_id, k, $4, $3, 'released' FROM p) "
-        "SELECT pg_notify($5, '') FROM p",
-        pg::Params().i64(int64_t(cl.job_id)).i64(cl.k).i64(cl.token).i64(host).text(channel("work")));
+        "SELECT CASE WHEN $5 THEN pg_notify($6, '') END FROM p",
+        pg::Params().i64(int64_t(cl.job_id)).i64(cl.k).i64(cl.token).i64(host).boolean(o_.notify).text(channel("work")));
     return r.rows() == 1;
   });
 }
@@ -480,7 +485,7 @@ uint64_t ClusterStore::reap_expired() {
         "      FROM u) "
         "SELECT count(*) FROM u");
     const uint64_t n = uint64_t(r.i64(0, 0));
-    if (n) c.query("SELECT pg_notify($1, '')", pg::Params().text(channel("work")));
+    if (n) notify(c, "work", "");
     return n;
   });
 }

@@ -105,6 +105,7 @@ class ClusterStore {
     std::string schema = "snarkd";
     std::string application_name = "snarkd";
     size_t pool_size = 8;
+    bool notify = true;  // false: no pg_notify (a database without LISTEN/NOTIFY; daemons poll)
   };
   explicit ClusterStore(Options o);
 
@@ -160,6 +161,7 @@ class ClusterStore {
   auto with(F&& f) -> decltype(f(std::declval<pg::Conn&>()));
 
  private:
+  void notify(pg::Conn& c, const char* what, const std::string& payload) const;
   std::unique_ptr<pg::Conn> take();
   void give(std::unique_ptr<pg::Conn> c);
   ClusterOutcome finish_job(pg::Conn& c, uint64_t id, const std::string& state, const std::string& error,

@@ -182,7 +182,9 @@ void read_cluster(const toml::table& root, const std::string& path, ServerConfig
   s.bytes("witness_dir_min_mib", k.witness_dir_min_bytes, double(1 << 20), 1 << 30);
   s.number("poll_ms", k.poll_ms, 0, 3600e3);
   s.u32("pool_size", k.pool_size, 1, 256);
+  s.boolean("notify", k.notify);
   s.finish();
+  if (!k.notify && k.poll_ms <= 0) s.fail("poll_ms", "must be > 0 with notify = false (nothing else wakes the daemon)");
   // The schema name is spliced into SQL and NOTIFY channel names: a plain identifier only.
   const bool plain = !k.schema.empty() && k.schema.size() <= 40 && !std::isdigit(uint8_t(k.schema[0])) &&
                      std::all_of(k.schema.begin(), k.schema.end(),

@@ -71,7 +71,8 @@ struct ServerConfig {
     uint32_t claim_ahead = 1;   // partitions claimed per device beyond its workers (queued here)
     std::string witness_dir;    // shared storage (same path on every host) for large witnesses
     uint64_t witness_dir_min_bytes = uint64_t{64} << 20;  // jobs this large go there, not the database
-    double poll_ms = 0;         // also re-check every poll_ms (a database without LISTEN/NOTIFY)
+    double poll_ms = 0;         // also re-check every poll_ms (required with notify = false)
+    bool notify = true;         // LISTEN/NOTIFY; off for a database without it (YugabyteDB's default)
     uint32_t pool_size = 8;     // connections for RPCs (each background thread has its own)
     bool operator==(const Cluster&) const = default;
   } cluster;
