@@ -41,7 +41,7 @@ median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 cpu_s() { for p in "$@"; do cat "/proc/$p/stat" 2>/dev/null; done | sed 's/.*) //' |
   awk -v hz="$(getconf CLK_TCK)" '{t += $12 + $13} END {printf "%.2f", t / hz}'; }
 pg_pids() { pm=$(head -1 "$PGDIR/data/postmaster.pid"); echo "$pm $(pgrep -P "$pm" | tr '\n' ' ')"; }
-echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1); PostgreSQL $("$PGBIN/postgres" --version | sed 's/.* //')"
+echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1); PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}')"
 
 echo "== store: $H claimer processes, $J jobs x $P partitions, 1 KiB witnesses, claims of 4"
 for r in $(seq 1 "$R"); do
