@@ -42,7 +42,7 @@ fail() {
   failures=$((failures + 1))
 }
 # Without Debian's postgresql the test is skipped (ctest SKIP_RETURN_CODE 77), not failed.
-pg_bin || { echo "SKIP: $(pg_bin)"; exit 77; }
+pg_bin >/dev/null || { echo "SKIP: $(pg_bin)"; exit 77; }
 for tool in curl python3; do
   command -v $tool >/dev/null 2>&1 || { echo "FAIL: $tool is missing (scripts/install-deps.sh test)"; exit 1; }
 done
