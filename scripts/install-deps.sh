@@ -32,6 +32,7 @@ libtomlplusplus-dev
 libspdlog-dev
 libcpp-httplib-dev   # the daemon's HTTP side port
 prometheus-cpp-dev   # /metrics: the registry, metric types and text format
+libpq-dev            # cluster mode's PostgreSQL client ([cluster] database)
 # JSON behind util/json.hpp, the command lines of snarkd and snarkctl
 nlohmann-json3-dev
 libcli11-dev
@@ -55,6 +56,8 @@ sqlite3
 curl
 python3-jsonschema
 prometheus   # promtool check metrics (the package enables a prometheus.service where systemd runs)
+# tests/server/cluster_test.sh, cluster_bench.sh: a throwaway PostgreSQL (initdb, pg_ctl, psql)
+postgresql
 # tests/server/status_page.sh: the status page in headless Chromium
 chromium
 # tests/packaging/deb_systemd_test.sh: a Debian root booted with systemd-nspawn

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "snarkd/ec/encoding.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
 #include "snarkd/groth16/prover.hpp"
 #include "snarkd/groth16/zkey.hpp"
@@ -89,8 +90,34 @@ LoadedCircuit load_circuit_files(const CircuitSpec& spec) {
     lc.pk = std::make_shared<const groth16::ProvingKey>(std::move(pk));
     lc.circuit = std::make_shared<const r1cs::Circuit>(std::move(circuit));
   }
+  lc.key_hash = key_digest(*lc.pk, *lc.circuit);
   lc.load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return lc;
+}
+
+Digest key_digest(const groth16::ProvingKey& pk, const r1cs::Circuit& c) {
+  Sha256 h;
+  h.update_str("snarkd.key.v1");
+  h.update_u64(uint64_t(pk.flavour));
+  h.update_u64(pk.log_domain);
+  h.update_u64(c.num_constraints());
+  h.update_u64(c.num_vars());
+  h.update_u64(c.num_inputs);
+  const groth16::VerifyingKey& vk = pk.vk;
+  for (const auto* p : {&vk.alpha_g1, &vk.beta_g1, &vk.delta_g1}) {
+    const auto b = ec::encode_g1_uncompressed(*p);
+    h.update(b.data(), b.size());
+  }
+  for (const auto* p : {&vk.beta_g2, &vk.gamma_g2, &vk.delta_g2}) {
+    const auto b = ec::encode_g2_uncompressed(*p);
+    h.update(b.data(), b.size());
+  }
+  h.update_u64(vk.ic.size());
+  for (const auto& p : vk.ic) {
+    const auto b = ec::encode_g1_uncompressed(p);
+    h.update(b.data(), b.size());
+  }
+  return h.finish();
 }
 
 }  // namespace snarkd::server

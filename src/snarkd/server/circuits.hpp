@@ -8,6 +8,7 @@
 #include "snarkd/groth16/keys.hpp"
 #include "snarkd/r1cs/r1cs.hpp"
 #include "snarkd/server/config.hpp"
+#include "snarkd/server/digest.hpp"
 
 namespace snarkd::server {
 
@@ -17,7 +18,15 @@ struct LoadedCircuit {
   std::shared_ptr<const r1cs::Circuit> circuit;
   double load_s = 0;
   bool from_config = false;
+  Digest key_hash{};  // key_digest(): what cluster hosts match jobs to their loaded keys by
 };
+
+// The key's identity across hosts: SHA-256 over the verifying key (α, β, γ, δ, every IC point,
+// uncompressed), the flavour, the domain and the circuit's dimensions. A proof made with a key
+// verifies only under that key's vk, and δ comes from the setup's own randomness, so two hosts
+// whose loaded keys have the same digest make interchangeable proofs — without hashing the
+// tens of GB of a PoRep key's other points at every start.
+Digest key_digest(const groth16::ProvingKey& pk, const r1cs::Circuit& c);
 
 // Throws InvalidArgument / DecodeError naming the file and what is wrong. PointCheck::kTrusted
 // unless spec.check_key (the engine's self-check still refuses a proof from a corrupt key).

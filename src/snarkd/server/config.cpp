@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -171,6 +172,29 @@ void read_journal_and_log(const toml::table& root, const std::string& path, Serv
   if (c.log_format != "text" && c.log_format != "json") l.fail("format", "'" + c.log_format + "' is not text or json");
 }
 
+void read_cluster(const toml::table& root, const std::string& path, ServerConfig& c) {
+  Section s(table_of(root, "cluster", path), "cluster", path);
+  ServerConfig::Cluster& k = c.cluster;
+  s.str("database", k.database);
+  s.str("schema", k.schema);
+  s.str("host", k.host);
+  s.number("lease_s", k.lease_s, 1, 86400);
+  s.u32("claim_ahead", k.claim_ahead, 0, 1024);
+  s.str("witness_dir", k.witness_dir);
+  s.bytes("witness_dir_min_mib", k.witness_dir_min_bytes, double(1 << 20), 1 << 30);
+  s.number("poll_ms", k.poll_ms, 0, 3600e3);
+  s.u32("pool_size", k.pool_size, 1, 256);
+  s.boolean("notify", k.notify);
+  s.finish();
+  if (!k.notify && k.poll_ms <= 0) s.fail("poll_ms", "must be > 0 with notify = false (nothing else wakes the daemon)");
+  // The schema name is spliced into SQL and NOTIFY channel names: a plain identifier only.
+  const bool plain = !k.schema.empty() && k.schema.size() <= 40 && !std::isdigit(uint8_t(k.schema[0])) &&
+                     std::all_of(k.schema.begin(), k.schema.end(),
+                                 [](char ch) { return std::islower(uint8_t(ch)) || std::isdigit(uint8_t(ch)) || ch == '_'; });
+  if (!plain) s.fail("schema", "'" + k.schema + "' is not 1 to 40 of a-z, 0-9, _ (not starting with a digit)");
+  if (!k.witness_dir.empty() && k.witness_dir[0] != '/') s.fail("witness_dir", "must be an absolute path");
+}
+
 void read_circuits(const toml::table& root, const std::string& path, ServerConfig& c) {
   const toml::node* n = root.get("circuit");
   if (!n) return;
@@ -200,7 +224,7 @@ void read_circuits(const toml::table& root, const std::string& path, ServerConfi
 }
 
 void check_top_level(const toml::table& root, const std::string& path) {
-  static const std::set<std::string> known{"server", "engine", "journal", "log", "circuit"};
+  static const std::set<std::string> known{"server", "engine", "journal", "log", "circuit", "cluster"};
   for (auto&& [k, v] : root)
     if (!known.count(std::string(k.str())))
       throw InvalidArgument(path + ": unknown table or key '" + std::string(k.str()) + "'");
@@ -224,6 +248,7 @@ ServerConfig parse_config(const std::string& text, const std::string& path) {
   read_engine(root, path, c);
   read_journal_and_log(root, path, c);
   read_circuits(root, path, c);
+  read_cluster(root, path, c);
   if (c.socket.empty() && c.tcp_listen.empty())
     throw InvalidArgument(path + ": neither server.socket nor server.tcp_listen is set");
   if (!c.tcp_listen.empty() && c.token.empty() && c.token_file.empty())

@@ -61,6 +61,23 @@ struct ServerConfig {
 
   std::vector<CircuitSpec> circuits;  // [[circuit]] (new ids are loaded on reload)
 
+  // [cluster] (none reloadable): set `database` and the daemon keeps its jobs in the shared
+  // PostgreSQL schema instead of the SQLite journal, and proves partitions any daemon accepted
+  // (docs/ARCHITECTURE.md, "Cluster mode"). The local journal still holds PreloadKey circuits.
+  struct Cluster {
+    std::string database;       // libpq connection URI or key=value string; "" = single host
+    std::string schema = "snarkd";  // PostgreSQL schema holding the tables (one per cluster)
+    std::string host;           // this daemon's name in the hosts table; "" = hostname:pid
+    double lease_s = 30;        // a claim not renewed for this long goes back to the queue
+    uint32_t claim_ahead = 1;   // partitions claimed per device beyond its workers (queued here)
+    std::string witness_dir;    // shared storage (same path on every host) for large witnesses
+    uint64_t witness_dir_min_bytes = uint64_t{64} << 20;  // jobs this large go there, not the database
+    double poll_ms = 0;         // also re-check every poll_ms (required with notify = false)
+    bool notify = true;         // LISTEN/NOTIFY; off for a database without it (YugabyteDB's default)
+    uint32_t pool_size = 8;     // connections for RPCs (each background thread has its own)
+    bool operator==(const Cluster&) const = default;
+  } cluster;
+
   std::string path;  // the file this came from
 };
 

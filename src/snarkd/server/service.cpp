@@ -47,16 +47,9 @@ const char* job_state_text(v1::JobState s) {
   }
 }
 
-// One submission's witnesses on disk (staging dir) and in memory (decoded, checked).
-struct Service::Staged {
-  std::string dir;
-  std::vector<WitnessFormat> formats;
-  std::vector<std::vector<ff::Fr>> witnesses;
-  Digest hash{};
-};
-
 void Service::start() {
   load_start_circuits();
+  start_cluster();
   std::vector<uint64_t> unfinished;
   load_journal_jobs(unfinished);
   watcher_ = std::thread([this] { watch_loop(); });
@@ -72,6 +65,7 @@ void Service::stop() {
     request_cv_.notify_all();
     await_cv_.notify_all();
   }
+  if (cluster_) cluster_->stop();
   if (requeuer_.joinable()) requeuer_.join();
   if (watcher_.joinable()) watcher_.join();
   if (await_timer_.joinable()) await_timer_.join();  // it answers every waiting Await on its way out
@@ -167,7 +161,7 @@ Service::Staged Service::stage_witnesses(const v1::SubmitRequest& req, const Cir
   // A .wtns adds a header of < 100 bytes to the values: anything larger cannot fit the circuit
   // and is refused before it is copied into the spool.
   const uint64_t max_bytes = num_vars * sizeof(ff::Fr) + 1024;
-  st.dir = journal_->new_staging_dir();
+  st.dir = staging_dir();
   try {
     Sha256 h;
     h.update_str("snarkd.v1.Submit");
@@ -277,6 +271,7 @@ v1::SubmitReply Service::submit(const v1::SubmitRequest& req) {
                                                    std::to_string(cfg_.max_partitions) + " per job");
   const engine::Priority prio = to_engine_priority(req.priority());
   const auto circuit = find_circuit(req.circuit_id());
+  if (cluster_) return submit_cluster(req, *circuit);
   Staged st = stage_witnesses(req, *circuit);
   v1::SubmitReply reply;
   if (const auto existing = claim_request_id(req.request_id(), st.hash)) {
@@ -328,6 +323,7 @@ std::shared_ptr<Service::Record> Service::find_record(uint64_t id) const {
 }
 
 v1::JobResult Service::cancel(uint64_t id) {
+  if (cluster_) return cluster_->cancel(id);
   const auto rec = find_record(id);
   std::optional<engine::JobId> eid;
   {
@@ -373,6 +369,7 @@ v1::JobResult Service::cancel(uint64_t id) {
 void Service::begin_drain() {
   draining_ = true;
   engine_->set_paused(true);  // for good: no partition starts from here on
+  if (cluster_) cluster_->begin_drain();
   spdlog::info("drain_started");
 }
 
@@ -405,6 +402,8 @@ bool Service::drain(double timeout_s) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   scan_active();  // claims what the watcher has not; finish() is exactly-once either way
+  if (cluster_ && !cluster_->drain(std::chrono::time_point_cast<std::chrono::steady_clock::duration>(deadline)))
+    return false;
   std::unique_lock l(mu_);
   return done_cv_.wait_until(l, deadline, [&] {
     if (stopping_) return true;
@@ -427,6 +426,7 @@ std::vector<std::string> Service::reload(const ServerConfig& next) {
           "engine.*");
   differs(next.state_dir != cfg_.state_dir, "journal.state_dir");
   differs(next.log_file != cfg_.log_file || next.log_format != cfg_.log_format, "log.file, log.format");
+  differs(!(next.cluster == cfg_.cluster), "cluster.*");
   std::optional<std::string> token;
   try {
     token = resolve_token(next);

@@ -46,6 +46,7 @@
 #include "snarkd/engine/engine.hpp"
 #include "snarkd/server/activity.hpp"
 #include "snarkd/server/circuits.hpp"
+#include "snarkd/server/cluster_node.hpp"
 #include "snarkd/server/config.hpp"
 #include "snarkd/server/digest.hpp"
 #include "snarkd/server/errors.hpp"
@@ -143,7 +144,13 @@ class Service {
     std::chrono::steady_clock::time_point deadline;
     AwaitDone done;
   };
-  struct Staged;
+  // One submission's witnesses on disk (staging dir) and in memory (decoded, checked).
+  struct Staged {
+    std::string dir;
+    std::vector<WitnessFormat> formats;
+    std::vector<std::vector<ff::Fr>> witnesses;
+    Digest hash{};
+  };
 
   // service_circuits.cpp
   std::shared_ptr<const Circuit> find_circuit(const std::string& id) const;
@@ -193,6 +200,12 @@ class Service {
   v1::JobResult progress(const Record& rec) const;
   v1::JobResult to_result(const Record& rec, const engine::JobResult& r) const;
 
+  // service_cluster.cpp: cluster mode ([cluster] database), the seam to ClusterNode
+  void start_cluster();  // makes cluster_ when configured
+  std::string staging_dir();  // where Submit stages witnesses (the journal's, or witness_dir)
+  v1::SubmitReply submit_cluster(const v1::SubmitRequest& req, const Circuit& c);
+  std::vector<ClusterNode::Key> cluster_keys() const;
+
   // service_status.cpp
   void fill_observations(v1::StatusReply& s) const;  // build, host, NVML, throughput, durations
   void refresh_gauges(const v1::StatusReply& s) const;
@@ -211,6 +224,7 @@ class Service {
   std::string token_;  // resolved from cfg_ (under mu_)
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<Journal> journal_;
+  std::unique_ptr<ClusterNode> cluster_;  // cluster mode: jobs live in the shared table
   std::vector<std::string> device_names_;
   std::unique_ptr<GpuMonitor> gpus_;  // NVML, for the cuda devices (dlopen'ed; may be unavailable)
   Activity activity_;                 // recent completed jobs: throughput, duration quantiles

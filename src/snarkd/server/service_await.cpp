@@ -15,6 +15,7 @@ namespace snarkd::server {
 using Clock = std::chrono::steady_clock;
 
 uint64_t Service::await_async(uint64_t id, std::optional<std::chrono::milliseconds> timeout, AwaitDone done) {
+  if (cluster_) return cluster_->await_async(id, timeout, std::move(done));
   const auto rec = find_record(id);
   constexpr auto kForever = std::chrono::hours(24 * 365 * 10);  // longer would overflow the clock
   const auto deadline =
@@ -37,6 +38,7 @@ uint64_t Service::await_async(uint64_t id, std::optional<std::chrono::millisecon
 }
 
 void Service::forget_await(uint64_t ticket) {
+  if (cluster_) return cluster_->forget_await(ticket);
   std::lock_guard l(mu_);
   waiters_.erase(ticket);
 }

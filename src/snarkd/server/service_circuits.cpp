@@ -32,6 +32,7 @@ void Service::register_circuit(LoadedCircuit lc) {
   std::lock_guard l(mu_);
   circuits_[id] = std::move(c);
   failed_circuits_.erase(id);
+  if (cluster_) cluster_->keys_changed();
 }
 
 v1::KeyInfo Service::key_info(const Circuit& c) const {  // mu_ held
@@ -188,6 +189,7 @@ bool Service::ready(std::string* why) const {
     if (why) *why = "draining";
     return false;
   }
+  if (cluster_ && !cluster_->ready(why)) return false;
   std::lock_guard l(mu_);
   if (failed_circuits_.empty()) return true;
   if (why) {

@@ -299,6 +299,7 @@ v1::StatusReply Service::status(uint32_t recent) const {
     const auto it = live.find(rec->id);
     *s.add_recent_jobs() = summary_of(it != live.end() ? it->second : progress(*rec), now_unix);
   }
+  if (cluster_) cluster_->fill_status(s, recent);  // cluster mode: the whole cluster's jobs, hosts
   return s;
 }
 
