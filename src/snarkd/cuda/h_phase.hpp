@@ -37,6 +37,9 @@ struct HPhaseParams {
 };
 
 size_t h_phase_scratch_bytes(uint32_t log_n, const NttTables& tables);
+// The same from the tables' size alone (tables covering 2^tables_max_log_n points), for layouts
+// computed before the tables exist (prover workspaces, engine/residency's sizes).
+size_t h_phase_scratch_bytes(uint32_t log_n, uint32_t tables_max_log_n);
 
 // Throws InvalidArgument on a bad log_n or missing scratch.
 void h_phase(Fr* d_a, Fr* d_b, Fr* d_c, const HPhaseParams& params, const NttTables& tables, void* d_scratch,
