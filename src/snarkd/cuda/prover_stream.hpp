@@ -15,7 +15,8 @@
 //   (one bounded Pippenger per chunk, the partial sums added at the end).
 // Step 1 (stream_witness_msms), workspace [w | tail | accumulators | partials | scratch]: A, B
 //   (G1, G2) and L over their chunks, bit-split per chunk: a kernel counts the chunk's "other"
-//   scalars (the host reads the count: one wait per chunk, on this stream), the tail buffer is
+//   scalars (the host reads the count: one wait per chunk, on this stream; B G2 reuses B G1's
+//   counts as bounds, detail::ChunkCounts), the tail buffer is
 //   flushed through a Pippenger if it would overflow, then one kernel adds the bases of the ones
 //   into per-thread accumulators and gathers the others' bases and scalars into the tail; at the
 //   end the tail's Pippenger and a tree over the accumulators.
@@ -37,6 +38,8 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <optional>
 #include <stop_token>
 #include <vector>
 
@@ -150,6 +153,25 @@ void stream_witness_msms(const DeviceProvingKey& key, const StreamLayout& l, voi
                          PhaseTimer* timer = nullptr, const std::stop_token& stop = {});
 
 namespace detail {
+// The B query's classification shared by its two streamed MSMs (ProverPaths::shared_b): the B G1
+// part records each chunk's count of "other" scalars (read on the host anyway), and the B G2
+// part, whose chunks index the same scalars but are cut at other points (G2 points are twice
+// the size), bounds each of its chunks by the recorded chunks overlapping it instead of a count
+// kernel and a wait for the stream per chunk. A bound is enough: it only decides when the tail
+// is flushed (early is safe: every part's tail holds its largest chunk), and a flush reads the
+// tail's exact length from the device (one wait per flush instead of one per chunk).
+class ChunkCounts {
+ public:
+  void record(uint64_t first, uint64_t count, uint64_t others);
+  // Σ others of the recorded chunks overlapping [first, first + count), or nullopt unless they
+  // cover that range (a chunk seen by one part only: the caller counts it).
+  std::optional<uint64_t> bound(uint64_t first, uint64_t count) const;
+  void clear() { by_first_.clear(); }
+
+ private:
+  std::map<uint64_t, std::pair<uint64_t, uint64_t>> by_first_;  // first → (count, others)
+};
+
 // Kernel launchers (prover_stream.cu), each enqueued on `stream`; the drivers above sequence them.
 void launch_qap_pass1(const ChunkView& v, const Fr* dict, const Fr* w, Fr* a, Fr* b, bool bellperson,
                       unsigned long long* first_failing_row, cudaStream_t stream);

@@ -165,6 +165,27 @@ StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& c
   return l;
 }
 
+void detail::ChunkCounts::record(uint64_t first, uint64_t count, uint64_t others) {
+  if (count) by_first_[first] = {count, others};
+}
+
+std::optional<uint64_t> detail::ChunkCounts::bound(uint64_t first, uint64_t count) const {
+  if (count == 0) return 0;
+  const uint64_t end = first + count;
+  auto it = by_first_.upper_bound(first);  // the first recorded chunk starting after `first`
+  if (it == by_first_.begin()) return std::nullopt;
+  --it;  // the one starting at or before `first`
+  uint64_t covered = first, sum = 0;
+  for (; it != by_first_.end() && it->first < end; ++it) {
+    const uint64_t c_first = it->first, c_end = c_first + it->second.first;
+    if (c_first > covered || c_end <= covered) return std::nullopt;  // a gap (or a stale chunk)
+    sum += it->second.second;
+    covered = c_end;
+    if (covered >= end) return sum;
+  }
+  return std::nullopt;
+}
+
 PhaseTimer::PhaseTimer() {
   for (int k = 0; k < 8; ++k) events_.emplace_back(true);
 }
@@ -315,11 +336,14 @@ void stream_h_msm(const DeviceProvingKey& key, const StreamLayout& l, void* d_ke
 
 namespace {
 
-// One witness MSM over its chunks (the bit split per chunk, see prover_stream.hpp).
+// One witness MSM over its chunks (the bit split per chunk, see prover_stream.hpp). `record`
+// receives each chunk's exact count of others; with `known` set, a chunk it covers is bounded
+// from it (detail::ChunkCounts) instead of counted.
 template <class F>
 void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* base, StreamPart part,
                   const ChunkFeed& feed, cudaStream_t stream, cudaEvent_t sync, Xyzz<F>* out, uint64_t* h_count,
-                  const std::stop_token& stop) {
+                  const std::stop_token& stop, detail::ChunkCounts* record = nullptr,
+                  const detail::ChunkCounts* known = nullptr) {
   const Fr* w = reinterpret_cast<const Fr*>(base + l.w);
   const uint64_t offset = part == StreamPart::kL ? key.num_inputs() : 0;
   auto* accum = reinterpret_cast<Xyzz<F>*>(base + l.accum);
@@ -332,8 +356,14 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* b
   detail::launch_set_infinity<F>(accum, l.accum_threads, stream);
   SNARKD_CUDA_CHECK(cudaMemsetAsync(tail_count, 0, 2 * sizeof(uint64_t), stream));
   uint32_t np = 0;
-  uint64_t used = 0;
+  uint64_t used = 0;   // the tail's length on the device, or a bound of it when `bounded`
+  bool bounded = false;
   auto flush = [&] {
+    if (bounded) {  // the exact length, from the device
+      SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_count, tail_count, sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
+      wait(stream, sync);
+      used = *h_count, bounded = false;
+    }
     if (used == 0) return;
     if (np + 2 >= l.max_partials) throw std::logic_error("stream_witness_msms: more flushes than the layout has room for");
     detail::pippenger<F>(tail_bases, tail_scalars, used, window_layout(used, l.max_pass_entries), &partials[np++],
@@ -343,13 +373,21 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* b
   };
   feed(part, [&](const ChunkView& c) {
     stop_point(stop, stream, sync, "stream_witness_msms");
-    SNARKD_CUDA_CHECK(cudaMemsetAsync(chunk_count, 0, sizeof(uint64_t), stream));
-    detail::launch_count_others(c, w, offset, chunk_count, stream);
-    SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_count, chunk_count, sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
-    wait(stream, sync);
-    if (used + *h_count > cap) flush();
+    uint64_t others = 0;
+    if (const std::optional<uint64_t> b = known ? known->bound(c.first, c.count) : std::nullopt) {
+      others = std::min(*b, c.count);
+      bounded = bounded || others > 0;
+    } else {
+      SNARKD_CUDA_CHECK(cudaMemsetAsync(chunk_count, 0, sizeof(uint64_t), stream));
+      detail::launch_count_others(c, w, offset, chunk_count, stream);
+      SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_count, chunk_count, sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
+      wait(stream, sync);
+      others = *h_count;
+      if (record) record->record(c.first, c.count, others);
+    }
+    if (used + others > cap) flush();
     detail::launch_ones_gather<F>(c, w, offset, accum, l.accum_threads, tail_bases, tail_scalars, tail_count, stream);
-    used += *h_count;
+    used += others;
   });
   flush();
   detail::launch_sum_points<F>(accum, l.accum_threads, &partials[np++], stream);
@@ -369,9 +407,13 @@ void stream_witness_msms(const DeviceProvingKey& key, const StreamLayout& l, voi
   if (timer) timer->start(stream);
   witness_part<Fp>(key, l, base, StreamPart::kA, feed, stream, sync, &sums->a, h_count, stop);
   if (timer) timer->phase("msm_a", stream);
-  witness_part<Fp>(key, l, base, StreamPart::kB1, feed, stream, sync, &sums->b1, h_count, stop);
+  const bool shared_b = prover_paths().shared_b;
+  detail::ChunkCounts b_counts;
+  witness_part<Fp>(key, l, base, StreamPart::kB1, feed, stream, sync, &sums->b1, h_count, stop,
+                   shared_b ? &b_counts : nullptr);
   if (timer) timer->phase("msm_b1", stream);
-  witness_part<Fp2>(key, l, base, StreamPart::kB2, feed, stream, sync, &sums->b2, h_count, stop);
+  witness_part<Fp2>(key, l, base, StreamPart::kB2, feed, stream, sync, &sums->b2, h_count, stop, nullptr,
+                    shared_b ? &b_counts : nullptr);
   if (timer) timer->phase("msm_b2", stream);
   witness_part<Fp>(key, l, base, StreamPart::kL, feed, stream, sync, &sums->l, h_count, stop);
   if (timer) timer->phase("msm_l", stream);
