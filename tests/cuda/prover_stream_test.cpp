@@ -375,7 +375,8 @@ TEST(StreamProver, BellpersonStepsMatchTheCpuResidentStreamedAndMixed) {
   SNARKD_SKIP_WITHOUT_GPU();
   auto g = snarkd::test::rng("stream-prover-bellperson");
   struct Case { uint64_t m, inputs, points, rows; double bits; };
-  const Case cases[] = {{1, 1, 7, 3, 0.95}, {1000, 3, 97, 61, 0.95}, {4097, 5, 1000, 700, 0.95},
+  // m = 2, 1 input: a domain of 4 split into one-point blocks (the fused H falls back).
+  const Case cases[] = {{1, 1, 7, 3, 0.95}, {2, 1, 3, 2, 0.95}, {1000, 3, 97, 61, 0.95}, {4097, 5, 1000, 700, 0.95},
                         {4093, 9, 512, 4093, 0.2}, {16387, 9, 4096, 2000, 0.95}};
   for (const Case& k : cases) {
     const auto sc = synthetic(k.m, k.inputs, g(), k.bits);
@@ -384,13 +385,14 @@ TEST(StreamProver, BellpersonStepsMatchTheCpuResidentStreamedAndMixed) {
     const std::string what = "bellperson m=" + std::to_string(k.m) + " bits=" + std::to_string(k.bits);
     for (const KeyResidency& res : {KeyResidency{}, none(), half(pk)}) {
       Placed placed(pk, sc.circuit, res);
-      // Both B paths (B G2 bounded by B G1's counts, or counted per chunk).
-      for (const bool shared_b : {true, false}) {
-        const detail::ScopedProverPaths paths(ProverPaths{true, shared_b});
+      // Both paths: fused H + B G2 bounded by B G1's counts, and the old ones.
+      for (const bool fast : {true, false}) {
+        const detail::ScopedProverPaths paths(ProverPaths{fast, fast});
         uint64_t streamed = 0;
         const QuerySums got = run_steps(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, &streamed);
         expect_equal(got, want,
-                     what + (shared_b ? " [B shared]" : " [B twice]") + " (" + std::to_string(streamed) + " chunks copied)");
+                     what + (fast ? " [fused, B shared]" : " [unfused, B twice]") + " (" + std::to_string(streamed) +
+                         " chunks copied)");
       }
     }
   }
@@ -427,10 +429,10 @@ TEST(StreamProver, SnarkjsFlavourStepsMatchTheCpu) {
   const QuerySums want = cpu_sums(sj, sc.circuit, w);
   for (const KeyResidency& res : {KeyResidency{}, none()}) {
     Placed placed(sj, sc.circuit, res);
-    for (const bool shared_b : {true, false}) {  // random scalars: B's tails flush often
-      const detail::ScopedProverPaths paths(ProverPaths{true, shared_b});
+    for (const bool fast : {true, false}) {  // random scalars: B's tails flush often
+      const detail::ScopedProverPaths paths(ProverPaths{fast, fast});
       expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 250), want,
-                   std::string("snarkjs random witness") + (shared_b ? " [B shared]" : " [B twice]"));
+                   std::string("snarkjs random witness") + (fast ? " [fused, B shared]" : " [unfused, B twice]"));
     }
   }
 }

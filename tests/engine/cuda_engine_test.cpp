@@ -175,8 +175,8 @@ TEST(CudaEngine, KeysLargerThanTheDeviceStreamAndProveTheSameBytes) {
       }
       if (residency.rfind("streaming", 0) != 0) continue;  // fully resident at 2×: covered above
       std::vector<std::vector<ff::Fr>> ws(4, syn.witness);
-      for (const bool shared_b : {true, false}) {  // the streamed B G2's bounds, and per-chunk counts
-        const cuda::detail::ScopedProverPaths scoped(cuda::ProverPaths{true, shared_b});
+      for (const bool fast : {true, false}) {  // fused H + B G2's bounds, and the old paths
+        const cuda::detail::ScopedProverPaths scoped(cuda::ProverPaths{fast, fast});
         expect_cpu_equal(e, "syn", *pk, *circuit, ws, g);
       }
       const EngineStats st = e.stats();

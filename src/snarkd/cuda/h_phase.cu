@@ -28,6 +28,14 @@ void scale_table(const Fr* in, size_t count, const Fr& k, Fr* out, cudaStream_t 
 
 }  // namespace
 
+size_t detail::coset_low_entries(uint32_t tables_max_log_n) { return low_coset_entries(tables_max_log_n); }
+
+void detail::enqueue_scaled_coset_low(const NttTables& tables, bool inverse, const Fr& k, Fr* out,
+                                      cudaStream_t stream) {
+  scale_table(inverse ? tables.view().coset_inv[0] : tables.view().coset[0], low_coset_entries(tables), k, out,
+              stream);
+}
+
 size_t h_phase_scratch_bytes(uint32_t log_n, uint32_t tables_max_log_n) {
   return align_up(ntt_scratch_bytes(log_n)) + 2 * align_up(low_coset_entries(tables_max_log_n) * sizeof(Fr));
 }

@@ -20,6 +20,9 @@
 //   flushed through a Pippenger if it would overflow, then one kernel adds the bases of the ones
 //   into per-thread accumulators and gathers the others' bases and scalars into the tail; at the
 //   end the tail's Pippenger and a tree over the accumulators.
+// The H transforms fold their 1/n (and bellperson's 1/Z) into scaled copies of the coset tables
+// as h_phase does (ProverPaths::fused_h; SNARKD_H_PHASE=unfused: the plain transforms and a
+// scaling pass); the memory plan holds two n-vectors, so the pointwise products stay kernels.
 // The split NTT (stream_ops::dif_pair) needs n/2^d scratch instead of n: d = 2 for bellperson
 // keys (the H scalars come back in natural order), d = 0 for snarkjs keys (their H scalars are
 // coset evaluations in natural order, which the MSM pairs with the H query).
@@ -99,10 +102,11 @@ struct StreamLimits {
 struct StreamLayout {
   uint32_t depth = 0;                 // split NTT depth
   uint64_t max_pass_entries = 0;      // sort entries per Pippenger pass (bounds its scratch)
-  // Step 0: [w | v2 | NTT scratch | small (failing row, ONE check) | … | v1], q_bytes in all;
+  // Step 0: [w | v2 | NTT scratch | H tables | small (failing row, ONE check) | … | v1], q_bytes
+  // in all (H tables: the two scaled coset tables of the fused H, h_tables_bytes);
   // kept for the H MSM: the last keep_bytes = [hs | v1], hs = [partials | gathered scalars |
   // Pippenger scratch] (offsets below relative to the kept range).
-  uint64_t w = 0, v2 = 0, ntt_scratch = 0, small = 0, v1 = 0, q_bytes = 0;
+  uint64_t w = 0, v2 = 0, ntt_scratch = 0, h_tables = 0, h_tables_bytes = 0, small = 0, v1 = 0, q_bytes = 0;
   uint64_t keep_bytes = 0, keep_v1 = 0;
   uint64_t hs_partials = 0, hs_gather = 0, hs_scratch = 0, hs_scratch_bytes = 0;
   uint32_t h_partials = 0;            // H chunks + 1 (the total)

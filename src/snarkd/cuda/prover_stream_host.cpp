@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "snarkd/cuda/h_phase.hpp"
 #include "snarkd/cuda/msm.hpp"
 #include "snarkd/cuda/prover_stream.hpp"
 #include "snarkd/groth16/qap.hpp"
@@ -126,7 +127,10 @@ StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& c
   l.w = 0;
   l.v2 = wb;
   l.ntt_scratch = l.v2 + vb;
-  l.small = l.ntt_scratch + align256(ntt_scratch_bytes(L - l.depth));
+  l.h_tables = l.ntt_scratch + align256(ntt_scratch_bytes(L - l.depth));
+  // The tables whose coset powers the transforms use: the blocks' (split) or the key's.
+  l.h_tables_bytes = 2 * align256(detail::coset_low_entries(l.depth ? L - l.depth : L) * sizeof(Fr));
+  l.small = l.h_tables + l.h_tables_bytes;
   const uint64_t head = l.small + 256;
   const uint64_t ch = limits.chunk_points[4];
   l.h_partials = uint32_t(limits.chunks[4] + 1);
@@ -222,40 +226,79 @@ void stop_point(const std::stop_token& stop, cudaStream_t stream, cudaEvent_t sy
   throw Cancelled(std::string(where) + ": cancelled");
 }
 
+// The fused H's scaled coset tables (ProverPaths::fused_h), in the layout's H tables: fwd =
+// κ·s^j with κ = 1/m for the transforms to the coset (the inverse before it skips its 1/m), inv =
+// κ·s^(−j) with κ = f/m for the one back (f = 1/Z; the subtraction before it then scales
+// nothing). m: the transforms' size (the blocks', or n at depth 0). Null tables: unfused — also
+// for one-point transforms (m = 1), which ntt() skips as the identity, so a κ would be lost.
+struct HTables {
+  const Fr* fwd = nullptr;
+  const Fr* inv = nullptr;
+};
+
+HTables enqueue_h_tables(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* base, cudaStream_t stream) {
+  const uint32_t L = key.log_domain(), d = l.depth;
+  if (L == d) return {};
+  const NttTables& t = d ? *key.block_tables() : key.ntt_tables();
+  const Fr m_inv = Fr::from_host(t.size_inverse(L - d));
+  auto* fwd = reinterpret_cast<Fr*>(base + l.h_tables);
+  auto* inv = fwd + l.h_tables_bytes / 2 / sizeof(Fr);
+  detail::enqueue_scaled_coset_low(t, false, m_inv, fwd, stream);
+  if (key.flavour() != groth16::KeyFlavour::kBellperson) return {fwd, nullptr};  // no transform back
+  detail::enqueue_scaled_coset_low(t, true, key.view().h_factor * m_inv, inv, stream);
+  return {fwd, inv};
+}
+
+// One transform of the H computation; fused: an inverse leaves out 1/m, a coset transform takes
+// the scaled table `low` for its coset powers.
+void h_ntt(Fr* v, uint32_t log_m, Direction dir, bool coset, const NttTables& t, bool fused, const Fr* low,
+           void* scratch, cudaStream_t stream) {
+  if (!fused) return ntt(v, log_m, dir, coset, t, scratch, stream);
+  detail::NttFusion f{};
+  if (coset) f.coset_low = low;
+  f.skip_scale = dir == Direction::kInverse;
+  detail::ntt_fused(v, log_m, dir, coset, t, scratch, stream, 1, f);
+}
+
 // Natural-order evaluations on the domain → natural-order evaluations on the coset (inverse
 // NTT, coset NTT): split (prover_stream_ops.hpp) or, at depth 0, the plain pair.
-void to_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch, cudaStream_t stream) {
+void to_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch, const HTables& ht,
+              cudaStream_t stream) {
   const uint32_t L = key.log_domain(), d = l.depth;
   const NttTables& t = key.ntt_tables();
+  const bool fused = ht.fwd != nullptr;
   if (d == 0) {
-    ntt(v, L, Direction::kInverse, false, t, scratch, stream);
-    ntt(v, L, Direction::kForward, true, t, scratch, stream);
+    h_ntt(v, L, Direction::kInverse, false, t, fused, nullptr, scratch, stream);
+    h_ntt(v, L, Direction::kForward, true, t, fused, ht.fwd, scratch, stream);
     return;
   }
   const stream_ops::SplitTwiddles& tw = key.view().twiddles;
   const uint64_t m = uint64_t{1} << (L - d);
   for (uint32_t level = 0; level < d; ++level)
     detail::launch_split_layer(v, level, false, true, stream_ops::BlockScale::kNone, tw, stream);
-  for (uint64_t b = 0; b < (uint64_t{1} << d); ++b) ntt(v + b * m, L - d, Direction::kInverse, false, t, scratch, stream);
   for (uint64_t b = 0; b < (uint64_t{1} << d); ++b)
-    ntt(v + b * m, L - d, Direction::kForward, true, *key.block_tables(), scratch, stream);
+    h_ntt(v + b * m, L - d, Direction::kInverse, false, t, fused, nullptr, scratch, stream);
+  for (uint64_t b = 0; b < (uint64_t{1} << d); ++b)
+    h_ntt(v + b * m, L - d, Direction::kForward, true, *key.block_tables(), fused, ht.fwd, scratch, stream);
   for (uint32_t level = d; level-- > 0;)
     detail::launch_split_layer(v, level, true, false,
                                level == d - 1 ? stream_ops::BlockScale::kInputs : stream_ops::BlockScale::kNone, tw,
                                stream);
 }
 
-// Natural-order coset evaluations → the coefficients (split order when d > 0).
-void from_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch, cudaStream_t stream) {
+// Natural-order coset evaluations → the coefficients (split order when d > 0); fused, times f.
+void from_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch, const HTables& ht,
+                cudaStream_t stream) {
   const uint32_t L = key.log_domain(), d = l.depth;
-  if (d == 0) return ntt(v, L, Direction::kInverse, true, key.ntt_tables(), scratch, stream);
+  const bool fused = ht.inv != nullptr;
+  if (d == 0) return h_ntt(v, L, Direction::kInverse, true, key.ntt_tables(), fused, ht.inv, scratch, stream);
   const uint64_t m = uint64_t{1} << (L - d);
   for (uint32_t level = 0; level < d; ++level)
     detail::launch_split_layer(v, level, false, true,
                                level == d - 1 ? stream_ops::BlockScale::kOutputs : stream_ops::BlockScale::kNone,
                                key.view().twiddles, stream);
   for (uint64_t b = 0; b < (uint64_t{1} << d); ++b)
-    ntt(v + b * m, L - d, Direction::kInverse, true, *key.block_tables(), scratch, stream);
+    h_ntt(v + b * m, L - d, Direction::kInverse, true, *key.block_tables(), fused, ht.inv, scratch, stream);
 }
 
 }  // namespace
@@ -284,8 +327,9 @@ void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws
   detail::launch_qap_tail(v1, v2, w, m, n, key.num_inputs(), bellperson, one_ok, stream);
   if (timer) timer->phase("qap", stream);
   stop_point(stop, stream, sync, "stream_qap_h");
-  to_coset(key, l, v1, scratch, stream);
-  to_coset(key, l, v2, scratch, stream);
+  const HTables ht = prover_paths().fused_h ? enqueue_h_tables(key, l, base, stream) : HTables{};
+  to_coset(key, l, v1, scratch, ht, stream);
+  to_coset(key, l, v2, scratch, ht, stream);
   detail::launch_mul(v1, v2, n, stream);
   stop_point(stop, stream, sync, "stream_qap_h");
   feed(StreamPart::kRows2, [&](const ChunkView& c) {
@@ -293,9 +337,10 @@ void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws
     detail::launch_qap_pass2(c, dict, w, v2, bellperson, stream);
   });
   detail::launch_fill_zero(v2 + m, n - m, stream);
-  to_coset(key, l, v2, scratch, stream);
-  detail::launch_sub_scale(v1, v2, n, key.view().h_factor, bellperson, stream);
-  if (bellperson) from_coset(key, l, v1, scratch, stream);
+  to_coset(key, l, v2, scratch, ht, stream);
+  // Fused: f rides on the coset inverse's table (bellperson; snarkjs has none).
+  detail::launch_sub_scale(v1, v2, n, key.view().h_factor, bellperson && ht.inv == nullptr, stream);
+  if (bellperson) from_coset(key, l, v1, scratch, ht, stream);
   if (timer) timer->phase("h", stream);
   stop_point(stop, stream, sync, "stream_qap_h");
   SNARKD_CUDA_CHECK(cudaMemcpyAsync(&sums->first_failing_row, fail, 2 * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
