@@ -63,7 +63,7 @@ fi
   for f in "$OUT"/test_*.log "$OUT"/memcheck_*.log; do
     [ -f "$f" ] || continue
     echo "== $(basename "$f" .log)"
-    grep -E "^\[  (PASSED|FAILED|SKIPPED) \]|Failure|ERROR SUMMARY|paths:" "$f" | sort | uniq -c | head -12
+    grep -E "^\[  PASSED  \]|^\[  FAILED  \]|^\[  SKIPPED \] [0-9]+ test|ERROR SUMMARY" "$f" | head -12
   done
   for f in "$OUT"/bench_*.log; do
     [ -f "$f" ] || continue
