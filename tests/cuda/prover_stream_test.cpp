@@ -130,6 +130,49 @@ TEST(StreamOps, RowDotOverChunksEqualsEvaluate) {
 }
 
 // scalar_kind and chunk_scalar agree with the CPU split's classes and gathers.
+// The B G2 part's bounds from the B G1 part's counts: the sum over the recorded chunks that
+// overlap, never below the true count of any sub-range; nothing where the record has a gap.
+TEST(StreamOps, ChunkCountsBoundSubRangesFromOverlappingChunks) {
+  auto g = snarkd::test::rng("stream_chunk_counts");
+  const uint64_t n = 1000 + g() % 1000;
+  std::vector<uint8_t> other(n);
+  for (auto& o : other) o = g() % 3 == 0;
+  auto count = [&](uint64_t first, uint64_t len) {
+    uint64_t c = 0;
+    for (uint64_t k = first; k < first + len; ++k) c += other[k];
+    return c;
+  };
+  detail::ChunkCounts cc;
+  std::vector<uint64_t> cuts{0};
+  while (cuts.back() < n) cuts.push_back(std::min(n, cuts.back() + 1 + g() % 200));
+  for (size_t k = 0; k + 1 < cuts.size(); ++k)  // recorded in any order
+    cc.record(cuts[cuts.size() - 2 - k], cuts[cuts.size() - 1 - k] - cuts[cuts.size() - 2 - k],
+              count(cuts[cuts.size() - 2 - k], cuts[cuts.size() - 1 - k] - cuts[cuts.size() - 2 - k]));
+  for (int trial = 0; trial < 2000; ++trial) {
+    const uint64_t first = g() % n, len = 1 + g() % (n - first);
+    const auto b = cc.bound(first, len);
+    ASSERT_TRUE(b.has_value()) << first << "+" << len;
+    EXPECT_GE(*b, count(first, len)) << first << "+" << len;
+    // Exactly the overlapping chunks' sum.
+    const auto lo = std::upper_bound(cuts.begin(), cuts.end(), first) - 1;
+    const auto hi = std::lower_bound(cuts.begin(), cuts.end(), first + len);
+    EXPECT_EQ(*b, count(*lo, *hi - *lo)) << first << "+" << len;
+  }
+  EXPECT_EQ(cc.bound(5, 0), std::optional<uint64_t>(0));
+  EXPECT_FALSE(cc.bound(n - 1, 2).has_value()) << "past the recorded range";
+  // A gap: drop one recorded chunk in the middle.
+  detail::ChunkCounts gap;
+  for (size_t k = 0; k + 1 < cuts.size(); ++k)
+    if (k != 1) gap.record(cuts[k], cuts[k + 1] - cuts[k], count(cuts[k], cuts[k + 1] - cuts[k]));
+  if (cuts.size() > 3) {
+    EXPECT_FALSE(gap.bound(cuts[0], cuts[3] - cuts[0]).has_value());
+    EXPECT_FALSE(gap.bound(cuts[1], 1).has_value());
+    EXPECT_TRUE(gap.bound(cuts[2], cuts[3] - cuts[2]).has_value());
+  }
+  detail::ChunkCounts empty;
+  EXPECT_FALSE(empty.bound(0, 1).has_value());
+}
+
 TEST(StreamOps, ScalarClassesAndChunkScalars) {
   auto g = snarkd::test::rng("stream-ops-scalars");
   std::vector<ff::Fr> w(500);
@@ -178,8 +221,8 @@ class TestFeed {
     StreamLimits l;
     const uint64_t lens[5] = {pk_.a.size(), pk_.b_g1.size(), pk_.b_g2.size(), pk_.l.size(), pk_.h.size()};
     for (int i = 0; i < 5; ++i) {
-      l.chunk_points[i] = std::min(points_, lens[i]);
-      l.chunks[i] = (lens[i] + points_ - 1) / points_;
+      l.chunk_points[i] = std::min(points_of(i), lens[i]);
+      l.chunks[i] = (lens[i] + points_of(i) - 1) / points_of(i);
     }
     return l;
   }
@@ -193,6 +236,10 @@ class TestFeed {
   uint64_t streamed_chunks = 0;
 
  private:
+  // B G2's chunks are cut at other points than B G1's (as the engine's, whose slots hold half as
+  // many G2 points), so its bounds from B G1's counts span partial chunks.
+  uint64_t points_of(int q) const { return q == 2 ? std::max<uint64_t>(1, points_ * 2 / 3) : points_; }
+
   std::byte* put(uint64_t& at, const void* host, uint64_t bytes) {
     std::byte* dst = slot_.data() + at;
     if (bytes) SNARKD_CUDA_CHECK(cudaMemcpyAsync(dst, host, bytes, cudaMemcpyHostToDevice, stream_));
@@ -235,8 +282,9 @@ class TestFeed {
     const uint64_t pb = q == 2 ? sizeof(G2Affine) : sizeof(G1Affine);
     const std::vector<uint32_t>* index = q == 0 ? &a_index_ : (q == 1 || q == 2) ? &b_index_ : nullptr;
     if (index && index->empty()) index = nullptr;
-    for (uint64_t first = 0; first < lens[q]; first += points_) {
-      ChunkView cv{first, std::min(points_, lens[q] - first)};
+    const uint64_t step = points_of(q);
+    for (uint64_t first = 0; first < lens[q]; first += step) {
+      ChunkView cv{first, std::min(step, lens[q] - first)};
       if (first + cv.count <= v.resident[q]) {
         cv.points = static_cast<const std::byte*>(v.points[q]) + first * pb;
         cv.index = v.index[q] ? v.index[q] + first : nullptr;
@@ -327,7 +375,8 @@ TEST(StreamProver, BellpersonStepsMatchTheCpuResidentStreamedAndMixed) {
   SNARKD_SKIP_WITHOUT_GPU();
   auto g = snarkd::test::rng("stream-prover-bellperson");
   struct Case { uint64_t m, inputs, points, rows; double bits; };
-  const Case cases[] = {{1, 1, 7, 3, 0.95}, {1000, 3, 97, 61, 0.95}, {4097, 5, 1000, 700, 0.95},
+  // m = 2, 1 input: a domain of 4 split into one-point blocks (the fused H falls back).
+  const Case cases[] = {{1, 1, 7, 3, 0.95}, {2, 1, 3, 2, 0.95}, {1000, 3, 97, 61, 0.95}, {4097, 5, 1000, 700, 0.95},
                         {4093, 9, 512, 4093, 0.2}, {16387, 9, 4096, 2000, 0.95}};
   for (const Case& k : cases) {
     const auto sc = synthetic(k.m, k.inputs, g(), k.bits);
@@ -336,9 +385,15 @@ TEST(StreamProver, BellpersonStepsMatchTheCpuResidentStreamedAndMixed) {
     const std::string what = "bellperson m=" + std::to_string(k.m) + " bits=" + std::to_string(k.bits);
     for (const KeyResidency& res : {KeyResidency{}, none(), half(pk)}) {
       Placed placed(pk, sc.circuit, res);
-      uint64_t streamed = 0;
-      const QuerySums got = run_steps(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, &streamed);
-      expect_equal(got, want, what + " (" + std::to_string(streamed) + " chunks copied)");
+      // Both paths: fused H + B G2 bounded by B G1's counts, and the old ones.
+      for (const bool fast : {true, false}) {
+        const detail::ScopedProverPaths paths(ProverPaths{fast, fast});
+        uint64_t streamed = 0;
+        const QuerySums got = run_steps(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, &streamed);
+        expect_equal(got, want,
+                     what + (fast ? " [fused, B shared]" : " [unfused, B twice]") + " (" + std::to_string(streamed) +
+                         " chunks copied)");
+      }
     }
   }
 }
@@ -374,7 +429,11 @@ TEST(StreamProver, SnarkjsFlavourStepsMatchTheCpu) {
   const QuerySums want = cpu_sums(sj, sc.circuit, w);
   for (const KeyResidency& res : {KeyResidency{}, none()}) {
     Placed placed(sj, sc.circuit, res);
-    expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 250), want, "snarkjs random witness");
+    for (const bool fast : {true, false}) {  // random scalars: B's tails flush often
+      const detail::ScopedProverPaths paths(ProverPaths{fast, fast});
+      expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 250), want,
+                   std::string("snarkjs random witness") + (fast ? " [fused, B shared]" : " [unfused, B twice]"));
+    }
   }
 }
 

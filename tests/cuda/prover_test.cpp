@@ -27,6 +27,7 @@
 
 #include "common/seed.hpp"
 #include "gpu_test_util.hpp"
+#include "snarkd/cuda/h_phase.hpp"
 #include "snarkd/cuda/prover.hpp"
 #include "snarkd/ec/fixed_base.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
@@ -119,11 +120,18 @@ QuerySums expect_matches_cpu(const ProvingKey& pk, const r1cs::Circuit& c, std::
   EXPECT_GT(key.resident_bytes(), 0u) << what;
   const QuerySums want = cpu_sums(pk, c, w);
   Partition part(key);
-  const QuerySums got = part.run(key, w);
-  expect_sums_equal(got, want, what + " (stream-ordered)");
-  expect_sums_equal(part.run(key, w), want, what + " (workspace reused)");
-  expect_sums_equal(compute_sums_sync(key, w), want, what + " (compute_sums_sync)");
-  expect_same_proof(pk, got, want, {ff::Fr::random(g), ff::Fr::random(g)}, what);
+  QuerySums got;
+  // Both device paths (ProverPaths: fused H + one B classification, and the old ones), each
+  // against the CPU, on the same poisoned workspace.
+  for (const ProverPaths paths : {ProverPaths{true, true}, ProverPaths{false, false}}) {
+    const detail::ScopedProverPaths scoped(paths);
+    const std::string tag = what + (paths.fused_h ? " [fused H, shared B]" : " [unfused H, B twice]");
+    got = part.run(key, w);
+    expect_sums_equal(got, want, tag + " (stream-ordered)");
+    expect_sums_equal(part.run(key, w), want, tag + " (workspace reused)");
+    expect_sums_equal(compute_sums_sync(key, w), want, tag + " (compute_sums_sync)");
+    expect_same_proof(pk, got, want, {ff::Fr::random(g), ff::Fr::random(g)}, tag);
+  }
   return got;
 }
 
@@ -218,10 +226,13 @@ TEST(CudaProver, LargeDomainMatchesCpu) {
     ASSERT_EQ(pk->log_domain, 21u);
     const DeviceProvingKey key(0, *pk, sc.circuit);
     Partition part(key);
-    for (const std::vector<ff::Fr>* w : {&sc.witness, &random_w}) {
+    for (const std::vector<ff::Fr>* w : {&sc.witness, &random_w})
+    for (const ProverPaths paths : {ProverPaths{true, true}, ProverPaths{false, false}}) {
       if (pk == &bp && w == &random_w) continue;  // unsatisfying: refused (tested above)
+      const detail::ScopedProverPaths scoped(paths);
       const std::string what = std::string(groth16::flavour_name(pk->flavour)) + " m=2^20+5 " +
-                               (w == &random_w ? "random witness" : "synthetic witness");
+                               (w == &random_w ? "random witness" : "synthetic witness") +
+                               (paths.fused_h ? " [fused]" : " [unfused]");
       const QuerySums got = part.run(key, *w);
       std::printf("[time] %s: prove_on_stream %.1f ms; workspace %.1f MiB, resident key %.1f MiB\n", what.c_str(),
                   part.stop.elapsed_ms_since(part.start), key.workspace_bytes() / 1048576.0,
@@ -363,8 +374,39 @@ TEST(CudaProver, RefusesBadKeysWitnessesAndWorkspaces) {
   prove_on_stream(key, part.workspace.data(), part.out.data(), part.compute);
   part.compute.synchronize();
   expect_throw_with<InvalidArgument>([&] { to_query_sums(key, part.out[0]); }, "witness[0]");
+  // The H helper refuses a scratch smaller than it needs (before enqueueing anything).
+  const ProverWorkspaceLayout& wl = key.layout();
+  auto* ws = reinterpret_cast<Fr*>(part.workspace.data());
+  Fr *a = ws + wl.a / sizeof(Fr), *b = ws + wl.b / sizeof(Fr), *c = ws + wl.c / sizeof(Fr);
+  for (const ProverPaths paths : {ProverPaths{true, true}, ProverPaths{false, false}})
+    expect_throw_with<InvalidArgument>(
+        [&] {
+          enqueue_h_scalars(key, a, b, c, part.workspace.data() + wl.ntt_scratch, wl.ntt_scratch_bytes - 256,
+                            part.compute, paths);
+        },
+        "enqueue_h_scalars: scratch");
   // Nothing was enqueued by the refusals: the partition still proves.
   expect_sums_equal(part.run(key, sc.witness), cpu_sums(pk, sc.circuit, sc.witness), "after refusals");
+}
+
+// Host only: the path switches (the override nests and restores) and the H scratch, which covers
+// both paths (h_phase's, and the unfused transforms').
+TEST(CudaProverPaths, OverrideNestsAndScratchCoversBothPaths) {
+  const ProverPaths from_env = prover_paths();
+  {
+    const detail::ScopedProverPaths outer(ProverPaths{false, true});
+    EXPECT_EQ(prover_paths(), (ProverPaths{false, true}));
+    {
+      const detail::ScopedProverPaths inner(ProverPaths{true, false});
+      EXPECT_EQ(prover_paths(), (ProverPaths{true, false}));
+    }
+    EXPECT_EQ(prover_paths(), (ProverPaths{false, true}));
+  }
+  EXPECT_EQ(prover_paths(), from_env);
+  for (uint32_t k = 0; k <= NttTables::kMaxLogN; ++k) {
+    EXPECT_GE(h_scalars_scratch_bytes(k), ntt_scratch_bytes(k)) << "2^" << k;
+    EXPECT_EQ(h_scalars_scratch_bytes(k), h_phase_scratch_bytes(k, k)) << "2^" << k;
+  }
 }
 
 }  // namespace

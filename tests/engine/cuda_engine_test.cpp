@@ -107,8 +107,14 @@ TEST(CudaEngine, ProofsEqualTheCpuProverAmpleAndTightLedger) {
       e.register_circuit("fam", fam.pk, fam.circuit);
       e.register_circuit("syn", syn_pk, syn_circuit);
       std::printf("workers %u ledger %llu bytes\n", workers, (unsigned long long)cap);
-      expect_cpu_equal(e, "fam", *fam.pk, *fam.circuit, {fam.witness(1), fam.witness(65535), fam.witness(777)}, g);
-      expect_cpu_equal(e, "syn", *syn_pk, *syn_circuit, {syn.witness, syn.witness}, g);
+      // Both device paths (cuda::ProverPaths: fused H + one B classification, the old ones); the
+      // workers read the switch per proof.
+      for (const cuda::ProverPaths paths : {cuda::ProverPaths{true, true}, cuda::ProverPaths{false, false}}) {
+        const cuda::detail::ScopedProverPaths scoped(paths);
+        std::printf("  paths: %s\n", paths.fused_h ? "fused H, shared B" : "unfused H, B twice");
+        expect_cpu_equal(e, "fam", *fam.pk, *fam.circuit, {fam.witness(1), fam.witness(65535), fam.witness(777)}, g);
+        expect_cpu_equal(e, "syn", *syn_pk, *syn_circuit, {syn.witness, syn.witness}, g);
+      }
       EXPECT_EQ(e.stats().vram_overcommits, 0u);
       EXPECT_LE(e.stats().peak_vram_bytes, cap);
     }
@@ -169,7 +175,10 @@ TEST(CudaEngine, KeysLargerThanTheDeviceStreamAndProveTheSameBytes) {
       }
       if (residency.rfind("streaming", 0) != 0) continue;  // fully resident at 2×: covered above
       std::vector<std::vector<ff::Fr>> ws(4, syn.witness);
-      expect_cpu_equal(e, "syn", *pk, *circuit, ws, g);
+      for (const bool fast : {true, false}) {  // fused H + B G2's bounds, and the old paths
+        const cuda::detail::ScopedProverPaths scoped(cuda::ProverPaths{fast, fast});
+        expect_cpu_equal(e, "syn", *pk, *circuit, ws, g);
+      }
       const EngineStats st = e.stats();
       EXPECT_EQ(st.vram_overcommits, 0u);
       EXPECT_LE(st.peak_vram_bytes, c);

@@ -12,7 +12,8 @@ namespace {
 size_t align_up(size_t x) { return (x + 255) & ~size_t{255}; }
 
 // Entries of the low coset table of tables covering 2^max_log_n points (ntt.hpp's NttTablesView).
-size_t low_coset_entries(const NttTables& t) { return size_t{1} << std::min<uint32_t>(t.max_log_n(), 14); }
+size_t low_coset_entries(uint32_t max_log_n) { return size_t{1} << std::min<uint32_t>(max_log_n, 14); }
+size_t low_coset_entries(const NttTables& t) { return low_coset_entries(t.max_log_n()); }
 
 // out[j] = in[j]·k.
 __global__ void scale_kernel(const Fr* in, size_t count, Fr k, Fr* out) {
@@ -27,8 +28,20 @@ void scale_table(const Fr* in, size_t count, const Fr& k, Fr* out, cudaStream_t 
 
 }  // namespace
 
+size_t detail::coset_low_entries(uint32_t tables_max_log_n) { return low_coset_entries(tables_max_log_n); }
+
+void detail::enqueue_scaled_coset_low(const NttTables& tables, bool inverse, const Fr& k, Fr* out,
+                                      cudaStream_t stream) {
+  scale_table(inverse ? tables.view().coset_inv[0] : tables.view().coset[0], low_coset_entries(tables), k, out,
+              stream);
+}
+
+size_t h_phase_scratch_bytes(uint32_t log_n, uint32_t tables_max_log_n) {
+  return align_up(ntt_scratch_bytes(log_n)) + 2 * align_up(low_coset_entries(tables_max_log_n) * sizeof(Fr));
+}
+
 size_t h_phase_scratch_bytes(uint32_t log_n, const NttTables& tables) {
-  return align_up(ntt_scratch_bytes(log_n)) + 2 * align_up(low_coset_entries(tables) * sizeof(Fr));
+  return h_phase_scratch_bytes(log_n, tables.max_log_n());
 }
 
 void h_phase(Fr* d_a, Fr* d_b, Fr* d_c, const HPhaseParams& hp, const NttTables& tables, void* d_scratch,

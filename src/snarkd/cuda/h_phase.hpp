@@ -37,6 +37,18 @@ struct HPhaseParams {
 };
 
 size_t h_phase_scratch_bytes(uint32_t log_n, const NttTables& tables);
+// The same from the tables' size alone (tables covering 2^tables_max_log_n points), for layouts
+// computed before the tables exist (prover workspaces, engine/residency's sizes).
+size_t h_phase_scratch_bytes(uint32_t log_n, uint32_t tables_max_log_n);
+
+namespace detail {
+// The 1/n and factor folding of h_phase for callers that run their own transforms (the streamed
+// prover's split NTT, prover_stream.hpp): a copy of `tables`' low coset table (s^j, or s^(−j)
+// when `inverse`; coset_low_entries of them) scaled by k, enqueued on `stream` into `out`, to be
+// passed as NttFusion::coset_low to ntt_fused with those tables.
+size_t coset_low_entries(uint32_t tables_max_log_n);
+void enqueue_scaled_coset_low(const NttTables& tables, bool inverse, const Fr& k, Fr* out, cudaStream_t stream);
+}  // namespace detail
 
 // Throws InvalidArgument on a bad log_n or missing scratch.
 void h_phase(Fr* d_a, Fr* d_b, Fr* d_c, const HPhaseParams& params, const NttTables& tables, void* d_scratch,

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "snarkd/cuda/h_phase.hpp"
 #include "snarkd/cuda/msm.hpp"
 #include "snarkd/cuda/msm_split.hpp"
 #include "snarkd/cuda/prover.hpp"
@@ -90,6 +91,27 @@ void witness_msm(const Affine<F>* bases, const Fr* scalars, uint64_t n, Xyzz<F>*
   msm_split_finish<F>(bases, split, counts, out, out, rest, rest_bytes, stream);
 }
 
+// The B sums in G1 and G2 over ONE classification of the B scalars (msm_split.hpp): a wait for the
+// stream and a classification pass (flags, partition, gather over |B| scalars) fewer than two
+// witness_msm calls. The split buffer stays untouched from the classification to the G2 sum (the
+// scratch behind it is shared, stream order separates the two sums). Same scratch as witness_msm
+// for the larger curve, Fp2. `mark` records the end of the G1 sum.
+template <class Mark>
+void witness_msm_b(const G1Affine* g1, const G2Affine* g2, const Fr* scalars, uint64_t n, G1Xyzz* out1,
+                   G2Xyzz* out2, void* scratch, uint64_t scratch_bytes, cudaStream_t stream, Mark&& mark) {
+  const uint64_t split_bytes = align_up(split_buffer_bytes(n));
+  const DeviceSplit split{n ? scratch : nullptr, split_bytes, n};
+  void* rest = static_cast<uint8_t*>(scratch) + split_bytes;
+  const uint64_t rest_bytes = scratch_bytes - split_bytes;
+  SplitCounts counts;  // pageable: read only after the stream synchronisation below
+  msm_split_classify(scalars, split, &counts, stream);
+  msm_split_ones<Fp>(g1, split, out1, rest, rest_bytes, stream);
+  SNARKD_CUDA_CHECK(cudaStreamSynchronize(stream));
+  msm_split_finish<Fp>(g1, split, counts, out1, out1, rest, rest_bytes, stream);
+  mark();
+  msm_split_run<Fp2>(g2, split, counts, out2, rest, rest_bytes, stream);
+}
+
 // The H sum: random-looking scalars, plain Pippenger (as groth16::compute_sums does).
 uint64_t h_msm_scratch_bytes(uint64_t n) { return msm_scratch_bytes<Fp>(n); }
 void h_msm(const G1Affine* bases, const Fr* scalars, uint64_t n, G1Xyzz* out, void* scratch, uint64_t scratch_bytes,
@@ -101,7 +123,7 @@ void h_msm(const G1Affine* bases, const Fr* scalars, uint64_t n, G1Xyzz* out, vo
 struct Workspace {
   Fr *w, *a, *b, *c, *gather;
   void *ntt_scratch, *msm_scratch;
-  uint64_t msm_scratch_bytes;
+  uint64_t ntt_scratch_bytes, msm_scratch_bytes;
   DeviceSums* sums;
 };
 
@@ -110,7 +132,8 @@ Workspace carve(const ProverWorkspaceLayout& l, void* d_workspace) {
   return {reinterpret_cast<Fr*>(base + l.witness),  reinterpret_cast<Fr*>(base + l.a),
           reinterpret_cast<Fr*>(base + l.b),        reinterpret_cast<Fr*>(base + l.c),
           reinterpret_cast<Fr*>(base + l.gather),   base + l.ntt_scratch,
-          base + l.msm_scratch,                     l.msm_scratch_bytes,
+          base + l.msm_scratch,                     l.ntt_scratch_bytes,
+          l.msm_scratch_bytes,
           reinterpret_cast<DeviceSums*>(base + l.sums)};
 }
 
@@ -131,20 +154,20 @@ void enqueue_qap(const DeviceProvingKey& key, const Workspace& ws, cudaStream_t 
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 
-// Step 2: the H scalars into a (groth16::h_scalars): 6 transforms to the coset, one pointwise
-// pass, and for bellperson the coset inverse back to the n − 1 coefficients.
-void enqueue_h(const DeviceProvingKey& key, const Workspace& ws, cudaStream_t stream) {
+// Step 2 unfused (ProverPaths::fused_h = false; kept for the A/B benchmarks and as h_phase's
+// reference): 6 transforms to the coset, one pointwise pass, for bellperson the coset inverse.
+void enqueue_h_unfused(const DeviceProvingKey& key, Fr* a, Fr* b, Fr* c, void* scratch, cudaStream_t stream) {
   const NttTables& t = key.ntt_tables();
   const uint32_t k = key.log_domain();
   const bool bellperson = key.flavour() == groth16::KeyFlavour::kBellperson;
-  for (Fr* v : {ws.a, ws.b, ws.c}) {
-    ntt(v, k, Direction::kInverse, false, t, ws.ntt_scratch, stream);
-    ntt(v, k, Direction::kForward, true, t, ws.ntt_scratch, stream);
+  for (Fr* v : {a, b, c}) {
+    ntt(v, k, Direction::kInverse, false, t, scratch, stream);
+    ntt(v, k, Direction::kForward, true, t, scratch, stream);
   }
   const uint64_t n = key.domain_size();
-  h_pointwise_kernel<<<blocks_for(n), kThreads, 0, stream>>>(ws.a, ws.b, ws.c, n, key.view().h_factor, bellperson);
+  h_pointwise_kernel<<<blocks_for(n), kThreads, 0, stream>>>(a, b, c, n, key.view().h_factor, bellperson);
   SNARKD_CUDA_CHECK_LAUNCH();
-  if (bellperson) ntt(ws.a, k, Direction::kInverse, true, t, ws.ntt_scratch, stream);
+  if (bellperson) ntt(a, k, Direction::kInverse, true, t, scratch, stream);
 }
 
 // A query's scalars: the witness itself (full query) or the gathered values of its variables.
@@ -161,15 +184,20 @@ const Fr* query_scalars(const Workspace& ws, const uint32_t* index, uint64_t cou
 // the scratch: the B gather overwrites the A scalars only after the A MSM has read them).
 // `mark(k)` records the end of phase k (PhaseEvents); phases 2..6 are the five MSMs.
 template <class Mark>
-void enqueue_msms(const DeviceProvingKey& key, const Workspace& ws, cudaStream_t stream, Mark&& mark) {
+void enqueue_msms(const DeviceProvingKey& key, const Workspace& ws, bool shared_b, cudaStream_t stream, Mark&& mark) {
   const DeviceProvingKey::View& v = key.view();
   const Fr* a_scalars = query_scalars(ws, v.a_index, v.a_len, stream);
   witness_msm<Fp>(v.a, a_scalars, v.a_len, &ws.sums->a, ws.msm_scratch, ws.msm_scratch_bytes, stream);
   mark(2);
   const Fr* b_scalars = query_scalars(ws, v.b_index, v.b_len, stream);
-  witness_msm<Fp>(v.b_g1, b_scalars, v.b_len, &ws.sums->b1, ws.msm_scratch, ws.msm_scratch_bytes, stream);
-  mark(3);
-  witness_msm<Fp2>(v.b_g2, b_scalars, v.b_len, &ws.sums->b2, ws.msm_scratch, ws.msm_scratch_bytes, stream);
+  if (shared_b) {
+    witness_msm_b(v.b_g1, v.b_g2, b_scalars, v.b_len, &ws.sums->b1, &ws.sums->b2, ws.msm_scratch,
+                  ws.msm_scratch_bytes, stream, [&] { mark(3); });
+  } else {
+    witness_msm<Fp>(v.b_g1, b_scalars, v.b_len, &ws.sums->b1, ws.msm_scratch, ws.msm_scratch_bytes, stream);
+    mark(3);
+    witness_msm<Fp2>(v.b_g2, b_scalars, v.b_len, &ws.sums->b2, ws.msm_scratch, ws.msm_scratch_bytes, stream);
+  }
   mark(4);
   witness_msm<Fp>(v.l, ws.w + key.num_inputs(), v.l_len, &ws.sums->l, ws.msm_scratch, ws.msm_scratch_bytes, stream);
   mark(5);
@@ -195,6 +223,24 @@ void check_prover_workspace(const void* p, const char* who) {
 
 }  // namespace detail
 
+uint64_t h_scalars_scratch_bytes(uint32_t log_n) { return h_phase_scratch_bytes(log_n, log_n); }
+
+// The fused path needs log_n ≥ 1 (h_phase's range); a one-point domain takes the unfused one.
+void enqueue_h_scalars(const DeviceProvingKey& key, Fr* d_a, Fr* d_b, Fr* d_c, void* d_scratch, uint64_t scratch_bytes,
+                       cudaStream_t stream, const ProverPaths& paths) {
+  const uint32_t k = key.log_domain();
+  const uint64_t need = h_scalars_scratch_bytes(k);
+  if ((need > 0 && d_scratch == nullptr) || scratch_bytes < need)
+    throw InvalidArgument("enqueue_h_scalars: scratch of " + std::to_string(scratch_bytes) + " bytes, needs " +
+                          std::to_string(need));
+  if (!paths.fused_h || k == 0) return enqueue_h_unfused(key, d_a, d_b, d_c, d_scratch, stream);
+  HPhaseParams hp;
+  hp.log_n = k;
+  hp.bellperson = key.flavour() == groth16::KeyFlavour::kBellperson;
+  hp.factor = key.view().h_factor;
+  h_phase(d_a, d_b, d_c, hp, key.ntt_tables(), d_scratch, scratch_bytes, stream);
+}
+
 std::array<double, kProverPhases> phase_seconds(const PhaseEvents& ev) {
   std::array<double, kProverPhases> s{};
   for (size_t k = 0; k < kProverPhases; ++k) {
@@ -211,6 +257,7 @@ void prove_on_stream(const DeviceProvingKey& key, void* d_workspace, DeviceSums*
   if (h_out == nullptr) throw InvalidArgument("prove_on_stream: h_out is null");
   DeviceGuard guard(key.device());
   const Workspace ws = carve(key.layout(), d_workspace);
+  const ProverPaths paths = prover_paths();
   auto mark = [&](size_t k) {  // the event after phase k (k = −1: before the first)
     if (phases) SNARKD_CUDA_CHECK(cudaEventRecord(phases->at[k + 1], stream));
     if (stop.stop_requested()) {  // this stream only: the kernels already enqueued end first
@@ -221,9 +268,9 @@ void prove_on_stream(const DeviceProvingKey& key, void* d_workspace, DeviceSums*
   mark(size_t(-1));
   enqueue_qap(key, ws, stream);
   mark(0);
-  enqueue_h(key, ws, stream);
+  enqueue_h_scalars(key, ws.a, ws.b, ws.c, ws.ntt_scratch, ws.ntt_scratch_bytes, stream, paths);
   mark(1);
-  enqueue_msms(key, ws, stream, mark);
+  enqueue_msms(key, ws, paths.shared_b, stream, mark);
   SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_out, ws.sums, sizeof(DeviceSums), cudaMemcpyDeviceToHost, stream));
 }
 

@@ -19,11 +19,13 @@
 //      c = a∘b (snarkjs), for bellperson records the first row with a·b ≠ c (atomicMin), and
 //      checks that w_0 = 1.
 //   2. H scalars, in place in a: iNTT and coset NTT of a, b, c (shift 7 or ω₂ₙ); a = (a·b − c)
-//      ·1/(sⁿ − 1) (bellperson) or a·b − c (snarkjs); bellperson: coset iNTT, first n − 1 values.
+//      ·1/(sⁿ − 1) (bellperson) or a·b − c (snarkjs); bellperson: coset iNTT, first n − 1 values
+//      (enqueue_h_scalars: the fused h_phase(), or the unfused sequence, ProverPaths).
 //   3. MSMs, one after another: A (G1) and B (G1, G2) over the density-gathered witness (the
 //      witness itself for snarkjs's full queries), L over the aux values — each through the
 //      bit-split MSM (cuda/msm_split.hpp), which classifies the scalars and waits for the stream
-//      to learn the tail's length — and H over the scalars (plain Pippenger).
+//      to learn the tail's length; the two B sums share one classification — and H over the
+//      scalars (plain Pippenger).
 //   4. One copy of the results (DeviceSums) to the caller's pinned host memory.
 // The satisfiability result travels with the sums: to_query_sums throws UnsatisfiedWitness
 // naming the row, as the CPU prover does (snarkjs keys carry no C matrix: nothing to check).
@@ -31,7 +33,7 @@
 // Workspace layout (offsets 256-aligned; `n` = domain size, `w` = num_vars):
 //   witness  w·32 B                               uploaded by enqueue_witness_upload
 //   a        n·32 B                               a → H scalars
-//   phase    max(b + c + NTT scratch,             during step 2
+//   phase    max(b + c + H scratch,               during step 2 (h_scalars_scratch_bytes)
 //                gather (max(|A|,|B|)·32 B) + MSM scratch for the largest of the five MSMs, the
 //                split MSMs' tails sized for 2^23 points — longer tails run in chunks)
 //   sums     sizeof(DeviceSums)                   results + first failing row
@@ -72,7 +74,7 @@ struct DeviceSums {
 
 // Byte offsets into one partition's workspace (see the layout above).
 struct ProverWorkspaceLayout {
-  uint64_t witness = 0, a = 0, b = 0, c = 0, ntt_scratch = 0;  // phase: H
+  uint64_t witness = 0, a = 0, b = 0, c = 0, ntt_scratch = 0, ntt_scratch_bytes = 0;  // phase: H
   uint64_t gather = 0, msm_scratch = 0, msm_scratch_bytes = 0;  // phase: MSMs (over b, c, ...)
   uint64_t sums = 0;
   uint64_t total = 0;
@@ -179,6 +181,41 @@ void check_prover_workspace(const void* p, const char* who);
 // failing row.
 void check_device_sums(const DeviceProvingKey& key, const DeviceSums& sums);
 }  // namespace detail
+
+// Which of two equivalent device paths the GPU provers take (same proofs; the A/B switch of the
+// benchmarks, issue 20): the defaults are the fast ones.
+struct ProverPaths {
+  bool fused_h = true;   // H by h_phase() (h_phase.hpp); false: 7 transforms + a pointwise kernel
+  bool shared_b = true;  // one classification of the B scalars for the B G1 and B G2 MSMs
+  bool operator==(const ProverPaths&) const = default;
+};
+// The paths in force: SNARKD_H_PHASE = fused | unfused and SNARKD_B_CLASSIFY = once | twice (read
+// once per process; InvalidArgument naming the variable for another value), unless a
+// ScopedProverPaths overrides them.
+ProverPaths prover_paths();
+namespace detail {
+// Tests: every prover in the process takes `p` while this lives (not nested across threads).
+class ScopedProverPaths {
+ public:
+  explicit ScopedProverPaths(const ProverPaths& p);
+  ~ScopedProverPaths();
+  ScopedProverPaths(const ScopedProverPaths&) = delete;
+  ScopedProverPaths& operator=(const ScopedProverPaths&) = delete;
+
+ private:
+  uint32_t previous_;
+};
+}  // namespace detail
+
+// H from a, b, c on the device, for any caller holding the QAP's evaluations (the prover's step 2;
+// a job that brings its own a, b, c): a, b, c are the key's domain size n each (natural order, on
+// the domain); the H MSM's scalars end in a (n − 1 used for bellperson keys), b and c are
+// overwritten. Scratch: h_scalars_scratch_bytes(key.log_domain()) bytes of device memory on the
+// key's device. Enqueued on `stream` only (no allocation, no synchronisation); the key's device
+// must be current. InvalidArgument when the scratch is missing or too small.
+uint64_t h_scalars_scratch_bytes(uint32_t log_n);
+void enqueue_h_scalars(const DeviceProvingKey& key, Fr* d_a, Fr* d_b, Fr* d_c, void* d_scratch,
+                       uint64_t scratch_bytes, cudaStream_t stream, const ProverPaths& paths = prover_paths());
 
 // Enqueues the copy of the witness (num_vars values, ONE first; pinned host memory for a truly
 // asynchronous copy, valid until the stream reaches the copy) into the workspace. Throws

@@ -2,7 +2,10 @@
 // workspace layout, the witness upload, conversion of the results, the synchronous wrapper.
 // Host curve/field code lives here (g++), not in prover.cu (see msm_sync.cpp).
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -60,12 +63,13 @@ ProverWorkspaceLayout make_layout(uint64_t num_vars, uint32_t log_n, uint64_t ga
   ProverWorkspaceLayout l;
   l.witness = 0;
   l.a = align256(num_vars * sizeof(Fr));
-  // Phase H: b, c and the NTT scratch; phase MSM, over the same bytes: gather + MSM scratch.
+  // Phase H: b, c and the H scratch; phase MSM, over the same bytes: gather + MSM scratch.
   const uint64_t phase = l.a + vec;
   l.b = phase;
   l.c = l.b + vec;
   l.ntt_scratch = l.c + vec;
-  const uint64_t h_end = l.ntt_scratch + align256(ntt_scratch_bytes(log_n));
+  l.ntt_scratch_bytes = align256(h_scalars_scratch_bytes(log_n));  // either H path's scratch
+  const uint64_t h_end = l.ntt_scratch + l.ntt_scratch_bytes;
   l.gather = phase;
   l.msm_scratch = l.gather + align256(gather_len * sizeof(Fr));
   l.msm_scratch_bytes = align256(msm_scratch);
@@ -259,6 +263,37 @@ DeviceProvingKey::~DeviceProvingKey() {
   own_ = DeviceBuffer<uint8_t>();
   if (switched) cudaSetDevice(previous);
 }
+
+namespace {
+
+// A path switch from the environment: unset or empty = the default (the first name).
+bool env_switch(const char* var, const char* on, const char* off) {
+  const char* v = std::getenv(var);
+  if (v == nullptr || *v == '\0' || std::strcmp(v, on) == 0) return true;
+  if (std::strcmp(v, off) == 0) return false;
+  throw InvalidArgument(std::string(var) + ": '" + v + "' is not one of " + on + ", " + off);
+}
+
+// ScopedProverPaths' override: 0 = none, else 4 | fused_h | shared_b << 1.
+std::atomic<uint32_t> g_paths_override{0};
+
+}  // namespace
+
+ProverPaths prover_paths() {
+  if (const uint32_t o = g_paths_override.load(std::memory_order_acquire); o != 0)
+    return ProverPaths{(o & 1) != 0, (o & 2) != 0};
+  static const ProverPaths env = [] {
+    ProverPaths p;
+    p.fused_h = env_switch("SNARKD_H_PHASE", "fused", "unfused");
+    p.shared_b = env_switch("SNARKD_B_CLASSIFY", "once", "twice");
+    return p;
+  }();
+  return env;
+}
+
+detail::ScopedProverPaths::ScopedProverPaths(const ProverPaths& p)
+    : previous_(g_paths_override.exchange(4u | uint32_t(p.fused_h) | uint32_t(p.shared_b) << 1)) {}
+detail::ScopedProverPaths::~ScopedProverPaths() { g_paths_override.store(previous_); }
 
 void enqueue_witness_upload(const DeviceProvingKey& key, const ff::Fr* h_witness, void* d_workspace,
                             cudaStream_t stream) {

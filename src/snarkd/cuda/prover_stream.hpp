@@ -15,10 +15,14 @@
 //   (one bounded Pippenger per chunk, the partial sums added at the end).
 // Step 1 (stream_witness_msms), workspace [w | tail | accumulators | partials | scratch]: A, B
 //   (G1, G2) and L over their chunks, bit-split per chunk: a kernel counts the chunk's "other"
-//   scalars (the host reads the count: one wait per chunk, on this stream), the tail buffer is
+//   scalars (the host reads the count: one wait per chunk, on this stream; B G2 reuses B G1's
+//   counts as bounds, detail::ChunkCounts), the tail buffer is
 //   flushed through a Pippenger if it would overflow, then one kernel adds the bases of the ones
 //   into per-thread accumulators and gathers the others' bases and scalars into the tail; at the
 //   end the tail's Pippenger and a tree over the accumulators.
+// The H transforms fold their 1/n (and bellperson's 1/Z) into scaled copies of the coset tables
+// as h_phase does (ProverPaths::fused_h; SNARKD_H_PHASE=unfused: the plain transforms and a
+// scaling pass); the memory plan holds two n-vectors, so the pointwise products stay kernels.
 // The split NTT (stream_ops::dif_pair) needs n/2^d scratch instead of n: d = 2 for bellperson
 // keys (the H scalars come back in natural order), d = 0 for snarkjs keys (their H scalars are
 // coset evaluations in natural order, which the MSM pairs with the H query).
@@ -37,6 +41,8 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <optional>
 #include <stop_token>
 #include <vector>
 
@@ -96,10 +102,11 @@ struct StreamLimits {
 struct StreamLayout {
   uint32_t depth = 0;                 // split NTT depth
   uint64_t max_pass_entries = 0;      // sort entries per Pippenger pass (bounds its scratch)
-  // Step 0: [w | v2 | NTT scratch | small (failing row, ONE check) | … | v1], q_bytes in all;
+  // Step 0: [w | v2 | NTT scratch | H tables | small (failing row, ONE check) | … | v1], q_bytes
+  // in all (H tables: the two scaled coset tables of the fused H, h_tables_bytes);
   // kept for the H MSM: the last keep_bytes = [hs | v1], hs = [partials | gathered scalars |
   // Pippenger scratch] (offsets below relative to the kept range).
-  uint64_t w = 0, v2 = 0, ntt_scratch = 0, small = 0, v1 = 0, q_bytes = 0;
+  uint64_t w = 0, v2 = 0, ntt_scratch = 0, h_tables = 0, h_tables_bytes = 0, small = 0, v1 = 0, q_bytes = 0;
   uint64_t keep_bytes = 0, keep_v1 = 0;
   uint64_t hs_partials = 0, hs_gather = 0, hs_scratch = 0, hs_scratch_bytes = 0;
   uint32_t h_partials = 0;            // H chunks + 1 (the total)
@@ -150,6 +157,25 @@ void stream_witness_msms(const DeviceProvingKey& key, const StreamLayout& l, voi
                          PhaseTimer* timer = nullptr, const std::stop_token& stop = {});
 
 namespace detail {
+// The B query's classification shared by its two streamed MSMs (ProverPaths::shared_b): the B G1
+// part records each chunk's count of "other" scalars (read on the host anyway), and the B G2
+// part, whose chunks index the same scalars but are cut at other points (G2 points are twice
+// the size), bounds each of its chunks by the recorded chunks overlapping it instead of a count
+// kernel and a wait for the stream per chunk. A bound is enough: it only decides when the tail
+// is flushed (early is safe: every part's tail holds its largest chunk), and a flush reads the
+// tail's exact length from the device (one wait per flush instead of one per chunk).
+class ChunkCounts {
+ public:
+  void record(uint64_t first, uint64_t count, uint64_t others);
+  // Σ others of the recorded chunks overlapping [first, first + count), or nullopt unless they
+  // cover that range (a chunk seen by one part only: the caller counts it).
+  std::optional<uint64_t> bound(uint64_t first, uint64_t count) const;
+  void clear() { by_first_.clear(); }
+
+ private:
+  std::map<uint64_t, std::pair<uint64_t, uint64_t>> by_first_;  // first → (count, others)
+};
+
 // Kernel launchers (prover_stream.cu), each enqueued on `stream`; the drivers above sequence them.
 void launch_qap_pass1(const ChunkView& v, const Fr* dict, const Fr* w, Fr* a, Fr* b, bool bellperson,
                       unsigned long long* first_failing_row, cudaStream_t stream);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "snarkd/cuda/h_phase.hpp"
 #include "snarkd/cuda/msm.hpp"
 #include "snarkd/cuda/prover_stream.hpp"
 #include "snarkd/groth16/qap.hpp"
@@ -126,7 +127,10 @@ StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& c
   l.w = 0;
   l.v2 = wb;
   l.ntt_scratch = l.v2 + vb;
-  l.small = l.ntt_scratch + align256(ntt_scratch_bytes(L - l.depth));
+  l.h_tables = l.ntt_scratch + align256(ntt_scratch_bytes(L - l.depth));
+  // The tables whose coset powers the transforms use: the blocks' (split) or the key's.
+  l.h_tables_bytes = 2 * align256(detail::coset_low_entries(l.depth ? L - l.depth : L) * sizeof(Fr));
+  l.small = l.h_tables + l.h_tables_bytes;
   const uint64_t head = l.small + 256;
   const uint64_t ch = limits.chunk_points[4];
   l.h_partials = uint32_t(limits.chunks[4] + 1);
@@ -165,6 +169,27 @@ StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& c
   return l;
 }
 
+void detail::ChunkCounts::record(uint64_t first, uint64_t count, uint64_t others) {
+  if (count) by_first_[first] = {count, others};
+}
+
+std::optional<uint64_t> detail::ChunkCounts::bound(uint64_t first, uint64_t count) const {
+  if (count == 0) return 0;
+  const uint64_t end = first + count;
+  auto it = by_first_.upper_bound(first);  // the first recorded chunk starting after `first`
+  if (it == by_first_.begin()) return std::nullopt;
+  --it;  // the one starting at or before `first`
+  uint64_t covered = first, sum = 0;
+  for (; it != by_first_.end() && it->first < end; ++it) {
+    const uint64_t c_first = it->first, c_end = c_first + it->second.first;
+    if (c_first > covered || c_end <= covered) return std::nullopt;  // a gap (or a stale chunk)
+    sum += it->second.second;
+    covered = c_end;
+    if (covered >= end) return sum;
+  }
+  return std::nullopt;
+}
+
 PhaseTimer::PhaseTimer() {
   for (int k = 0; k < 8; ++k) events_.emplace_back(true);
 }
@@ -201,40 +226,79 @@ void stop_point(const std::stop_token& stop, cudaStream_t stream, cudaEvent_t sy
   throw Cancelled(std::string(where) + ": cancelled");
 }
 
+// The fused H's scaled coset tables (ProverPaths::fused_h), in the layout's H tables: fwd =
+// κ·s^j with κ = 1/m for the transforms to the coset (the inverse before it skips its 1/m), inv =
+// κ·s^(−j) with κ = f/m for the one back (f = 1/Z; the subtraction before it then scales
+// nothing). m: the transforms' size (the blocks', or n at depth 0). Null tables: unfused — also
+// for one-point transforms (m = 1), which ntt() skips as the identity, so a κ would be lost.
+struct HTables {
+  const Fr* fwd = nullptr;
+  const Fr* inv = nullptr;
+};
+
+HTables enqueue_h_tables(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* base, cudaStream_t stream) {
+  const uint32_t L = key.log_domain(), d = l.depth;
+  if (L == d) return {};
+  const NttTables& t = d ? *key.block_tables() : key.ntt_tables();
+  const Fr m_inv = Fr::from_host(t.size_inverse(L - d));
+  auto* fwd = reinterpret_cast<Fr*>(base + l.h_tables);
+  auto* inv = fwd + l.h_tables_bytes / 2 / sizeof(Fr);
+  detail::enqueue_scaled_coset_low(t, false, m_inv, fwd, stream);
+  if (key.flavour() != groth16::KeyFlavour::kBellperson) return {fwd, nullptr};  // no transform back
+  detail::enqueue_scaled_coset_low(t, true, key.view().h_factor * m_inv, inv, stream);
+  return {fwd, inv};
+}
+
+// One transform of the H computation; fused: an inverse leaves out 1/m, a coset transform takes
+// the scaled table `low` for its coset powers.
+void h_ntt(Fr* v, uint32_t log_m, Direction dir, bool coset, const NttTables& t, bool fused, const Fr* low,
+           void* scratch, cudaStream_t stream) {
+  if (!fused) return ntt(v, log_m, dir, coset, t, scratch, stream);
+  detail::NttFusion f{};
+  if (coset) f.coset_low = low;
+  f.skip_scale = dir == Direction::kInverse;
+  detail::ntt_fused(v, log_m, dir, coset, t, scratch, stream, 1, f);
+}
+
 // Natural-order evaluations on the domain → natural-order evaluations on the coset (inverse
 // NTT, coset NTT): split (prover_stream_ops.hpp) or, at depth 0, the plain pair.
-void to_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch, cudaStream_t stream) {
+void to_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch, const HTables& ht,
+              cudaStream_t stream) {
   const uint32_t L = key.log_domain(), d = l.depth;
   const NttTables& t = key.ntt_tables();
+  const bool fused = ht.fwd != nullptr;
   if (d == 0) {
-    ntt(v, L, Direction::kInverse, false, t, scratch, stream);
-    ntt(v, L, Direction::kForward, true, t, scratch, stream);
+    h_ntt(v, L, Direction::kInverse, false, t, fused, nullptr, scratch, stream);
+    h_ntt(v, L, Direction::kForward, true, t, fused, ht.fwd, scratch, stream);
     return;
   }
   const stream_ops::SplitTwiddles& tw = key.view().twiddles;
   const uint64_t m = uint64_t{1} << (L - d);
   for (uint32_t level = 0; level < d; ++level)
     detail::launch_split_layer(v, level, false, true, stream_ops::BlockScale::kNone, tw, stream);
-  for (uint64_t b = 0; b < (uint64_t{1} << d); ++b) ntt(v + b * m, L - d, Direction::kInverse, false, t, scratch, stream);
   for (uint64_t b = 0; b < (uint64_t{1} << d); ++b)
-    ntt(v + b * m, L - d, Direction::kForward, true, *key.block_tables(), scratch, stream);
+    h_ntt(v + b * m, L - d, Direction::kInverse, false, t, fused, nullptr, scratch, stream);
+  for (uint64_t b = 0; b < (uint64_t{1} << d); ++b)
+    h_ntt(v + b * m, L - d, Direction::kForward, true, *key.block_tables(), fused, ht.fwd, scratch, stream);
   for (uint32_t level = d; level-- > 0;)
     detail::launch_split_layer(v, level, true, false,
                                level == d - 1 ? stream_ops::BlockScale::kInputs : stream_ops::BlockScale::kNone, tw,
                                stream);
 }
 
-// Natural-order coset evaluations → the coefficients (split order when d > 0).
-void from_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch, cudaStream_t stream) {
+// Natural-order coset evaluations → the coefficients (split order when d > 0); fused, times f.
+void from_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch, const HTables& ht,
+                cudaStream_t stream) {
   const uint32_t L = key.log_domain(), d = l.depth;
-  if (d == 0) return ntt(v, L, Direction::kInverse, true, key.ntt_tables(), scratch, stream);
+  const bool fused = ht.inv != nullptr;
+  if (d == 0) return h_ntt(v, L, Direction::kInverse, true, key.ntt_tables(), fused, ht.inv, scratch, stream);
   const uint64_t m = uint64_t{1} << (L - d);
   for (uint32_t level = 0; level < d; ++level)
     detail::launch_split_layer(v, level, false, true,
                                level == d - 1 ? stream_ops::BlockScale::kOutputs : stream_ops::BlockScale::kNone,
                                key.view().twiddles, stream);
   for (uint64_t b = 0; b < (uint64_t{1} << d); ++b)
-    ntt(v + b * m, L - d, Direction::kInverse, true, *key.block_tables(), scratch, stream);
+    h_ntt(v + b * m, L - d, Direction::kInverse, true, *key.block_tables(), fused, ht.inv, scratch, stream);
 }
 
 }  // namespace
@@ -263,8 +327,9 @@ void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws
   detail::launch_qap_tail(v1, v2, w, m, n, key.num_inputs(), bellperson, one_ok, stream);
   if (timer) timer->phase("qap", stream);
   stop_point(stop, stream, sync, "stream_qap_h");
-  to_coset(key, l, v1, scratch, stream);
-  to_coset(key, l, v2, scratch, stream);
+  const HTables ht = prover_paths().fused_h ? enqueue_h_tables(key, l, base, stream) : HTables{};
+  to_coset(key, l, v1, scratch, ht, stream);
+  to_coset(key, l, v2, scratch, ht, stream);
   detail::launch_mul(v1, v2, n, stream);
   stop_point(stop, stream, sync, "stream_qap_h");
   feed(StreamPart::kRows2, [&](const ChunkView& c) {
@@ -272,9 +337,10 @@ void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws
     detail::launch_qap_pass2(c, dict, w, v2, bellperson, stream);
   });
   detail::launch_fill_zero(v2 + m, n - m, stream);
-  to_coset(key, l, v2, scratch, stream);
-  detail::launch_sub_scale(v1, v2, n, key.view().h_factor, bellperson, stream);
-  if (bellperson) from_coset(key, l, v1, scratch, stream);
+  to_coset(key, l, v2, scratch, ht, stream);
+  // Fused: f rides on the coset inverse's table (bellperson; snarkjs has none).
+  detail::launch_sub_scale(v1, v2, n, key.view().h_factor, bellperson && ht.inv == nullptr, stream);
+  if (bellperson) from_coset(key, l, v1, scratch, ht, stream);
   if (timer) timer->phase("h", stream);
   stop_point(stop, stream, sync, "stream_qap_h");
   SNARKD_CUDA_CHECK(cudaMemcpyAsync(&sums->first_failing_row, fail, 2 * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
@@ -315,11 +381,14 @@ void stream_h_msm(const DeviceProvingKey& key, const StreamLayout& l, void* d_ke
 
 namespace {
 
-// One witness MSM over its chunks (the bit split per chunk, see prover_stream.hpp).
+// One witness MSM over its chunks (the bit split per chunk, see prover_stream.hpp). `record`
+// receives each chunk's exact count of others; with `known` set, a chunk it covers is bounded
+// from it (detail::ChunkCounts) instead of counted.
 template <class F>
 void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* base, StreamPart part,
                   const ChunkFeed& feed, cudaStream_t stream, cudaEvent_t sync, Xyzz<F>* out, uint64_t* h_count,
-                  const std::stop_token& stop) {
+                  const std::stop_token& stop, detail::ChunkCounts* record = nullptr,
+                  const detail::ChunkCounts* known = nullptr) {
   const Fr* w = reinterpret_cast<const Fr*>(base + l.w);
   const uint64_t offset = part == StreamPart::kL ? key.num_inputs() : 0;
   auto* accum = reinterpret_cast<Xyzz<F>*>(base + l.accum);
@@ -332,8 +401,14 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* b
   detail::launch_set_infinity<F>(accum, l.accum_threads, stream);
   SNARKD_CUDA_CHECK(cudaMemsetAsync(tail_count, 0, 2 * sizeof(uint64_t), stream));
   uint32_t np = 0;
-  uint64_t used = 0;
+  uint64_t used = 0;   // the tail's length on the device, or a bound of it when `bounded`
+  bool bounded = false;
   auto flush = [&] {
+    if (bounded) {  // the exact length, from the device
+      SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_count, tail_count, sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
+      wait(stream, sync);
+      used = *h_count, bounded = false;
+    }
     if (used == 0) return;
     if (np + 2 >= l.max_partials) throw std::logic_error("stream_witness_msms: more flushes than the layout has room for");
     detail::pippenger<F>(tail_bases, tail_scalars, used, window_layout(used, l.max_pass_entries), &partials[np++],
@@ -343,13 +418,21 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* b
   };
   feed(part, [&](const ChunkView& c) {
     stop_point(stop, stream, sync, "stream_witness_msms");
-    SNARKD_CUDA_CHECK(cudaMemsetAsync(chunk_count, 0, sizeof(uint64_t), stream));
-    detail::launch_count_others(c, w, offset, chunk_count, stream);
-    SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_count, chunk_count, sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
-    wait(stream, sync);
-    if (used + *h_count > cap) flush();
+    uint64_t others = 0;
+    if (const std::optional<uint64_t> b = known ? known->bound(c.first, c.count) : std::nullopt) {
+      others = std::min(*b, c.count);
+      bounded = bounded || others > 0;
+    } else {
+      SNARKD_CUDA_CHECK(cudaMemsetAsync(chunk_count, 0, sizeof(uint64_t), stream));
+      detail::launch_count_others(c, w, offset, chunk_count, stream);
+      SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_count, chunk_count, sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
+      wait(stream, sync);
+      others = *h_count;
+      if (record) record->record(c.first, c.count, others);
+    }
+    if (used + others > cap) flush();
     detail::launch_ones_gather<F>(c, w, offset, accum, l.accum_threads, tail_bases, tail_scalars, tail_count, stream);
-    used += *h_count;
+    used += others;
   });
   flush();
   detail::launch_sum_points<F>(accum, l.accum_threads, &partials[np++], stream);
@@ -369,9 +452,13 @@ void stream_witness_msms(const DeviceProvingKey& key, const StreamLayout& l, voi
   if (timer) timer->start(stream);
   witness_part<Fp>(key, l, base, StreamPart::kA, feed, stream, sync, &sums->a, h_count, stop);
   if (timer) timer->phase("msm_a", stream);
-  witness_part<Fp>(key, l, base, StreamPart::kB1, feed, stream, sync, &sums->b1, h_count, stop);
+  const bool shared_b = prover_paths().shared_b;
+  detail::ChunkCounts b_counts;
+  witness_part<Fp>(key, l, base, StreamPart::kB1, feed, stream, sync, &sums->b1, h_count, stop,
+                   shared_b ? &b_counts : nullptr);
   if (timer) timer->phase("msm_b1", stream);
-  witness_part<Fp2>(key, l, base, StreamPart::kB2, feed, stream, sync, &sums->b2, h_count, stop);
+  witness_part<Fp2>(key, l, base, StreamPart::kB2, feed, stream, sync, &sums->b2, h_count, stop, nullptr,
+                    shared_b ? &b_counts : nullptr);
   if (timer) timer->phase("msm_b2", stream);
   witness_part<Fp>(key, l, base, StreamPart::kL, feed, stream, sync, &sums->l, h_count, stop);
   if (timer) timer->phase("msm_l", stream);
