@@ -2,8 +2,8 @@
 # Issue 20's GPU run (MSM accumulation kinds, lazy Fp2, binary-GCD inversion, fused H phase).
 # Builds nothing: run from the repository root with the binaries of a Release sm_90 build (not
 # SNARKD_CUDA_COMPILE_CHECK) in $B (default build/):
-#   tests/cuda/test_cuda_{host,field,ntt,msm,msm_precomp,msm_split,h_phase,prover,fixed_base}
-#   bench/gpu/snarkd_gpu_bench
+#   $B/tests/cuda/test_cuda_{host,field,ntt,msm,msm_precomp,msm_split,h_phase,prover,fixed_base}
+#   $B/bench/gpu/snarkd_gpu_bench
 # Steps, each under a time limit and every phase under a deadline so that the whole run stays
 # within 7 min (a step past its phase's deadline is skipped and says so): the GPU tests (by 210 s);
 # compute-sanitizer memcheck on the small MSM and H-phase tests (by 270 s); the benchmark (by
