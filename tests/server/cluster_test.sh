@@ -1,5 +1,5 @@
 #!/bin/sh
-# usage: cluster_test.sh SNARKD SNARKCTL REPO_ROOT
+# usage: cluster_test.sh SNARKD SNARKCTL REPO_ROOT [CLUSTER_BENCH]
 # Cluster mode end to end (ctest label cluster): a throwaway PostgreSQL on a unix socket
 # (pg_throwaway.sh), three daemons a, b, c on simulated devices (real CPU proofs of the snarkjs
 # multiplier circuit) sharing one job table, each with its own hold file (sim_hold_file: while
@@ -22,10 +22,12 @@
 # witness_dir_min_mib at 629 bytes, so every 2-partition job (2 × 460 bytes) keeps its witnesses
 # there as files and every 1-partition job keeps them in the database; 5. checks that each went
 # its way and that the shared directories of ended jobs are gone.
+#   0. (with CLUSTER_BENCH) `cluster_bench --check-fencing`: batched completions, step by step.
 set -u
 S=$1
 C=$2
 ROOT=$3
+B=${4:-}
 Z=$ROOT/tests/groth16/fixtures
 W=$Z/multiplier/multiplier.wtns
 VK=$Z/multiplier/verification_key.json
@@ -53,6 +55,11 @@ for tool in curl python3; do
 done
 
 pg_start "$T/pg" || exit 1
+if [ -n "$B" ]; then
+  "$B" --database "$PGURL" --check-fencing >"$T/fencing.out" 2>&1 &&
+    pass "complete_many: $(grep -c '^ok' "$T/fencing.out") fencing checks (cluster_bench --check-fencing)" ||
+    fail "complete_many fencing: $(grep -v '^ok' "$T/fencing.out" | head -5)"
+fi
 sql() { psql "$PGCONN" -XAtq -v ON_ERROR_STOP=1 -c "SET search_path TO snarkd" -c "$1"; }
 # wait_sql QUERY [SECONDS]: until QUERY answers t (polled every 0.1 s; SECONDS only bounds a failure).
 wait_sql() {
