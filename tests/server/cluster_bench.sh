@@ -136,18 +136,20 @@ for r in $(seq 1 "$R"); do
               (SELECT count(*) FROM events WHERE event = 'partition_done' AND job_id BETWEEN $lo AND $hi),
               (SELECT count(*) FROM events WHERE event = 'claimed' AND job_id BETWEEN $lo AND $hi),
               (SELECT count(DISTINCT detail) FROM events WHERE event = 'claimed' AND job_id BETWEEN $lo AND $hi),
+              (SELECT count(DISTINCT xmin::text) FROM partitions WHERE job_id BETWEEN $lo AND $hi),
               (SELECT count(DISTINCT host_id) FROM events WHERE event = 'claimed' AND job_id BETWEEN $lo AND $hi),
               (SELECT extract(epoch from max(at)) FROM events WHERE event = 'partition_done' AND job_id BETWEEN $lo AND $hi) - $t0
        FROM jobs WHERE id BETWEEN $lo AND $hi" >"$T/r$r"
-  IFS='|' read all_done once parts claims xacts hosts secs <"$T/r$r"
+  IFS='|' read all_done once parts claims xacts cxacts hosts secs <"$T/r$r"
   [ "$all_done" = t ] && [ "$once" = t ] && [ "$parts" -eq $((J * P)) ] ||
     { echo "FAIL: round $r: done=$all_done exactly_once=$once partitions=$parts"; exit 1; }
+  # (A done row's xmin is the transaction that completed it: distinct xmins = completion transactions.)
   # The proofs are real: the round's last job's 10 proofs, through another daemon, verified.
   "$C" --socket "$T/d2.sock" await "$hi" --proof "$T/p.bin" --public "$T/p.json" >/dev/null &&
     "$S" verify --vk "$Z/verification_key.json" --proof "$T/p.bin" --public "$T/p.json" >"$T/v.out" 2>&1 ||
     { echo "FAIL: round $r: job $hi's proofs do not verify: $(head -3 "$T/v.out")"; exit 1; }
   rate=$(awk -v n="$parts" -v s="$secs" 'BEGIN {printf "%.0f", n / s}')
-  echo "   round $r: $parts partitions ($claims claims by $hosts daemons) ($xacts claim transactions) claimed, proven, completed in $(printf '%.2f' "$secs") s = $rate partitions/s; every partition once, job $hi's proofs valid;
+  echo "   round $r: $parts partitions ($claims claims by $hosts daemons) ($xacts claim transactions, $cxacts completion transactions) claimed, proven, completed in $(printf '%.2f' "$secs") s = $rate partitions/s; every partition once, job $hi's proofs valid;
             CPU per partition: daemons $(awk -v a="$d0" -v b="$d1" -v n="$parts" 'BEGIN {printf "%.2f", (b - a) * 1e3 / n}') ms, PostgreSQL $(awk -v a="$p0" -v b="$p1" -v n="$parts" 'BEGIN {printf "%.2f", (b - a) * 1e3 / n}') ms"
   echo "$rate" >>"$T/daemon.rates"
 done
