@@ -4,7 +4,8 @@
 // a fixed 192-byte result (a simulated device taking no time: the database's worst case).
 //
 //   cluster_bench --database URL [--claimers 16] [--jobs 2000] [--partitions-per-job 10]
-//                 [--batch 4] [--witness-bytes 1024] [--schema snarkd_bench] [--json OUT]
+//                 [--batch 4] [--batched] [--witness-bytes 1024] [--schema snarkd_bench] [--json OUT]
+//   cluster_bench --database URL --check-fencing    (complete_many's fencing, step by step)
 //
 // Prints partitions claimed + completed per second over the whole run (first claim to the
 // queue's end), the medians of each step, and checks the result: every partition completed once.
@@ -31,6 +32,7 @@ namespace {
 struct Options {
   std::string database, schema = "snarkd_bench", json;
   uint32_t claimers = 16, jobs = 2000, per_job = 10, batch = 4, witness_bytes = 1024;
+  bool batched = false;
 };
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
@@ -93,6 +95,18 @@ void claimer(const Options& o, int id, int start_fd, int out_fd) {
     const std::vector<ClusterClaim> got = s.claim(host, {"bench-key"}, o.batch, 60);
     claim_ms.push_back(ms_since(t0));
     if (got.empty()) break;
+    if (o.batched) {  // the daemon's path: one round trip for the witnesses, one transaction for the results
+      t0 = Clock::now();
+      if (s.witnesses(got).size() != got.size()) _exit(4);
+      fetch_ms.push_back(ms_since(t0));
+      std::vector<ClusterResult> rs;
+      for (const ClusterClaim& c : got) rs.push_back(ClusterResult{c, blob, true});
+      t0 = Clock::now();
+      for (ClusterOutcome x : s.complete_many(host, rs, nullptr)) fenced += x == ClusterOutcome::kFenced;
+      complete_ms.push_back(ms_since(t0));
+      completes += got.size();
+      continue;
+    }
     for (const ClusterClaim& c : got) {
       t0 = Clock::now();
       const std::string w = s.witness(c);
@@ -109,6 +123,70 @@ void claimer(const Options& o, int id, int start_fd, int out_fd) {
   (void)!::write(out_fd, line.data(), line.size());
 }
 
+// --check-fencing: complete_many's guarantees on a fresh schema, step by step (no clock): a batch
+// holding two live claims and one whose lease another host took over records only the live two;
+// the job finishes only when its last partition lands; replaying the batch (a commit whose answer
+// was lost) is recognised, not counted again. cluster_test.sh runs it.
+int check_fencing(const Options& o, const std::string& witness_file) {
+  ClusterStore s(store_options(o, "cluster_bench check"));
+  s.with([&](snarkd::server::pg::Conn& c) { c.exec("DROP SCHEMA IF EXISTS " + o.schema + " CASCADE"); });
+  s.migrate();
+  const int64_t a = s.register_host({"a", "bench", "-", "", ::getpid(), 1, 0});
+  const int64_t b = s.register_host({"b", "bench", "-", "", ::getpid(), 1, 0});
+  ClusterNewJob nj;
+  nj.request_id = "fencing";
+  nj.circuit_id = "bench";
+  nj.key_hash = "bench-key";
+  nj.priority = 2;
+  nj.host = a;
+  for (int k = 0; k < 3; ++k) nj.partitions.push_back({WitnessFormat::kFrMontgomery, o.witness_bytes, witness_file});
+  const uint64_t id = s.accept(nj).id;
+  int bad = 0;
+  auto expect = [&](bool ok, const std::string& what) {
+    std::printf("%s %s\n", ok ? "ok  " : "FAIL", what.c_str());
+    bad += !ok;
+  };
+  const std::vector<ClusterClaim> ca = s.claim(a, {"bench-key"}, 3, 60);
+  expect(ca.size() == 3 && s.witnesses(ca).size() == 3, "a claims the job's 3 partitions, their witnesses in one fetch");
+  if (ca.size() != 3) return 1;
+  s.with([&](snarkd::server::pg::Conn& c) {  // partition 2's lease runs out
+    c.query("UPDATE partitions SET lease_until = now() - interval '1 second' WHERE job_id = $1 AND k = $2",
+            snarkd::server::pg::Params().i64(int64_t(id)).i64(ca[2].k));
+  });
+  expect(s.reap_expired() == 1, "its lease expired: back to the queue");
+  const std::vector<ClusterClaim> cb = s.claim(b, {"bench-key"}, 3, 60);
+  expect(cb.size() == 1 && cb[0].k == ca[2].k && cb[0].token > ca[2].token, "b claims it under a newer token");
+  snarkd::v1::PartitionResult r;
+  r.set_stage(snarkd::v1::PARTITION_STAGE_PROVEN);
+  r.set_proof(std::string(192, '\x5a'));
+  std::vector<ClusterResult> rs;
+  for (const ClusterClaim& c : ca) rs.push_back(ClusterResult{c, r.SerializeAsString(), true});
+  using O = ClusterOutcome;
+  const std::vector<O> want = {O::kRecorded, O::kRecorded, O::kFenced};
+  expect(s.complete_many(a, rs, nullptr) == want, "a's batch of 3: 2 recorded, the stale one fenced");
+  const auto mid = s.job(id);
+  const auto proven = std::count_if(mid->partitions().begin(), mid->partitions().end(), [](const auto& p) {
+    return p.stage() == snarkd::v1::PARTITION_STAGE_PROVEN;
+  });
+  expect(mid->state() == snarkd::v1::JOB_STATE_RUNNING && proven == 2, "the job runs on, 2 of 3 proven");
+  expect(s.complete_many(a, rs, nullptr) == want, "the batch replayed: the same answers");
+  if (cb.size() == 1)
+    expect(s.complete_many(b, {ClusterResult{cb[0], r.SerializeAsString(), true}}, nullptr) == std::vector<O>{O::kJobEnded},
+           "b's result ends the job");
+  const auto j = s.job(id);
+  expect(j && j->state() == snarkd::v1::JOB_STATE_DONE && j->partitions_size() == 3, "job done, 3 partitions");
+  const std::string counts = s.with([&](snarkd::server::pg::Conn& c) {
+    const auto q = c.query(
+        "SELECT count(*) FILTER (WHERE event = 'partition_done') || ' ' || count(*) FILTER (WHERE event = 'fenced') "
+        "FROM events WHERE job_id = $1",
+        snarkd::server::pg::Params().i64(int64_t(id)));
+    return q.text(0, 0);
+  });
+  expect(counts == "3 2", "events: 3 partition_done, 2 fenced (got " + counts + ")");
+  s.with([&](snarkd::server::pg::Conn& c) { c.exec("DROP SCHEMA " + o.schema + " CASCADE"); });
+  return bad ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -120,6 +198,11 @@ int main(int argc, char** argv) {
   app.add_option("--jobs", o.jobs, "jobs queued before the run");
   app.add_option("--partitions-per-job", o.per_job, "partitions per job (PoRep: 10)");
   app.add_option("--batch", o.batch, "partitions per claim (a host's free workers)");
+  app.add_flag("--batched", o.batched,
+               "fetch a claim's witnesses in one round trip and record its results in one transaction "
+               "(medians of fetch and complete are then per claim)");
+  bool fencing = false;
+  app.add_flag("--check-fencing", fencing, "only check complete_many's fencing on a fresh schema, then exit");
   app.add_option("--witness-bytes", o.witness_bytes, "bytes of each witness, stored in the database");
   app.add_option("--json", o.json, "write the figures as JSON here");
   CLI11_PARSE(app, argc, argv);
@@ -129,6 +212,17 @@ int main(int argc, char** argv) {
   const std::string witness(o.witness_bytes, '\x01');
   if (wfd < 0 || ::write(wfd, witness.data(), witness.size()) != ssize_t(witness.size())) return 2;
   ::close(wfd);
+  if (fencing) {
+    int rc = 2;
+    try {
+      o.schema += "_fencing";
+      rc = check_fencing(o, tmpl);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "cluster_bench: %s\n", e.what());
+    }
+    ::unlink(tmpl);
+    return rc;
+  }
   try {
     prepare(o, tmpl);
   } catch (const std::exception& e) {

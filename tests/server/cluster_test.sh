@@ -1,5 +1,5 @@
 #!/bin/sh
-# usage: cluster_test.sh SNARKD SNARKCTL REPO_ROOT
+# usage: cluster_test.sh SNARKD SNARKCTL REPO_ROOT [CLUSTER_BENCH]
 # Cluster mode end to end (ctest label cluster): a throwaway PostgreSQL on a unix socket
 # (pg_throwaway.sh), three daemons a, b, c on simulated devices (real CPU proofs of the snarkjs
 # multiplier circuit) sharing one job table, each with its own hold file (sim_hold_file: while
@@ -16,11 +16,18 @@
 #      them over (its leases expired), then resumed: its late work is refused (fenced) or stopped.
 #   4. every accepted job completed exactly once (events: one partition_done per partition, one
 #      end per job), none twice, each proof valid (`snarkd verify`), awaited through a daemon other
-#      than the one it was submitted to; /status lists the hosts, /metrics the cluster gauges.
+#      than the one it was submitted to; /status lists the hosts, /metrics the cluster gauges,
+#      and the status page (headless Chromium, when installed) its hosts table.
+# Witnesses go both ways throughout: the daemons share a witness_dir (shared-storage mode) with
+# witness_dir_min_mib at 629 bytes, so every 2-partition job (2 × 460 bytes) keeps its witnesses
+# there as files and every 1-partition job keeps them in the database; 5. checks that each went
+# its way and that the shared directories of ended jobs are gone.
+#   0. (with CLUSTER_BENCH) `cluster_bench --check-fencing`: batched completions, step by step.
 set -u
 S=$1
 C=$2
 ROOT=$3
+B=${4:-}
 Z=$ROOT/tests/groth16/fixtures
 W=$Z/multiplier/multiplier.wtns
 VK=$Z/multiplier/verification_key.json
@@ -48,6 +55,11 @@ for tool in curl python3; do
 done
 
 pg_start "$T/pg" || exit 1
+if [ -n "$B" ]; then
+  "$B" --database "$PGURL" --check-fencing >"$T/fencing.out" 2>&1 &&
+    pass "complete_many: $(grep -c '^ok' "$T/fencing.out") fencing checks (cluster_bench --check-fencing)" ||
+    fail "complete_many fencing: $(grep -v '^ok' "$T/fencing.out" | head -5)"
+fi
 sql() { psql "$PGCONN" -XAtq -v ON_ERROR_STOP=1 -c "SET search_path TO snarkd" -c "$1"; }
 # wait_sql QUERY [SECONDS]: until QUERY answers t (polled every 0.1 s; SECONDS only bounds a failure).
 wait_sql() {
@@ -79,6 +91,8 @@ database = "$PGURL"
 host = "$1"
 lease_s = 3
 claim_ahead = 1
+witness_dir = "$T/shared"
+witness_dir_min_mib = 0.0006
 [[circuit]]
 id = "multiplier"
 zkey = "$Z/multiplier/multiplier.zkey"
@@ -259,6 +273,35 @@ for m in '^snarkd_cluster_connected 1' 'snarkd_cluster_hosts\{state="alive"\} 3'
          'snarkd_cluster_partitions\{state="queued"\} 0' 'snarkd_cluster_results_total\{outcome="done"\} [1-9]'; do
   grep -Eq "$m" "$T/metrics.txt" && pass "/metrics has $m" || fail "/metrics lacks $m"
 done
+if command -v chromium >/dev/null 2>&1; then  # the status page's hosts table (status_page.sh covers the rest)
+  HOME=$T/home XDG_CONFIG_HOME=$T/home/.config XDG_CACHE_HOME=$T/home/.cache \
+    timeout -k 5 90 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
+    --disable-extensions --disable-background-networking --user-data-dir="$T/profile" --crash-dumps-dir="$T/crash" \
+    --virtual-time-budget=4000 --dump-dom "http://127.0.0.1:$HTTP/" 2>>"$T/chromium.log" | sed '/<script>/,/<\/script>/d' >"$T/page.html"
+  for p in 'database connected' '<td>a \(this daemon\)</td><td>[0-9.]+ (ms|s)</td><td>sim[:0-9]*</td><td>1</td><td>[0-9]+</td><td class="s-done">alive</td>' \
+           '<td>b</td><td>[0-9.]+ (ms|s)</td><td>sim[:0-9]*</td>' '<td>c</td>(<td>[^<]*</td>){4}<td class="s-done">alive</td>' 'class="s-failed">silent<'; do
+    grep -Eq -- "$p" "$T/page.html" && pass "status page shows /$p/" || fail "status page lacks /$p/"
+  done
+else
+  echo "   (no chromium: the status page's hosts table is not checked)"
+fi
+
+echo "== 5. shared-storage witnesses"
+shared=$(sql "SELECT count(*) FILTER (WHERE partitions = 2 AND witness_dir LIKE '$T/shared/%') || ' ' ||
+                     count(*) FILTER (WHERE partitions = 2) || ' ' || count(*) FILTER (WHERE partitions = 1 AND witness_dir IS NULL)
+                     || ' ' || count(*) FILTER (WHERE partitions = 1)
+              FROM jobs WHERE request_id LIKE 'main-%'")
+set -- $shared
+s2=${1:-0} n2=${2:-0} s1=${3:-0} n1=${4:-0}
+[ "$s2" -eq "$n2" ] && [ "$s1" -eq "$n1" ] && [ "$n2" -gt 0 ] && pass "$n2 2-partition jobs' witnesses in $T/shared, $n1 1-partition jobs' in the database" ||
+  fail "witness placement: shared $s2 of $n2 2-partition jobs, in the database $s1 of $n1 1-partition jobs"
+[ "$(sql "SELECT count(*) FROM partitions p JOIN jobs j ON j.id = p.job_id WHERE j.partitions = 2 AND j.request_id LIKE 'main-%'
+          AND p.witness_path LIKE j.witness_dir || '/%'")" -eq $((2 * n2)) ] && pass "their partitions were claimed from files (proofs valid above)" ||
+  fail "shared partitions without a witness path"
+left=$(find "$T/shared" -mindepth 1 -maxdepth 1 -name '[0-9]*' | wc -l)
+staged=$(find "$T/shared/.staging" -mindepth 1 | wc -l)
+[ "$left" -eq 0 ] && [ "$staged" -eq 0 ] && pass "every ended job's shared directory removed, nothing left staged" ||
+  fail "$left job directories and $staged staged entries left in $T/shared: $(ls "$T/shared" | head -5)"
 for n in a b c; do
   kill -TERM "$(cat "$T/$n.pid")"; wait "$(cat "$T/$n.pid")"; rc=$?; rm -f "$T/$n.pid"
   [ $rc -eq 0 ] && pass "$n: SIGTERM, exit 0" || fail "$n: exit $rc"

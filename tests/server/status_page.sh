@@ -8,7 +8,7 @@
 # runs the page's JavaScript against /status and the rendered DOM must show the build, the host,
 # throughput and duration quantiles, the devices with their ledgers honestly labelled (a
 # simulated device's "VRAM" is a host arena), busy workers in their stages, the keys and the
-# jobs. With OUT.png it also writes the screenshot (docs/status_page.png).
+# jobs; no cluster section (one host, SQLite; cluster_test.sh checks the hosts table). With OUT.png it also writes the screenshot (docs/status_page.png).
 # A missing chromium is a failure, not a skip: CI installs it (scripts/install-deps.sh).
 # Robust on a loaded CI runner: its own temp dir and Chromium profile, ports picked by the
 # kernel, every wait bounded.
@@ -106,7 +106,8 @@ NVML: (ok|unavailable)
 <span class="dim">partitions/s</span>
 completed in the last [0-9]
 <td>lincomb</td><td>1</td><td>[0-9.]+ (ms|s)</td>
-<td>compute</td><td>1</td><td>[0-9.]+ (ms|s)</td>'
+<td>compute</td><td>1</td><td>[0-9.]+ (ms|s)</td>
+id="cluster-section" hidden'
 # The DOM once the page has rendered (virtual time runs its first poll), without the script
 # (whose source holds the page's words too).
 browse --dump-dom | sed '/<script>/,/<\/script>/d' >"$T/dom.html"

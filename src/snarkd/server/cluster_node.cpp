@@ -320,6 +320,14 @@ uint32_t ClusterNode::room() const {
   return held_.size() >= target ? 0 : uint32_t(target - held_.size());
 }
 
+// Claims go in batches: once the partitions claimed ahead have all reached a worker (room for
+// claim_ahead per device), not one round trip per completion. Every device's workers are still
+// busy when the claim is made, so nothing idles for it unless a claim takes longer than a proof.
+uint32_t ClusterNode::claim_batch() const {
+  const uint64_t ahead = uint64_t(device_names_.size()) * cfg_.cluster.claim_ahead;
+  return uint32_t(std::clamp<uint64_t>(ahead, 1, 1024));
+}
+
 void ClusterNode::claim_loop() {
   name_this_thread("snarkd-claim");
   uint64_t seen = 0;
@@ -327,7 +335,9 @@ void ClusterNode::claim_loop() {
     uint32_t n;
     {
       std::unique_lock l(mu_);
-      claim_cv_.wait(l, [&] { return stopping_ || (connected_ && !draining_ && work_gen_ != seen && room() > 0); });
+      claim_cv_.wait(l, [&] {
+        return stopping_ || (connected_ && !draining_ && work_gen_ != seen && room() >= claim_batch());
+      });
       if (stopping_) return;
       seen = work_gen_;
       n = room();
@@ -353,21 +363,29 @@ void ClusterNode::claim_loop() {
       for (const ClusterClaim& c : got) held_[c.token].claim = c;
     }
     m_->claims.inc({}, double(got.size()));
-    for (const ClusterClaim& c : got) start_claim(c, keys);
+    std::map<int64_t, std::string> fetched;  // the batch's witnesses in one round trip
+    if (got.size() > 1) try {
+        fetched = store_->witnesses(got);
+      } catch (const std::exception&) {  // each claim fetches its own then, and reports what fails
+      }
+    for (const ClusterClaim& c : got) {
+      const auto it = fetched.find(c.token);
+      start_claim(c, keys, it == fetched.end() ? nullptr : &it->second);
+    }
   }
 }
 
-std::vector<ff::Fr> ClusterNode::fetch_witness(const ClusterClaim& c, uint64_t num_vars) {
+std::vector<ff::Fr> ClusterNode::fetch_witness(const ClusterClaim& c, uint64_t num_vars, const std::string* fetched) {
   const std::string label = "job " + std::to_string(c.job_id) + " partition " + std::to_string(c.k);
   if (!c.witness_path.empty()) return read_witness_file(c.witness_path, c.format, num_vars, label);
-  const std::string bytes = store_->witness(c);
+  const std::string bytes = fetched ? *fetched : store_->witness(c);
   return decode_witness({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, c.format, num_vars, label);
 }
 
 // Witness → one-partition engine job. A witness that does not decode fails the job (it was
 // checked at submit: the stored bytes are damaged); a key evicted meanwhile, a full engine, a
 // drain or an unreadable shared file gives the partition back to the queue.
-void ClusterNode::start_claim(const ClusterClaim& c, const std::vector<Key>& keys) {
+void ClusterNode::start_claim(const ClusterClaim& c, const std::vector<Key>& keys, const std::string* fetched) {
   const auto key = std::find_if(keys.begin(), keys.end(), [&](const Key& k) { return k.hash == c.key_hash; });
   auto give_up = [&](Pending::Kind kind, const std::string& why) {
     if (kind == Pending::kFail)
@@ -381,7 +399,7 @@ void ClusterNode::start_claim(const ClusterClaim& c, const std::vector<Key>& key
   std::vector<ff::Fr> w;
   try {
     if (key == keys.end()) return give_up(Pending::kRelease, "its key is not loaded here any more");
-    w = fetch_witness(c, key->num_vars);
+    w = fetch_witness(c, key->num_vars, fetched);
   } catch (const pg::Unavailable& e) {
     on_unavailable(e.what());
     return give_up(Pending::kRelease, std::string("the database went away: ") + e.what());
@@ -507,33 +525,66 @@ void ClusterNode::collect_finished() {
   }
 }
 
+// Outcomes in order; a run of completions at the front goes in one transaction (complete_many).
 bool ClusterNode::flush_pending() {
   for (;;) {
-    Pending p;
+    std::vector<Pending> batch;
     {
       std::lock_guard l(mu_);
       if (pending_.empty()) return true;
-      p = pending_.front();
+      for (const Pending& p : pending_) {
+        if (!batch.empty() && (p.kind != Pending::kComplete || batch[0].kind != Pending::kComplete ||
+                               batch.size() >= kCompleteBatch))
+          break;
+        batch.push_back(p);
+      }
     }
     try {
-      record(p);
+      if (batch.size() == 1) record(batch[0]);
+      else record_completions(batch);
     } catch (const pg::Unavailable& e) {
       on_unavailable(e.what());
       return false;
     } catch (const std::exception& e) {  // not retried: the lease expires and another host redoes it
-      spdlog::error("cluster_record_failed job={} partition={} token={} error=\"{}\"", p.claim.job_id, p.claim.k,
-                    p.claim.token, e.what());
+      for (const Pending& p : batch)
+        spdlog::error("cluster_record_failed job={} partition={} token={} error=\"{}\"", p.claim.job_id, p.claim.k,
+                      p.claim.token, e.what());
     }
     std::lock_guard l(mu_);
-    pending_.pop_front();
-    if (const auto it = held_.find(p.claim.token); it != held_.end()) {
-      by_engine_.erase(it->second.eid);
-      held_.erase(it);
+    for (const Pending& p : batch) {
+      pending_.pop_front();
+      if (const auto it = held_.find(p.claim.token); it != held_.end()) {
+        by_engine_.erase(it->second.eid);
+        held_.erase(it);
+      }
     }
     ++work_gen_;
     claim_cv_.notify_one();
     state_cv_.notify_all();
   }
+}
+
+void ClusterNode::record_completions(const std::vector<Pending>& batch) {
+  std::vector<ClusterResult> rs;
+  for (const Pending& p : batch) rs.push_back(ClusterResult{p.claim, p.blob, p.verified});
+  std::vector<std::string> dirs;
+  const std::vector<ClusterOutcome> o = store_->complete_many(host_id_, rs, &dirs);
+  for (size_t i = 0; i < o.size(); ++i) {
+    const ClusterClaim& c = batch[i].claim;
+    if (o[i] == ClusterOutcome::kJobEnded) spdlog::info("job_finished job={} state=done last_partition={}", c.job_id, c.k);
+    if (o[i] == ClusterOutcome::kFenced) log_fenced(c);
+    m_->results.inc({{"outcome", o[i] == ClusterOutcome::kFenced ? "fenced" : "done"}});
+  }
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+}
+
+void ClusterNode::log_fenced(const ClusterClaim& c) {
+  spdlog::warn("cluster_result_fenced job={} partition={} token={} reason=\"the claim was lost (lease expired or "
+               "job ended): the table keeps the result it has\"",
+               c.job_id, c.k, c.token);
 }
 
 void ClusterNode::record(const Pending& p) {
@@ -552,10 +603,7 @@ void ClusterNode::record(const Pending& p) {
   } else if (!store_->release(host_id_, c)) {
     outcome = "fenced";
   }
-  if (std::string(outcome) == "fenced")
-    spdlog::warn("cluster_result_fenced job={} partition={} token={} reason=\"the claim was lost (lease expired or "
-                 "job ended): the table keeps the result it has\"",
-                 c.job_id, c.k, c.token);
+  if (std::string(outcome) == "fenced") log_fenced(c);
   m_->results.inc({{"outcome", outcome}});
   if (!dir.empty()) {
     std::error_code ec;

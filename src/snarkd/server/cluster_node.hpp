@@ -7,11 +7,14 @@
 //                   <schema>_work → the claimer, <schema>_done → the await thread,
 //                   <schema>_cancel → our claims of that job stop.
 //   snarkd-claim    while the engine has room (workers + claim_ahead per device, minus what it
-//                   holds) and something changed (a NOTIFY, a completion, a reconnect, a key
-//                   loaded), claims that many partitions, fetches their witnesses and submits
-//                   each as a one-partition engine job. No polling: it sleeps on a condition.
+//                   holds; at least claim_ahead per device, so claims go in batches) and
+//                   something changed (a NOTIFY, a completion, a reconnect, a key loaded), claims
+//                   that many partitions, fetches their witnesses (the batch's database-kept ones
+//                   in one round trip) and submits each as a one-partition engine job. No
+//                   polling: it sleeps on a condition.
 //   snarkd-complete woken by the engine (Engine::wait_finished), records each finished claim:
-//                   done → complete (with its fencing token), failed → fail, cancelled for a
+//                   done → complete (with its fencing token; several ready at once go in one
+//                   transaction, each still fenced by its own token), failed → fail, cancelled for a
 //                   drain → release. While the database is away the outcomes wait in memory and
 //                   the engine keeps proving what it holds.
 //   snarkd-beat     every lease/3: renews the leases of what it holds (a lease it lost stops
@@ -115,14 +118,19 @@ class ClusterNode {
 
   void claim_loop();
   uint32_t room() const;  // mu_ held
-  void start_claim(const ClusterClaim& c, const std::vector<Key>& keys);
-  std::vector<ff::Fr> fetch_witness(const ClusterClaim& c, uint64_t num_vars);
+  uint32_t claim_batch() const;  // the least room worth a claim
+  // fetched: the witness's bytes when the claim batch fetched them already
+  void start_claim(const ClusterClaim& c, const std::vector<Key>& keys, const std::string* fetched);
+  std::vector<ff::Fr> fetch_witness(const ClusterClaim& c, uint64_t num_vars, const std::string* fetched);
 
   void complete_loop();
   void collect_finished();
   std::string partition_result(const engine::JobResult& r);
   bool flush_pending();  // false: the database is away
   void record(const Pending& p);
+  void record_completions(const std::vector<Pending>& batch);  // kComplete only
+  static void log_fenced(const ClusterClaim& c);
+  static constexpr size_t kCompleteBatch = 64;
 
   void beat_loop();
   void beat_once(std::chrono::steady_clock::time_point& last_purge);

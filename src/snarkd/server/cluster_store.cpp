@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <set>
 
 namespace snarkd::server {
@@ -324,6 +325,36 @@ ClusterOutcome fenced_or_recorded(pg::Conn& c, int64_t host, const ClusterClaim&
 
 }  // namespace
 
+std::map<int64_t, std::string> ClusterStore::witnesses(const std::vector<ClusterClaim>& cs) {
+  std::vector<int64_t> jobs, ks;
+  std::map<std::string, const ClusterClaim*> by_partition;  // "job:k"
+  uint64_t total = 0;
+  for (const ClusterClaim& cl : cs)
+    if (cl.witness_path.empty() && (total += cl.witness_bytes) <= (uint64_t{64} << 20)) {
+      jobs.push_back(int64_t(cl.job_id));
+      ks.push_back(cl.k);
+      by_partition[std::to_string(cl.job_id) + ":" + std::to_string(cl.k)] = &cl;
+    }
+  std::map<int64_t, std::string> out;
+  if (jobs.empty()) return out;
+  const pg::Result r = with([&](pg::Conn& c) {
+    return c.query(
+        "SELECT w.job_id || ':' || w.k, w.data FROM witness_chunks w "  // binary results: text as is
+        "JOIN unnest($1::bigint[], $2::int[]) AS i(job_id, k) ON w.job_id = i.job_id AND w.k = i.k "
+        "ORDER BY w.job_id, w.k, w.seq",
+        pg::Params().i64_array(jobs).i64_array(ks), true);
+  });
+  for (int i = 0; i < r.rows(); ++i) {
+    const ClusterClaim* cl = by_partition.at(std::string(r.raw(i, 0)));
+    out[cl->token].append(r.raw(i, 1));
+  }
+  for (auto it = out.begin(); it != out.end();) {
+    const auto cl = std::find_if(cs.begin(), cs.end(), [&](const ClusterClaim& x) { return x.token == it->first; });
+    it = it->second.size() == cl->witness_bytes ? std::next(it) : out.erase(it);
+  }
+  return out;
+}
+
 ClusterOutcome ClusterStore::complete(int64_t host, const ClusterClaim& cl, const std::string& result, bool verified,
                                       std::string* ended_dir) {
   return with([&](pg::Conn& c) {
@@ -357,6 +388,72 @@ ClusterOutcome ClusterStore::complete(int64_t host, const ClusterClaim& cl, cons
       out = fenced_or_recorded(c, host, cl, "done");
     else if (r.i64(0, 0) == r.i64(0, 1))
       out = finish_job(c, cl.job_id, "done", "", ended_dir);
+    tx.commit();
+    return out;
+  });
+}
+
+namespace {
+std::string to_hex(const std::string& b) {
+  static const char* d = "0123456789abcdef";
+  std::string h(b.size() * 2, '0');
+  for (size_t i = 0; i < b.size(); ++i) {
+    h[2 * i] = d[uint8_t(b[i]) >> 4];
+    h[2 * i + 1] = d[uint8_t(b[i]) & 15];
+  }
+  return h;
+}
+}  // namespace
+
+// BEGIN; lock the jobs (in id order, like every multi-job transaction); one statement records
+// every result whose token still holds its partition and counts them into their jobs; the jobs
+// whose count reached their partitions finish; the rest are told apart (retry or fenced); COMMIT.
+// 4 round trips and one WAL flush for the whole batch (complete(): 1 each, but k flushes).
+std::vector<ClusterOutcome> ClusterStore::complete_many(int64_t host, const std::vector<ClusterResult>& rs,
+                                                        std::vector<std::string>* ended_dirs) {
+  if (rs.empty()) return {};
+  std::vector<int64_t> jobs, ks, tokens;
+  std::vector<std::string> results, verified;
+  for (const ClusterResult& x : rs) {
+    jobs.push_back(int64_t(x.claim.job_id));
+    ks.push_back(x.claim.k);
+    tokens.push_back(x.claim.token);
+    results.push_back(to_hex(x.result));
+    verified.push_back(x.verified ? "t" : "f");
+  }
+  return with([&](pg::Conn& c) {
+    std::vector<ClusterOutcome> out(rs.size(), ClusterOutcome::kFenced);
+    pg::Tx tx(c);
+    c.query("SELECT id FROM jobs WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE", pg::Params().i64_array(jobs));
+    const pg::Result r = c.query(
+        "WITH i AS (SELECT * FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::text[], $5::bool[]) "
+        "           AS i(job_id, k, token, result, verified)), "
+        "p AS (UPDATE partitions p SET state = 'done', result = decode(i.result, 'hex'), verified = i.verified, "
+        "             lease_until = NULL FROM i "
+        "      WHERE p.job_id = i.job_id AND p.k = i.k AND p.token = i.token AND p.state = 'claimed' "
+        "      RETURNING p.job_id, p.k, p.token), "
+        "e AS (INSERT INTO events(job_id, k, host_id, token, event) SELECT job_id, k, $6, token, 'partition_done' FROM p), "
+        "n AS (SELECT job_id, count(*) AS c FROM p GROUP BY job_id), "
+        "u AS (UPDATE jobs SET partitions_done = partitions_done + n.c FROM n WHERE jobs.id = n.job_id "
+        "      RETURNING jobs.id, jobs.partitions_done = jobs.partitions AS last) "
+        "SELECT p.token, u.last FROM p JOIN u ON u.id = p.job_id",
+        pg::Params().i64_array(jobs).i64_array(ks).i64_array(tokens).text_array(results).text_array(verified).i64(host));
+    std::map<int64_t, bool> recorded;  // token → its job reached its last partition
+    for (int i = 0; i < r.rows(); ++i) recorded[r.i64(i, 0)] = r.boolean(i, 1);
+    std::set<uint64_t> finished;
+    for (size_t i = rs.size(); i-- > 0;) {  // the last result of a finished job carries kJobEnded
+      const auto it = recorded.find(rs[i].claim.token);
+      if (it == recorded.end()) {
+        out[i] = fenced_or_recorded(c, host, rs[i].claim, "done");
+        continue;
+      }
+      out[i] = ClusterOutcome::kRecorded;
+      if (it->second && finished.insert(rs[i].claim.job_id).second) {
+        std::string dir;
+        out[i] = finish_job(c, rs[i].claim.job_id, "done", "", &dir);
+        if (ended_dirs && !dir.empty()) ended_dirs->push_back(dir);
+      }
+    }
     tx.commit();
     return out;
   });

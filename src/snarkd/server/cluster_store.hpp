@@ -32,6 +32,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -93,6 +94,12 @@ struct ClusterClaim {
 
 enum class ClusterOutcome { kRecorded, kJobEnded, kFenced };
 
+struct ClusterResult {  // one finished partition for complete_many
+  ClusterClaim claim;
+  std::string result;  // serialized v1::PartitionResult
+  bool verified = false;
+};
+
 struct ClusterCounts {
   uint64_t jobs_queued = 0, jobs_running = 0, jobs_done = 0, jobs_failed = 0, jobs_cancelled = 0;
   uint64_t partitions_queued = 0, partitions_claimed = 0;
@@ -131,10 +138,20 @@ class ClusterStore {
   std::vector<ClusterClaim> claim(int64_t host, const std::vector<std::string>& key_hashes, uint32_t max,
                                   double lease_s);
   std::string witness(const ClusterClaim& c);  // the bytes of a claimed partition's witness
+  // The witnesses of several claimed partitions kept in the database, in one round trip, by
+  // token; for claims of small witnesses (at most 64 MiB in all). A claim whose bytes do not add
+  // up is left out: witness() fetched alone reports it.
+  std::map<int64_t, std::string> witnesses(const std::vector<ClusterClaim>& cs);
   // `result`: the serialized v1::PartitionResult. kJobEnded: it was the job's last partition.
   // A retry after a commit whose answer was lost is recognised (same token: kRecorded).
   ClusterOutcome complete(int64_t host, const ClusterClaim& c, const std::string& result, bool verified,
                           std::string* ended_dir);
+  // Several results in one transaction (one WAL flush instead of one per result), each still
+  // recorded only under its own claim's token; the outcomes in the order given (kJobEnded on the
+  // result that finished its job). `ended_dirs` gets the shared witness directories of the jobs
+  // that ended. Retries after a lost commit are recognised as in complete().
+  std::vector<ClusterOutcome> complete_many(int64_t host, const std::vector<ClusterResult>& rs,
+                                            std::vector<std::string>* ended_dirs);
   ClusterOutcome fail(int64_t host, const ClusterClaim& c, const std::string& error, std::string* ended_dir);
   bool release(int64_t host, const ClusterClaim& c);  // back to the queue (drain, engine refusal)
   // Extends the leases of the claims held; returns the tokens this host no longer holds.

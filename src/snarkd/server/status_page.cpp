@@ -34,6 +34,7 @@ const char* status_page_html() {
   th, td { text-align:left; padding:4px 6px; border-bottom:1px solid var(--line); white-space:nowrap; }
   th { color:var(--dim); font-weight:normal; }
   td.err { white-space:normal; color:var(--failed); }
+  div.err { color:var(--failed); }
   .bar { height:10px; background:var(--idle); border-radius:3px; overflow:hidden; }
   .bar > div { height:100%; background:var(--upload); }
   .worker { display:flex; align-items:center; gap:8px; margin:4px 0; }
@@ -57,6 +58,7 @@ const char* status_page_html() {
 </header>
 <main>
   <section class="wide"><h2>Jobs</h2><div class="tiles" id="tiles"></div></section>
+  <section class="wide" id="cluster-section" hidden><h2>Cluster</h2><div id="cluster"></div><table id="hosts"></table></section>
   <section><h2>Throughput</h2><div class="tiles" id="throughput"></div><table id="stages"></table></section>
   <section><h2>Host</h2><div id="host"></div></section>
   <section><h2>Devices and workers</h2><div id="devices"></div></section>
@@ -114,6 +116,7 @@ function render(s) {
                  ["partitions queued", s.queued_partitions], ["partitions in flight", s.in_flight_partitions],
                  ["invalid proofs", s.invalid_proofs], ["deadlocks", s.deadlocks], ["ledger over-commits", s.vram_overcommits]];
   $("tiles").replaceChildren(...tiles.map(([k, v]) => el("div", { class: "tile" }, el("b", {}, v), el("span", { class: "dim" }, k))));
+  renderCluster(s.cluster);
   const pct = (a, b) => (b > 0 ? Math.min(100, 100 * a / b) : 0).toFixed(1) + "%";
   const t = s.throughput || {};
   $("throughput").replaceChildren(...[["partitions/s", rate(t.partitions_per_s)], ["jobs/s", rate(t.jobs_per_s)],
@@ -158,6 +161,22 @@ function render(s) {
     s.recent_jobs.map((j) => el("tr", {}, el("td", {}, j.job_id), el("td", {}, j.circuit_id),
       el("td", { class: "s-" + state(j.state) }, state(j.state)), el("td", {}, String(j.priority).replace(/^PRIORITY_/, "").toLowerCase()),
       el("td", {}, j.partitions_proven + "/" + j.partitions), el("td", {}, secs(j.age_s)), el("td", { class: "err" }, j.error))));
+}
+// Cluster mode only ([cluster] database): the database link and every daemon's host row.
+function renderCluster(c) {
+  $("cluster-section").hidden = !c;
+  if (!c) return;
+  $("cluster").replaceChildren(
+    c.connected ? el("div", {}, "database connected · schema v" + (c.schema_version || 0))
+                : el("div", { class: "err" }, "database DISCONNECTED for " + secs(c.disconnected_s || 0) + ": " + (c.last_error || "")),
+    el("div", { class: "dim" }, "this daemon: " + c.host + " · partitions queued " + (c.queued_partitions || 0) + " · claimed " +
+      (c.claimed_partitions || 0) + " · held here " + (c.held_partitions || 0)));
+  table("hosts", ["host", "heartbeat age", "devices", "workers", "partitions in flight", "state", "keys"],
+    (c.hosts || []).map((h) => el("tr", {}, el("td", {}, h.name + (h.name === c.host ? " (this daemon)" : "")),
+      el("td", {}, secs(h.heartbeat_age_s || 0)), el("td", {}, h.devices || ""), el("td", {}, h.workers || 0),
+      el("td", {}, h.partitions_in_flight || 0),
+      el("td", { class: h.alive ? "s-done" : h.stopped ? "dim" : "s-failed" }, h.alive ? "alive" : h.stopped ? "stopped" : "silent"),
+      el("td", { class: "dim" }, h.keys || ""))));
 }
 async function poll() {
   try {
