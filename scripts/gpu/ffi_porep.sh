@@ -1,14 +1,14 @@
 #!/bin/sh
-# Partitions through the supraseal-c2 ABI (libsnarkd_supraseal) from 3 caller threads sharing one
-# gpu_mtx on one device, next to `snarkd bench` (the engine) on the same circuit and key in the
-# same lease: s/partition of each, the a/b/c bytes every ABI call hands over, proofs verified.
-# The harness measures whatever path the library has: in this phase the ABI proves on the CPU
-# (groth16 layer), so the default is a small circuit; FFI_MODE=porep is for the engine's a/b/c
-# GPU path (phase 2).
+# Partitions through the supraseal-c2 ABI (libsnarkd_supraseal: engine jobs of the a/b/c form on
+# the GPU) from 3 caller threads sharing one gpu_mtx on one device, next to `snarkd bench` (the
+# engine's witness form) on the same circuit and key in the same lease: s/partition of each, the
+# a/b/c bytes every partition uploads and the median upload (memory stage) time, proofs verified.
+# First the a/b/c form's GPU tests (identical proofs to the CPU reference at 2^10 … 2^16).
 #
 # Needs an optimised CUDA build carried in $B (default build): apps/snarkd,
-# $B/tests/ffi/snarkd_ffi_porep_harness, $B/src/snarkd/ffi/libsnarkd_supraseal.so*
-# (ninja -C build snarkd_cli snarkd_ffi_porep_harness snarkd_supraseal).
+# $B/tests/ffi/snarkd_ffi_porep_harness, $B/src/snarkd/ffi/libsnarkd_supraseal.so*,
+# $B/tests/engine/test_engine_cuda_abc and test_cuda_abc_host
+# (ninja -C build snarkd_cli snarkd_ffi_porep_harness snarkd_supraseal test_engine_cuda_abc test_cuda_abc_host).
 #   usage: sh scripts/gpu/ffi_porep.sh
 #   env:   FFI_SETUP=gpu|cpu, FFI_DEVICE (cuda:0) for a dry run elsewhere; FFI_MODE=smoke|porep (smoke), FFI_CONSTRAINTS (smoke 2^20; porep 2^26 − 2^16: a 2^27
 #          key's .params file (~75 GB) does not fit this machine's 64 GiB disk), FFI_THREADS (3),
@@ -44,6 +44,10 @@ step() {  # name, command...: logs to $OUT/name.log, notes rc and seconds in the
   return $rc
 }
 
+export SNARKD_SUPRASEAL_TRACE=1  # the library's per-partition stage times (upload) on stderr
+step gtest_abc_host "$B/tests/engine/test_cuda_abc_host"
+step gtest_abc_gpu "$B/tests/engine/test_engine_cuda_abc"
+grep -hE "^\[  (PASSED|FAILED|SKIPPED) " "$OUT/gtest_abc_host.log" "$OUT/gtest_abc_gpu.log" >> "$S"
 step synth "$B/apps/snarkd" synth --constraints "$N" --circuit "$W/c.csr" --witness "$W/w.wtns" || { cat "$S"; exit 1; }
 # The key: an INSECURE dev setup on the GPU, written once as a .params file (what create_SRS reads).
 step harness_abi "$B/tests/ffi/snarkd_ffi_porep_harness" --circuit "$W/c.csr" --witness "$W/w.wtns" \
@@ -67,6 +71,18 @@ field() { sed -n "s/.*\"$2\": *\([0-9.e+-]*\).*/\1/p" "$1" | head -n 1; }
   done
   [ -f "$OUT/engine.json" ] && printf '%-34s %12s   (steady state %s)\n' "snarkd bench $DEVICE, 2 workers" \
     "$(field "$OUT/engine.json" s_per_partition)" "$(field "$OUT/engine.json" s_per_partition_steady)"
+  # The a/b/c form's extra upload: bytes per partition and the median memory-stage time.
+  med() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+  for f in harness_abi harness_split; do
+    grep -h "^snarkd_supraseal: job" "$OUT/$f.log" 2>/dev/null |
+      sed -n 's/.*upload \([0-9.]*\) s (\([0-9]*\) bytes), compute \([0-9.]*\) s.*/\1 \2 \3/p' > "$OUT/$f.stages"
+    [ -s "$OUT/$f.stages" ] || continue
+    up=$(cut -d' ' -f1 "$OUT/$f.stages" | med); comp=$(cut -d' ' -f3 "$OUT/$f.stages" | med)
+    bytes=$(head -n 1 "$OUT/$f.stages" | cut -d' ' -f2)
+    awk -v f="$f" -v up="$up" -v comp="$comp" -v b="$bytes" -v n="$(wc -l < "$OUT/$f.stages")" 'BEGIN {
+      printf "%-14s a/b/c upload per partition %.2f GiB: median %.3f s (%.1f GiB/s); median compute stage %.3f s (%d partitions)\n",
+        f, b / 1073741824, up, b / 1073741824 / (up + 1e-9), comp, n }'
+  done
 } >> "$S"
 rm -rf "$W"
 cat "$S"

@@ -99,6 +99,10 @@ void CudaWorker::upload_abc(const CircuitEntry& c, const groth16::AbcAssignment&
   const uint64_t n = uint64_t{1} << l->abc->view().log_domain, rows = p.a.size();
   a_density_ = cuda::pack_density(nullptr, p.inputs.size(), p.a_aux);
   b_density_ = cuda::pack_density(&p.b_inputs, p.inputs.size(), p.b_aux);
+  if (a_density_.count != l->abc->view().a_len || b_density_.count != l->abc->view().b_len)  // the index lists' room
+    throw InvalidArgument(d_.name() + ": the densities select " + std::to_string(a_density_.count) + " A and " +
+                          std::to_string(b_density_.count) + " B variables, the key has " +
+                          std::to_string(l->abc->view().a_len) + " and " + std::to_string(l->abc->view().b_len) + " points");
   drained_on_error(copy_, [&] {
     for (uint64_t at : {lay.a, lay.b, lay.c})
       if (rows < n) SNARKD_CUDA_CHECK(cudaMemsetAsync(ws + at + rows * sizeof(ff::Fr), 0, (n - rows) * sizeof(ff::Fr), copy_));

@@ -1,5 +1,7 @@
 #include "snarkd/ffi/engine_host.hpp"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <string>
@@ -42,9 +44,13 @@ EngineHost::EngineHost() {
   spec_ = env_or("SNARKD_SUPRASEAL_DEVICES", engine::cuda_device_count() > 0 ? "cuda:all" : "cpu");
   gpus_ = spec_.rfind("cuda", 0) == 0;
   engine::DeviceOptions dopt;
-  dopt.vram_bytes = env_u64("SNARKD_SUPRASEAL_VRAM_MIB", 0) << 20;
-  engine::EngineConfig cfg;
   const bool cpu = spec_ == "cpu";
+  // The CPU device's ledger budgets host RAM: all of it by default (a PoRep partition's a/b/c
+  // copy and H scalars are ≈ 21 GB, more than the device's 16 GiB default).
+  const uint64_t ram = uint64_t(::sysconf(_SC_PHYS_PAGES)) * uint64_t(::sysconf(_SC_PAGESIZE));
+  dopt.vram_bytes = env_u64("SNARKD_SUPRASEAL_VRAM_MIB", 0) << 20;
+  if (dopt.vram_bytes == 0 && cpu) dopt.vram_bytes = ram;
+  engine::EngineConfig cfg;
   cfg.workers_per_device = uint32_t(env_u64("SNARKD_SUPRASEAL_WORKERS", cpu ? 1 : 2));
   const char* check = std::getenv("SNARKD_SUPRASEAL_SELF_CHECK");
   cfg.self_check = !(check && std::string(check) == "0");

@@ -62,6 +62,7 @@ struct PendingProof {
   bool has_job = false;
   uint64_t job = 0;
   size_t count = 0;
+  uint64_t abc_bytes = 0;  // what each partition's upload moves (a, b, c padded to the domain)
 };
 
 // A set of live pointers owned here: add() hands out the raw pointer, take() gives ownership back.

@@ -169,10 +169,30 @@ std::unique_ptr<PendingProof> start(const supraseal_assignment* provers, size_t 
   req.device = host.device_for(gpu_index);
   req.circuit_id = host.key_id(pk);
   engine::Engine& e = host.engine();
+  const uint64_t ni = pk->vk.ic.size(), na = pk->l.size();
+  pp->abc_bytes = (ni + na + 3 * pk->domain_size()) * sizeof(Fr) + engine::abc_density_words(ni, na) * 8;
   pp->job = e.submit(std::move(req));
   pp->has_job = true;
   e.await_consumed(pp->job);
   return pp;
+}
+
+// SNARKD_SUPRASEAL_TRACE=1: one stderr line per partition with its stage times (the GPU script
+// reads the upload times of the a/b/c form from them).
+void trace(const PendingProof& pp, const engine::JobResult& r) {
+  static const bool on = [] {
+    const char* v = std::getenv("SNARKD_SUPRASEAL_TRACE");
+    return v && std::strcmp(v, "1") == 0;
+  }();
+  if (!on) return;
+  for (size_t k = 0; k < r.timings.size(); ++k) {
+    const engine::PartitionTiming& t = r.timings[k];
+    std::fprintf(stderr,
+                 "snarkd_supraseal: job %llu partition %zu device %u: wait %.3f s, upload %.3f s (%llu bytes), "
+                 "compute %.3f s, finalize %.3f s\n",
+                 (unsigned long long)r.id, k, t.device, t.reserved_s - t.submitted_s, t.uploaded_s - t.reserved_s,
+                 (unsigned long long)pp.abc_bytes, t.computed_s - t.uploaded_s, t.finalized_s - t.computed_s);
+  }
 }
 
 // Awaits the job and writes its proofs (verified by the engine unless SNARKD_SUPRASEAL_SELF_CHECK=0).
@@ -183,6 +203,7 @@ void finalize(const PendingProof& pp, supraseal_groth16_proof* proofs) {
   const engine::JobResult r = *e.await(pp.job);
   e.forget(pp.job);
   if (r.state != engine::JobState::kDone) throw_job_error(r);
+  trace(pp, r);
   if (r.proofs.size() != pp.count) throw std::logic_error("the engine returned " + num(r.proofs.size()) + " proofs");
   std::memcpy(proofs, r.proofs.data(), r.proofs.size() * sizeof(groth16::Proof));
 }
