@@ -56,7 +56,7 @@ step harness_split "$B/tests/ffi/snarkd_ffi_porep_harness" --circuit "$W/c.csr" 
   --params "$W/k.params" --threads "$T" --partitions "$P" --gpu-index 0 --split --json "$OUT/abi_split.json"
 step engine_bench "$B/apps/snarkd" bench --device "$DEVICE" --circuit "$W/c.csr" --witness "$W/w.wtns" \
   --params "$W/k.params" --jobs 2 --partitions-per-job "$P" --workers 2 --json "$OUT/engine.json"
-grep -hE "^params:|^synthesis|^create_SRS|^partitions" "$OUT/harness_abi.log" "$OUT/harness_split.log" >> "$S"
+grep -hE "^params:|^synthesis|^create_SRS|^warm-up|^partitions" "$OUT/harness_abi.log" "$OUT/harness_split.log" >> "$S"
 
 field() { sed -n "s/.*\"$2\": *\([0-9.e+-]*\).*/\1/p" "$1" | head -n 1; }
 {
