@@ -119,6 +119,17 @@ void CudaDevice::load_abc_only(const CircuitEntry& c) {
   l->entry = c;
   l->host = host_key(c);
   const uint64_t bytes = cuda::AbcDeviceKey::region_bytes(*c.pk);
+  uint64_t keep = 0;  // the largest working set of the keys already here must still fit
+  {
+    std::lock_guard g2(mu_);
+    for (const auto& [id, other] : loaded_) {
+      for (const DeviceStep& st : other->plan.steps) keep = std::max(keep, st.bytes);
+      if (other->abc) keep = std::max(keep, other->abc_layout.total);
+    }
+  }
+  if (keep > 0 && ledger_->largest_working_gap(bytes) < VramLedger::round_up(keep))
+    throw InvalidArgument("placing the key's " + std::to_string(bytes >> 20) + " MiB would leave " + name() +
+                          " too little room for the working sets of the keys already loaded");
   if (bytes > ledger_->largest_working_gap())  // reserve_resident would throw less clearly
     throw InvalidArgument("the key's " + std::to_string(bytes >> 20) + " MiB of points and tables do not fit " + name() +
                           "'s ledger (the a/b/c form does not stream keys)");
@@ -155,8 +166,10 @@ void CudaDevice::load(const CircuitEntry& c) {
   in.sizes = l->sizes;
   {
     std::lock_guard g2(mu_);
-    for (const auto& [id, other] : loaded_)
+    for (const auto& [id, other] : loaded_) {
       for (const DeviceStep& s : other->plan.steps) in.keep_gap = std::max(in.keep_gap, s.bytes);
+      if (other->abc) in.keep_gap = std::max(in.keep_gap, other->abc_layout.total);  // a/b/c partitions too
+    }
   }
   l->plan = plan_residency(l->cat, in);
   if (l->plan.streamed_bytes_per_partition > 0 && !streamer_)
