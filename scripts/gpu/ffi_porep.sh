@@ -71,6 +71,11 @@ field() { sed -n "s/.*\"$2\": *\([0-9.e+-]*\).*/\1/p" "$1" | head -n 1; }
   done
   [ -f "$OUT/engine.json" ] && printf '%-34s %12s   (steady state %s)\n' "snarkd bench $DEVICE, 2 workers" \
     "$(field "$OUT/engine.json" s_per_partition)" "$(field "$OUT/engine.json" s_per_partition_steady)"
+  # The acceptance line: the ABI's s/partition within 10 % of the engine's on the same circuit.
+  if [ -f "$OUT/abi.json" ] && [ -f "$OUT/engine.json" ]; then
+    awk -v a="$(field "$OUT/abi.json" s_per_partition)" -v b="$(field "$OUT/engine.json" s_per_partition)" 'BEGIN {
+      if (b > 0) printf "ratio ABI / snarkd bench s/partition: %.3f (acceptance: <= 1.10)\n", a / b }'
+  fi
   # The a/b/c form's extra upload: bytes per partition and the median memory-stage time.
   med() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
   for f in harness_abi harness_split; do
