@@ -10,6 +10,7 @@
 
 #include "common/seed.hpp"
 #include "snarkd/cuda/prover.hpp"
+#include "snarkd/cuda/prover_abc.hpp"
 #include "snarkd/engine/cuda_device.hpp"
 #include "snarkd/engine/engine.hpp"
 #include "snarkd/groth16/prove_abc.hpp"
@@ -91,6 +92,27 @@ TEST(CudaAbc, ProofsEqualTheCpuReferenceFrom2To10To2To16) {
       EXPECT_EQ(st.vram_overcommits, 0u);
       EXPECT_EQ(st.deadlocks, 0u);
     }
+  }
+}
+
+// The cuda layer alone (cuda::compute_sums_abc_sync): each of the five sums equals
+// groth16::compute_sums_abc's, so a mismatch names the phase (A, B, L: gather and index
+// expansion; H: the row data, the NTTs).
+TEST(CudaAbc, EachSumEqualsTheCpuTwin) {
+  if (CudaDevice::count() == 0) GTEST_SKIP() << "no CUDA device";
+  auto g = test::rng("cuda_abc_sums");
+  for (uint32_t log_n : {10u, 13u}) {
+    const Shape s = make_shape(log_n, 1, g());
+    const cuda::AbcDeviceKey key(0, *s.bare);
+    const groth16::QuerySums got = cuda::compute_sums_abc_sync(key, *s.bare, s.syn[0]->view());
+    groth16::ProveTimings t;
+    const groth16::QuerySums want = groth16::compute_sums_abc(*s.bare, s.syn[0]->view(), "assignment", {}, t);
+    SCOPED_TRACE("2^" + std::to_string(log_n));
+    EXPECT_TRUE(got.a == want.a) << "A";
+    EXPECT_TRUE(got.b1 == want.b1) << "B_G1";
+    EXPECT_TRUE(got.b2 == want.b2) << "B_G2";
+    EXPECT_TRUE(got.l == want.l) << "L";
+    EXPECT_TRUE(got.h == want.h) << "H";
   }
 }
 

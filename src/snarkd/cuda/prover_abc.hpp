@@ -50,6 +50,8 @@ class AbcDeviceKey {
   AbcDeviceKey(int device, const groth16::ProvingKey& pk, void* d_region, cudaStream_t stream);
   // A view over a fully resident bellperson key (shares its points and tables; outlive it not).
   explicit AbcDeviceKey(const DeviceProvingKey& full);
+  // Tests and tools: placed in a buffer of its own (allocated here, set-up time).
+  AbcDeviceKey(int device, const groth16::ProvingKey& pk);
   ~AbcDeviceKey();
   AbcDeviceKey(const AbcDeviceKey&) = delete;
   AbcDeviceKey& operator=(const AbcDeviceKey&) = delete;
@@ -58,7 +60,10 @@ class AbcDeviceKey {
   const AbcKeyView& view() const { return view_; }
 
  private:
+  void place(const groth16::ProvingKey& pk, void* d_region, cudaStream_t stream);
+
   int device_;
+  DeviceBuffer<uint8_t> own_;          // the allocating constructor's region
   std::unique_ptr<NttTables> tables_;  // placed keys only
   AbcKeyView view_;
 };
@@ -110,5 +115,11 @@ void prove_abc_on_stream(const AbcDeviceKey& key, const AbcLayout& l, void* d_wo
 // The sums in groth16's form; InvalidArgument when w_0 was not 1, UnsatisfiedWitness naming the
 // row (with `name`, as compute_sums_abc words it) when a·b ≠ c somewhere.
 groth16::QuerySums abc_query_sums(const DeviceSums& sums, const std::string& name);
+
+// Synchronous wrapper (tests, tools): checks p against pk like groth16::compute_sums_abc does
+// (pk: the key `key` was placed from), allocates a workspace, uploads with plain copies, runs
+// prove_abc_on_stream on a private stream, waits, converts. The GPU twin of compute_sums_abc.
+groth16::QuerySums compute_sums_abc_sync(const AbcDeviceKey& key, const groth16::ProvingKey& pk,
+                                         const groth16::AbcAssignment& p);
 
 }  // namespace snarkd::cuda

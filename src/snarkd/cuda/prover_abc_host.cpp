@@ -43,6 +43,17 @@ uint64_t AbcDeviceKey::region_bytes(const groth16::ProvingKey& pk) { return regi
 
 AbcDeviceKey::AbcDeviceKey(int device, const groth16::ProvingKey& pk, void* d_region, cudaStream_t stream)
     : device_(device) {
+  place(pk, d_region, stream);
+}
+
+AbcDeviceKey::AbcDeviceKey(int device, const groth16::ProvingKey& pk) : device_(device) {
+  DeviceGuard guard(device);
+  own_ = DeviceBuffer<uint8_t>(region_bytes(pk));
+  Stream stream;
+  place(pk, own_.data(), stream);
+}
+
+void AbcDeviceKey::place(const groth16::ProvingKey& pk, void* d_region, cudaStream_t stream) {
   if (pk.flavour != groth16::KeyFlavour::kBellperson) throw InvalidArgument("AbcDeviceKey: not a bellperson key");
   if (pk.log_domain > NttTables::kMaxLogN)
     throw InvalidArgument("AbcDeviceKey: domain 2^" + std::to_string(pk.log_domain) + " exceeds the GPU NTT's 2^28");
@@ -50,7 +61,7 @@ AbcDeviceKey::AbcDeviceKey(int device, const groth16::ProvingKey& pk, void* d_re
     throw InvalidArgument("AbcDeviceKey: the key has " + std::to_string(pk.h.size()) + " H points for a domain of " +
                           std::to_string(pk.domain_size()));
   detail::check_prover_workspace(d_region, "AbcDeviceKey (its region)");
-  DeviceGuard guard(device);
+  DeviceGuard guard(device_);
   const Region r = region_of(pk);
   auto* base = static_cast<uint8_t*>(d_region);
   const void* host[5] = {pk.a.data(), pk.b_g1.data(), pk.b_g2.data(), pk.l.data(), pk.h.data()};
@@ -91,6 +102,7 @@ AbcDeviceKey::~AbcDeviceKey() {
   int previous = 0;
   const bool switched = cudaGetDevice(&previous) == cudaSuccess && cudaSetDevice(device_) == cudaSuccess;
   tables_.reset();
+  own_ = DeviceBuffer<uint8_t>();
   if (switched) cudaSetDevice(previous);
 }
 
@@ -169,6 +181,40 @@ groth16::QuerySums abc_query_sums(const DeviceSums& sums, const std::string& nam
   auto g1 = [](const G1Xyzz& p) { return std::bit_cast<ec::Xyzz<ec::G1Config>>(p).to_jacobian(); };
   auto g2 = [](const G2Xyzz& p) { return std::bit_cast<ec::Xyzz<ec::G2Config>>(p).to_jacobian(); };
   return groth16::QuerySums{g1(sums.a), g1(sums.b1), g1(sums.l), g1(sums.h), g2(sums.b2)};
+}
+
+groth16::QuerySums compute_sums_abc_sync(const AbcDeviceKey& key, const groth16::ProvingKey& pk,
+                                         const groth16::AbcAssignment& p) {
+  groth16::check_abc_assignment(pk, p, "assignment");
+  const AbcKeyView& v = key.view();
+  const AbcLayout l = abc_layout(v);
+  const uint64_t n = uint64_t{1} << v.log_domain;
+  const PackedDensity da = pack_density(nullptr, p.inputs.size(), p.a_aux), db = pack_density(&p.b_inputs, p.inputs.size(), p.b_aux);
+  DeviceGuard guard(key.device());
+  Stream stream;
+  DeviceBuffer<uint8_t> ws(l.total);
+  PinnedBuffer<DeviceSums> out(1);
+  auto put = [&](uint64_t at, const void* src, uint64_t bytes) {
+    if (bytes) SNARKD_CUDA_CHECK(cudaMemcpyAsync(ws.data() + at, src, bytes, cudaMemcpyHostToDevice, stream));
+  };
+  try {
+    for (uint64_t at : {l.a, l.b, l.c}) SNARKD_CUDA_CHECK(cudaMemsetAsync(ws.data() + at, 0, n * sizeof(Fr), stream));
+    put(l.w, p.inputs.data(), p.inputs.size_bytes());
+    put(l.w + p.inputs.size_bytes(), p.aux.data(), p.aux.size_bytes());
+    put(l.a, p.a.data(), p.a.size_bytes());
+    put(l.b, p.b.data(), p.b.size_bytes());
+    put(l.c, p.c.data(), p.c.size_bytes());
+    put(l.a_words, da.words.data(), l.num_words * 8);
+    put(l.b_words, db.words.data(), l.num_words * 8);
+    put(l.a_offsets, da.offsets.data(), l.num_words * 4);
+    put(l.b_offsets, db.offsets.data(), l.num_words * 4);
+    prove_abc_on_stream(key, l, ws.data(), out.data(), stream);
+    stream.synchronize();
+  } catch (...) {
+    cudaStreamSynchronize(stream);  // nothing enqueued may outlive the buffers
+    throw;
+  }
+  return abc_query_sums(out[0], "assignment");
 }
 
 }  // namespace snarkd::cuda
