@@ -12,7 +12,10 @@
 #   usage: sh scripts/gpu/ffi_porep.sh
 #   env:   FFI_SETUP=gpu|cpu, FFI_DEVICE (cuda:0) for a dry run elsewhere; FFI_MODE=smoke|porep (smoke), FFI_CONSTRAINTS (smoke 2^20; porep 2^26 − 2^16: a 2^27
 #          key's .params file (~75 GB) does not fit this machine's 64 GiB disk), FFI_THREADS (3),
-#          FFI_PARTITIONS (6), B (build), OUT
+#          FFI_PARTITIONS (6), B (build), OUT; FFI_STEPS (all: "tests abi split bench") and
+#          FFI_KEEP=1 (keep the circuit and key in FFI_WORK) split a long porep run over several
+#          commands: e.g. FFI_KEEP=1 FFI_STEPS="tests abi", then FFI_STEPS="split bench" (the
+#          second reuses the synthesised circuit and the .params file; OUT accumulates).
 # $OUT receives every log, the JSON reports and summary.txt (printed last).
 set -u
 OUT=${OUT:-/tmp/snarkd-ffi-out}
@@ -30,7 +33,9 @@ P=${FFI_PARTITIONS:-6}
 W=${FFI_WORK:-/tmp/snarkd-ffi-work}
 mkdir -p "$OUT" "$W"
 S=$OUT/summary.txt
-: > "$S"
+STEPS=${FFI_STEPS:-tests abi split bench}
+want() { case " $STEPS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+[ -f "$S" ] && [ "${FFI_KEEP:-0}" = 1 ] || : > "$S"
 export LD_LIBRARY_PATH="$B/src/snarkd/ffi${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >> "$S" 2>&1
 nproc | sed 's/^/host cores: /' >> "$S"
@@ -45,16 +50,22 @@ step() {  # name, command...: logs to $OUT/name.log, notes rc and seconds in the
 }
 
 export SNARKD_SUPRASEAL_TRACE=1  # the library's per-partition stage times (upload) on stderr
-step gtest_abc_host "$B/tests/engine/test_cuda_abc_host"
-step gtest_abc_gpu "$B/tests/engine/test_engine_cuda_abc"
-grep -hE "^\[  (PASSED|FAILED|SKIPPED) " "$OUT/gtest_abc_host.log" "$OUT/gtest_abc_gpu.log" >> "$S"
-step synth "$B/apps/snarkd" synth --constraints "$N" --circuit "$W/c.csr" --witness "$W/w.wtns" || { cat "$S"; exit 1; }
-# The key: an INSECURE dev setup on the GPU, written once as a .params file (what create_SRS reads).
-step harness_abi "$B/tests/ffi/snarkd_ffi_porep_harness" --circuit "$W/c.csr" --witness "$W/w.wtns" \
+if want tests; then
+  step gtest_abc_host "$B/tests/engine/test_cuda_abc_host"
+  step gtest_abc_gpu "$B/tests/engine/test_engine_cuda_abc"
+  grep -hE "^\[  (PASSED|FAILED|SKIPPED) " "$OUT/gtest_abc_host.log" "$OUT/gtest_abc_gpu.log" >> "$S"
+fi
+if [ ! -s "$W/c.csr" ] || [ ! -s "$W/w.wtns" ]; then
+  step synth "$B/apps/snarkd" synth --constraints "$N" --circuit "$W/c.csr" --witness "$W/w.wtns" || { cat "$S"; exit 1; }
+fi
+# The key: an INSECURE dev setup on the GPU, written once as a .params file (what create_SRS
+# reads; the harness skips the setup when the file exists).
+want abi && step harness_abi "$B/tests/ffi/snarkd_ffi_porep_harness" --circuit "$W/c.csr" --witness "$W/w.wtns" \
   --params "$W/k.params" --make-params "$SETUP" --threads "$T" --partitions "$P" --gpu-index 0 --json "$OUT/abi.json"
-step harness_split "$B/tests/ffi/snarkd_ffi_porep_harness" --circuit "$W/c.csr" --witness "$W/w.wtns" \
-  --params "$W/k.params" --threads "$T" --partitions "$P" --gpu-index 0 --split --json "$OUT/abi_split.json"
-step engine_bench "$B/apps/snarkd" bench --device "$DEVICE" --circuit "$W/c.csr" --witness "$W/w.wtns" \
+want split && step harness_split "$B/tests/ffi/snarkd_ffi_porep_harness" --circuit "$W/c.csr" --witness "$W/w.wtns" \
+  --params "$W/k.params" --make-params "$SETUP" --threads "$T" --partitions "$P" --gpu-index 0 --split \
+  --json "$OUT/abi_split.json"
+want bench && step engine_bench "$B/apps/snarkd" bench --device "$DEVICE" --circuit "$W/c.csr" --witness "$W/w.wtns" \
   --params "$W/k.params" --jobs 2 --partitions-per-job "$P" --workers 2 --json "$OUT/engine.json"
 grep -hE "^params:|^synthesis|^create_SRS|^warm-up|^partitions" "$OUT/harness_abi.log" "$OUT/harness_split.log" >> "$S"
 
@@ -89,5 +100,5 @@ field() { sed -n "s/.*\"$2\": *\([0-9.e+-]*\).*/\1/p" "$1" | head -n 1; }
         f, b / 1073741824, up, b / 1073741824 / (up + 1e-9), comp, n }'
   done
 } >> "$S"
-rm -rf "$W"
+[ "${FFI_KEEP:-0}" = 1 ] || rm -rf "$W"
 cat "$S"
