@@ -2,8 +2,9 @@
 // of 2^10 … 2^16 domains, a key registered alone (points and tables placed by AbcDeviceKey) and
 // the same key bound to its circuit (the a/b/c path over the fully resident DeviceProvingKey)
 // give groth16::prove_abc's bytes for the same inputs and r, s, for several partitions on 1 or 3
-// workers; borrowed arrays may be freed after await_consumed; an unsatisfied row fails its job
-// naming the row; a cancel inside the compute stage frees the reservation.
+// workers; the cuda layer's five sums equal the CPU twin's one by one (a mismatch names its
+// phase); borrowed arrays may be freed after await_consumed; an unsatisfied row fails its job
+// naming the row; a cancel frees the reservation.
 #include <gtest/gtest.h>
 
 #include <thread>
