@@ -118,9 +118,10 @@ SNARKD_API snarkd_status snarkd_set_paused(snarkd_engine* engine, int32_t paused
 
 typedef struct snarkd_circuit_files {
   uint32_t struct_size;
-  const char* params_path;   /* a bellperson / Filecoin .params file, with circuit_path; or NULL */
+  const char* params_path;   /* a bellperson / Filecoin .params file, with circuit_path (or alone:
+                              * then the key serves a/b/c jobs only, snarkd_submit_abc); or NULL */
   const char* zkey_path;     /* a snarkjs .zkey (it holds the circuit's A and B); or NULL */
-  const char* circuit_path;  /* circom .r1cs or snarkd CSR (needed with params_path) */
+  const char* circuit_path;  /* circom .r1cs or snarkd CSR (with params_path; NULL: a/b/c only) */
   int32_t check_points;      /* 1: subgroup-check every key point (slow for big keys); 0 (default):
                               * encodings only; every proof is verified anyway (self_check) */
 } snarkd_circuit_files;
@@ -129,7 +130,7 @@ typedef struct snarkd_circuit_info {
   uint32_t struct_size;
   uint64_t num_vars;            /* values per witness: ONE, the public inputs, the aux variables */
   uint64_t num_public_inputs;   /* ONE excluded */
-  uint64_t num_constraints;
+  uint64_t num_constraints;     /* 0 for a .params key registered alone (a/b/c form) */
   uint32_t log_domain;          /* the key's evaluation domain is 2^log_domain rows */
 } snarkd_circuit_info;
 
@@ -184,14 +185,18 @@ typedef struct snarkd_abc_job {
   uint32_t num_partitions;
   const snarkd_abc_partition* partitions;
   int64_t wait_ms;
+  int32_t device;                /* ≥ 0: only the engine's device of this index runs it; -1 (default): any */
 } snarkd_abc_job;
 
 SNARKD_API void snarkd_job_init(snarkd_job* job);
 SNARKD_API void snarkd_abc_job_init(snarkd_abc_job* job);
 /* Queues the job; its id (never reused by this engine) in *job_id. */
 SNARKD_API snarkd_status snarkd_submit(snarkd_engine* engine, const snarkd_job* job, uint64_t* job_id);
-/* The a/b/c form. This version answers SNARKD_ERR_UNSUPPORTED (the engine's a/b/c path comes
- * next); libsnarkd_supraseal proves this form today (include/snarkd/supraseal_c2.h). */
+/* The a/b/c form, for a bellperson key (registered with or without its circuit): the device
+ * computes H from a, b, c (no SpMV) and the MSMs over the density-selected assignments. The
+ * values are copied during the call; bits past each density vector's length are ignored.
+ * Sizes that disagree with the key are INVALID_ARGUMENT naming the partition and field; an
+ * assignment that does not satisfy the circuit fails the job (its error names the row). */
 SNARKD_API snarkd_status snarkd_submit_abc(snarkd_engine* engine, const snarkd_abc_job* job, uint64_t* job_id);
 
 typedef struct snarkd_job_result snarkd_job_result;

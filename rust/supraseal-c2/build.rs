@@ -26,6 +26,8 @@ fn from_dir(dir: &Path, want_static: bool) {
         panic!("SNARKD_SUPRASEAL_LIB_DIR={}: no {} there (build snarkd first: docs/FILECOIN.md)", dir.display(), file);
     }
     println!("cargo:rustc-link-search=native={}", dir.display());
+    // A static archive is bundled into this crate's rlib: a rebuilt library must rebuild it.
+    println!("cargo:rerun-if-changed={}", dir.join(file).display());
     if want_static {
         println!("cargo:rustc-link-lib=static=snarkd_supraseal");
         println!("cargo:rustc-link-lib=dylib=stdc++");

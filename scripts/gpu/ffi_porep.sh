@@ -1,18 +1,21 @@
 #!/bin/sh
-# Partitions through the supraseal-c2 ABI (libsnarkd_supraseal) from 3 caller threads sharing one
-# gpu_mtx on one device, next to `snarkd bench` (the engine) on the same circuit and key in the
-# same lease: s/partition of each, the a/b/c bytes every ABI call hands over, proofs verified.
-# The harness measures whatever path the library has: in this phase the ABI proves on the CPU
-# (groth16 layer), so the default is a small circuit; FFI_MODE=porep is for the engine's a/b/c
-# GPU path (phase 2).
+# Partitions through the supraseal-c2 ABI (libsnarkd_supraseal: engine jobs of the a/b/c form on
+# the GPU) from 3 caller threads sharing one gpu_mtx on one device, next to `snarkd bench` (the
+# engine's witness form) on the same circuit and key in the same lease: s/partition of each, the
+# a/b/c bytes every partition uploads and the median upload (memory stage) time, proofs verified.
+# First the a/b/c form's GPU tests (identical proofs to the CPU reference at 2^10 … 2^16).
 #
 # Needs an optimised CUDA build carried in $B (default build): apps/snarkd,
-# $B/tests/ffi/snarkd_ffi_porep_harness, $B/src/snarkd/ffi/libsnarkd_supraseal.so*
-# (ninja -C build snarkd_cli snarkd_ffi_porep_harness snarkd_supraseal).
+# $B/tests/ffi/snarkd_ffi_porep_harness, $B/src/snarkd/ffi/libsnarkd_supraseal.so*,
+# $B/tests/engine/test_engine_cuda_abc and test_cuda_abc_host
+# (ninja -C build snarkd_cli snarkd_ffi_porep_harness snarkd_supraseal test_engine_cuda_abc test_cuda_abc_host).
 #   usage: sh scripts/gpu/ffi_porep.sh
 #   env:   FFI_SETUP=gpu|cpu, FFI_DEVICE (cuda:0) for a dry run elsewhere; FFI_MODE=smoke|porep (smoke), FFI_CONSTRAINTS (smoke 2^20; porep 2^26 − 2^16: a 2^27
 #          key's .params file (~75 GB) does not fit this machine's 64 GiB disk), FFI_THREADS (3),
-#          FFI_PARTITIONS (6), B (build), OUT
+#          FFI_PARTITIONS (6), B (build), OUT; FFI_STEPS (all: "tests abi split bench") and
+#          FFI_KEEP=1 (keep the circuit and key in FFI_WORK) split a long porep run over several
+#          commands: e.g. FFI_KEEP=1 FFI_STEPS="tests abi", then FFI_STEPS="split bench" (the
+#          second reuses the synthesised circuit and the .params file; OUT accumulates).
 # $OUT receives every log, the JSON reports and summary.txt (printed last).
 set -u
 OUT=${OUT:-/tmp/snarkd-ffi-out}
@@ -30,7 +33,9 @@ P=${FFI_PARTITIONS:-6}
 W=${FFI_WORK:-/tmp/snarkd-ffi-work}
 mkdir -p "$OUT" "$W"
 S=$OUT/summary.txt
-: > "$S"
+STEPS=${FFI_STEPS:-tests abi split bench}
+want() { case " $STEPS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+[ -f "$S" ] && [ "${FFI_KEEP:-0}" = 1 ] || : > "$S"
 export LD_LIBRARY_PATH="$B/src/snarkd/ffi${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >> "$S" 2>&1
 nproc | sed 's/^/host cores: /' >> "$S"
@@ -44,15 +49,25 @@ step() {  # name, command...: logs to $OUT/name.log, notes rc and seconds in the
   return $rc
 }
 
-step synth "$B/apps/snarkd" synth --constraints "$N" --circuit "$W/c.csr" --witness "$W/w.wtns" || { cat "$S"; exit 1; }
-# The key: an INSECURE dev setup on the GPU, written once as a .params file (what create_SRS reads).
-step harness_abi "$B/tests/ffi/snarkd_ffi_porep_harness" --circuit "$W/c.csr" --witness "$W/w.wtns" \
+export SNARKD_SUPRASEAL_TRACE=1  # the library's per-partition stage times (upload) on stderr
+if want tests; then
+  step gtest_abc_host "$B/tests/engine/test_cuda_abc_host"
+  step gtest_abc_gpu "$B/tests/engine/test_engine_cuda_abc"
+  grep -hE "^\[  (PASSED|FAILED|SKIPPED) " "$OUT/gtest_abc_host.log" "$OUT/gtest_abc_gpu.log" >> "$S"
+fi
+if [ ! -s "$W/c.csr" ] || [ ! -s "$W/w.wtns" ]; then
+  step synth "$B/apps/snarkd" synth --constraints "$N" --circuit "$W/c.csr" --witness "$W/w.wtns" || { cat "$S"; exit 1; }
+fi
+# The key: an INSECURE dev setup on the GPU, written once as a .params file (what create_SRS
+# reads; the harness skips the setup when the file exists).
+want abi && step harness_abi "$B/tests/ffi/snarkd_ffi_porep_harness" --circuit "$W/c.csr" --witness "$W/w.wtns" \
   --params "$W/k.params" --make-params "$SETUP" --threads "$T" --partitions "$P" --gpu-index 0 --json "$OUT/abi.json"
-step harness_split "$B/tests/ffi/snarkd_ffi_porep_harness" --circuit "$W/c.csr" --witness "$W/w.wtns" \
-  --params "$W/k.params" --threads "$T" --partitions "$P" --gpu-index 0 --split --json "$OUT/abi_split.json"
-step engine_bench "$B/apps/snarkd" bench --device "$DEVICE" --circuit "$W/c.csr" --witness "$W/w.wtns" \
+want split && step harness_split "$B/tests/ffi/snarkd_ffi_porep_harness" --circuit "$W/c.csr" --witness "$W/w.wtns" \
+  --params "$W/k.params" --make-params "$SETUP" --threads "$T" --partitions "$P" --gpu-index 0 --split \
+  --json "$OUT/abi_split.json"
+want bench && step engine_bench "$B/apps/snarkd" bench --device "$DEVICE" --circuit "$W/c.csr" --witness "$W/w.wtns" \
   --params "$W/k.params" --jobs 2 --partitions-per-job "$P" --workers 2 --json "$OUT/engine.json"
-grep -hE "^params:|^synthesis|^create_SRS|^partitions" "$OUT/harness_abi.log" "$OUT/harness_split.log" >> "$S"
+grep -hE "^params:|^synthesis|^create_SRS|^warm-up|^partitions" "$OUT/harness_abi.log" "$OUT/harness_split.log" >> "$S"
 
 field() { sed -n "s/.*\"$2\": *\([0-9.e+-]*\).*/\1/p" "$1" | head -n 1; }
 {
@@ -67,6 +82,23 @@ field() { sed -n "s/.*\"$2\": *\([0-9.e+-]*\).*/\1/p" "$1" | head -n 1; }
   done
   [ -f "$OUT/engine.json" ] && printf '%-34s %12s   (steady state %s)\n' "snarkd bench $DEVICE, 2 workers" \
     "$(field "$OUT/engine.json" s_per_partition)" "$(field "$OUT/engine.json" s_per_partition_steady)"
+  # The acceptance line: the ABI's s/partition within 10 % of the engine's on the same circuit.
+  if [ -f "$OUT/abi.json" ] && [ -f "$OUT/engine.json" ]; then
+    awk -v a="$(field "$OUT/abi.json" s_per_partition)" -v b="$(field "$OUT/engine.json" s_per_partition)" 'BEGIN {
+      if (b > 0) printf "ratio ABI / snarkd bench s/partition: %.3f (acceptance: <= 1.10)\n", a / b }'
+  fi
+  # The a/b/c form's extra upload: bytes per partition and the median memory-stage time.
+  med() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+  for f in harness_abi harness_split; do
+    grep -h "^snarkd_supraseal: job" "$OUT/$f.log" 2>/dev/null |
+      sed -n 's/.*upload \([0-9.]*\) s (\([0-9]*\) bytes), compute \([0-9.]*\) s.*/\1 \2 \3/p' > "$OUT/$f.stages"
+    [ -s "$OUT/$f.stages" ] || continue
+    up=$(cut -d' ' -f1 "$OUT/$f.stages" | med); comp=$(cut -d' ' -f3 "$OUT/$f.stages" | med)
+    bytes=$(head -n 1 "$OUT/$f.stages" | cut -d' ' -f2)
+    awk -v f="$f" -v up="$up" -v comp="$comp" -v b="$bytes" -v n="$(wc -l < "$OUT/$f.stages")" 'BEGIN {
+      printf "%-14s a/b/c upload per partition %.2f GiB: median %.3f s (%.1f GiB/s); median compute stage %.3f s (%d partitions)\n",
+        f, b / 1073741824, up, b / 1073741824 / (up + 1e-9), comp, n }'
+  done
 } >> "$S"
-rm -rf "$W"
+[ "${FFI_KEEP:-0}" = 1 ] || rm -rf "$W"
 cat "$S"

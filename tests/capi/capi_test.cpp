@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "snarkd/groth16/bellperson_io.hpp"
+#include "snarkd/groth16/prove_abc.hpp"
 #include "snarkd/groth16/setup.hpp"
 #include "snarkd/r1cs/circom.hpp"
 #include "snarkd/r1cs/csr_file.hpp"
@@ -301,7 +302,7 @@ TEST(CApi, BadArgumentsNameTheProblem) {
   EXPECT_STATUS(snarkd_submit(nullptr, &j, &id), SNARKD_ERR_INVALID_ARGUMENT, "engine is a null pointer");
   snarkd_abc_job abc;
   snarkd_abc_job_init(&abc);
-  EXPECT_STATUS(snarkd_submit_abc(en.e, &abc, &id), SNARKD_ERR_UNSUPPORTED, "a/b/c");
+  EXPECT_STATUS(snarkd_submit_abc(en.e, &abc, &id), SNARKD_ERR_INVALID_ARGUMENT, "circuit_id is a null pointer");
 
   snarkd_job_result* r = nullptr;
   EXPECT_STATUS(snarkd_await(en.e, 424242, 0, &r), SNARKD_ERR_NOT_FOUND, "unknown job 424242");
@@ -330,6 +331,66 @@ TEST(CApi, BadArgumentsNameTheProblem) {
   EXPECT_STATUS(snarkd_verify(c.params.c_str(), junk, 1, input, 0, SNARKD_FR_MONTGOMERY, &valid), SNARKD_ERR_INVALID_ARGUMENT,
                 "inputs_per_proof is 0");
   EXPECT_STATUS(snarkd_verify(c.params.c_str(), junk, 1, nullptr, 0, 7, &valid), SNARKD_ERR_INVALID_ARGUMENT, "fr_format is 7");
+}
+
+// The a/b/c form (bellperson's synthesis result) on a key registered alone (no circuit) and on
+// one with its circuit, on the CPU and simulated devices: the jobs finish verified; sizes that
+// disagree with the key are refused naming the partition; a witness job on the key alone too.
+TEST(CApi, AbcJobsProveOnKeysWithAndWithoutTheirCircuit) {
+  r1cs::SyntheticParams sp;
+  sp.num_constraints = 90;
+  sp.num_inputs = 3;
+  sp.seed = 4242;
+  const auto sc = r1cs::generate_synthetic(sp);
+  const Circuit c = make_circuit(90, 3, 4242, true);
+  const groth16::BellpersonSynthesis syn = groth16::synthesize_bellperson(sc.circuit, sc.witness);
+  snarkd_abc_partition part{syn.a.data(), syn.b.data(), syn.c.data(), syn.a.size(), syn.inputs.data(), syn.inputs.size(),
+                            syn.aux.data(), syn.aux.size(), syn.a_aux_words.data(), syn.b_inp_words.data(),
+                            syn.b_aux_words.data()};
+  for (const char* devices : {"cpu", "sim:2"}) {
+    Engine en(devices);
+    snarkd_circuit_files f;
+    snarkd_circuit_files_init(&f);
+    f.params_path = c.params.c_str();
+    ASSERT_EQ(snarkd_register_circuit(en.e, "key", &f), SNARKD_OK) << last_error();
+    f.circuit_path = c.circuit.c_str();
+    ASSERT_EQ(snarkd_register_circuit(en.e, "c", &f), SNARKD_OK) << last_error();
+    snarkd_circuit_info info;
+    snarkd_circuit_info_init(&info);
+    ASSERT_EQ(snarkd_get_circuit_info(en.e, "key", &info), SNARKD_OK);
+    EXPECT_EQ(info.num_vars, sc.witness.size());
+    EXPECT_EQ(info.num_constraints, 0u);
+    const snarkd_abc_partition parts[2] = {part, part};
+    for (const char* id : {"key", "c"}) {
+      snarkd_abc_job j;
+      snarkd_abc_job_init(&j);
+      j.circuit_id = id;
+      j.num_partitions = 2;
+      j.partitions = parts;
+      j.device = std::string(devices) == "cpu" ? -1 : 1;
+      uint64_t job = 0;
+      ASSERT_EQ(snarkd_submit_abc(en.e, &j, &job), SNARKD_OK) << last_error();
+      snarkd_job_result* r = nullptr;
+      ASSERT_EQ(snarkd_await(en.e, job, -1, &r), SNARKD_OK) << last_error();
+      EXPECT_EQ(snarkd_job_result_state(r), SNARKD_JOB_DONE) << snarkd_job_result_error(r);
+      EXPECT_EQ(snarkd_job_result_verified(r), 1);
+      EXPECT_EQ(snarkd_job_result_num_proofs(r), 2u);
+      snarkd_job_result_free(r);
+    }
+    snarkd_abc_partition bad = part;
+    bad.num_aux -= 1;
+    snarkd_abc_job j;
+    snarkd_abc_job_init(&j);
+    j.circuit_id = "key";
+    j.num_partitions = 1;
+    j.partitions = &bad;
+    uint64_t job = 0;
+    EXPECT_STATUS(snarkd_submit_abc(en.e, &j, &job), SNARKD_ERR_INVALID_ARGUMENT, "partition 0.aux_assignment_size is");
+    j.partitions = &part;
+    j.device = 7;
+    EXPECT_STATUS(snarkd_submit_abc(en.e, &j, &job), SNARKD_ERR_INVALID_ARGUMENT, "device 7");
+    EXPECT_STATUS(submit(en.e, "key", c.witness, 1, &job), SNARKD_ERR_INVALID_ARGUMENT, "registered without a circuit");
+  }
 }
 
 }  // namespace

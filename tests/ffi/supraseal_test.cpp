@@ -403,5 +403,29 @@ TEST(Supraseal, BadArgumentsGetACodeAndAMessageNamingThem) {
   destroy_gpu_mutex(m);  // the second is unknown: ignored
 }
 
+// The engine path's own cases: a pending proof destroyed before finalize (its job cancelled) does
+// not disturb another; on the CPU device any gpu_index maps onto it; dropping the last handle of
+// an SRS and evicting it leave later proofs of a fresh handle correct.
+TEST(Supraseal, DestroyedPendingProofsAndGpuIndexOnTheCpuDevice) {
+  auto g = test::rng("ffi_engine_path");
+  const Fixture f = synthetic(120, 4, g() | 1);
+  for (int round = 0; round < 2; ++round) {
+    Srs srs(f.params, round == 1);
+    const std::vector<Fr> r = {Fr::random(g)}, s = {Fr::random(g)};
+    const supraseal_assignment p = assignment(f.syn);
+    void* dropped = nullptr;
+    void* kept = nullptr;
+    ASSERT_EQ(take(generate_groth16_proofs_start_c(&p, 1, fr(r), fr(s), &srs.h, nullptr, 3, &dropped)).code, 0);
+    ASSERT_EQ(take(generate_groth16_proofs_start_c(&p, 1, fr(r), fr(s), &srs.h, nullptr, 0, &kept)).code, 0);
+    destroy_pending_proof(dropped);
+    supraseal_groth16_proof out;
+    const Result res = take(finalize_groth16_proof_c(kept, &out));
+    ASSERT_EQ(res.code, 0) << res.message;
+    EXPECT_EQ(to_proof(out), groth16::prove(f.pk, f.circuit, f.witness, {r[0], s[0]}));
+    EXPECT_EQ(take(finalize_groth16_proof_c(dropped, &out)).code, EINVAL);  // destroyed: unknown now
+    evict_SRS(&srs.h);
+  }
+}
+
 }  // namespace
 }  // namespace snarkd::ffi_test

@@ -1,6 +1,7 @@
 // Engines, circuits and jobs of the C API, over the public engine API (engine/engine.hpp).
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include "snarkd/capi/internal.hpp"
 #include "snarkd/engine/devices.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
+#include "snarkd/groth16/prove_abc.hpp"
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/groth16/zkey.hpp"
 #include "snarkd/r1cs/circom.hpp"
@@ -43,9 +45,9 @@ Loaded load_files(const snarkd_circuit_files& f) {
   require((f.params_path != nullptr) != (f.zkey_path != nullptr), "files: give exactly one of params_path and zkey_path");
   Loaded l;
   if (f.params_path) {
-    require(f.circuit_path != nullptr, "files->circuit_path is a null pointer (a .params key needs its circuit)");
-    l.circuit = std::make_shared<r1cs::Circuit>(load_circuit(f.circuit_path));
     l.pk = std::make_shared<groth16::ProvingKey>(groth16::read_params(f.params_path, check));
+    if (f.circuit_path == nullptr) return l;  // the key alone: a/b/c jobs only
+    l.circuit = std::make_shared<r1cs::Circuit>(load_circuit(f.circuit_path));
   } else {
     groth16::Zkey zk = groth16::read_zkey(f.zkey_path, check);
     l.pk = std::make_shared<groth16::ProvingKey>(std::move(zk.pk));
@@ -62,9 +64,10 @@ Loaded load_files(const snarkd_circuit_files& f) {
 snarkd_circuit_info info_of(const Loaded& l) {
   snarkd_circuit_info i;
   snarkd_circuit_info_init(&i);
-  i.num_vars = l.circuit->num_vars();
-  i.num_public_inputs = l.circuit->num_inputs - 1;
-  i.num_constraints = l.circuit->num_constraints();
+  const uint64_t inputs = l.circuit ? l.circuit->num_inputs : l.pk->vk.ic.size();
+  i.num_vars = l.circuit ? l.circuit->num_vars() : inputs + l.pk->l.size();
+  i.num_public_inputs = inputs - 1;
+  i.num_constraints = l.circuit ? l.circuit->num_constraints() : 0;  // a key alone: unknown
   i.log_domain = l.pk->log_domain;
   return i;
 }
@@ -85,6 +88,40 @@ std::vector<ff::Fr> read_witness(const uint8_t* p, uint64_t n, int32_t format, u
       w[i] = read_fr(p + 32 * i, format, "witnesses[" + num(partition) + "][" + num(i) + "]");
   });
   return w;
+}
+
+// n values of `format` at p (range-checked) in parallel chunks, named what[i] in errors.
+std::vector<ff::Fr> read_values(const void* p, uint64_t n, int32_t format, const std::string& what) {
+  require(p != nullptr || n == 0, what + " is a null pointer for " + num(n) + " values");
+  const auto* bytes = static_cast<const uint8_t*>(p);
+  std::vector<ff::Fr> v(n);
+  parallel_for(n, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) v[i] = read_fr(bytes + 32 * i, format, what + "[" + num(i) + "]");
+  });
+  return v;
+}
+
+std::vector<uint64_t> read_words(const uint64_t* p, uint64_t bits, uint64_t& popcount, const std::string& what) {
+  require(p != nullptr || bits == 0, what + " is a null pointer for " + num(bits) + " bits");
+  std::vector<uint64_t> w(p, p + (bits + 63) / 64);
+  if (bits % 64) w.back() &= (uint64_t{1} << (bits % 64)) - 1;  // bits past the length are not ours
+  popcount = 0;
+  for (uint64_t x : w) popcount += uint64_t(std::popcount(x));
+  return w;
+}
+
+// One a/b/c partition, copied (the C API's jobs own their data) and converted.
+engine::AbcPartition read_abc(const snarkd_abc_partition& p, int32_t format, const std::string& name) {
+  auto s = std::make_shared<groth16::BellpersonSynthesis>();
+  s->a = read_values(p.a, p.abc_size, format, name + ".a");
+  s->b = read_values(p.b, p.abc_size, format, name + ".b");
+  s->c = read_values(p.c, p.abc_size, format, name + ".c");
+  s->inputs = read_values(p.inputs, p.num_inputs, format, name + ".inputs");
+  s->aux = read_values(p.aux, p.num_aux, format, name + ".aux");
+  s->a_aux_words = read_words(p.a_aux_density, p.num_aux, s->a_aux_popcount, name + ".a_aux_density");
+  s->b_inp_words = read_words(p.b_inp_density, p.num_inputs, s->b_inp_popcount, name + ".b_inp_density");
+  s->b_aux_words = read_words(p.b_aux_density, p.num_aux, s->b_aux_popcount, name + ".b_aux_density");
+  return engine::AbcPartition{s->view(), s};
 }
 
 // The job must exist (engine calls on an unknown id throw InvalidArgument; we say NOT_FOUND).
@@ -189,7 +226,7 @@ void snarkd_job_init(snarkd_job* j) {
 }
 
 void snarkd_abc_job_init(snarkd_abc_job* j) {
-  if (j) *j = snarkd_abc_job{sizeof(snarkd_abc_job), nullptr, SNARKD_PRIORITY_NORMAL, SNARKD_FR_MONTGOMERY, 0, nullptr, -1};
+  if (j) *j = snarkd_abc_job{sizeof(snarkd_abc_job), nullptr, SNARKD_PRIORITY_NORMAL, SNARKD_FR_MONTGOMERY, 0, nullptr, -1, -1};
 }
 
 snarkd_status snarkd_submit(snarkd_engine* e, const snarkd_job* job, uint64_t* job_id) {
@@ -219,12 +256,24 @@ snarkd_status snarkd_submit(snarkd_engine* e, const snarkd_job* job, uint64_t* j
 
 snarkd_status snarkd_submit_abc(snarkd_engine* e, const snarkd_abc_job* job, uint64_t* job_id) {
   return guarded([&] {
-    engine_of(e);
-    read_struct(job, snarkd_abc_job_init, "job");
-    (void)job_id;
-    throw ApiError(SNARKD_ERR_UNSUPPORTED,
-                   "snarkd_submit_abc: the engine's a/b/c job form is not available in this version; "
-                   "submit witnesses (snarkd_submit) or use libsnarkd_supraseal for a/b/c");
+    Engine& en = engine_of(e);
+    require(job_id != nullptr, "job_id is a null pointer");
+    const snarkd_abc_job j = read_struct(job, snarkd_abc_job_init, "job");
+    circuit_info(e, j.circuit_id);  // NOT_FOUND for an unknown id
+    require(j.priority >= SNARKD_PRIORITY_LOW && j.priority <= SNARKD_PRIORITY_CRITICAL,
+            "job->priority is " + std::to_string(j.priority) + " (0 … 3)");
+    require_format(j.fr_format, "job->fr_format");
+    require(j.num_partitions >= 1, "job->num_partitions is 0");
+    require(j.partitions != nullptr, "job->partitions is a null pointer");
+    require(j.device >= -1, "job->device is " + std::to_string(j.device) + " (−1 = any)");
+    engine::JobRequest req;
+    req.circuit_id = j.circuit_id;
+    req.priority = static_cast<engine::Priority>(j.priority);
+    req.device = j.device;
+    for (uint32_t p = 0; p < j.num_partitions; ++p)
+      req.abc.push_back(read_abc(j.partitions[p], j.fr_format, "job->partitions[" + num(p) + "]"));
+    const auto wait = j.wait_ms < 0 ? std::chrono::milliseconds::max() : std::chrono::milliseconds(j.wait_ms);
+    *job_id = en.submit(std::move(req), wait);
   });
 }
 

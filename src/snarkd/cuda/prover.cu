@@ -155,19 +155,10 @@ void enqueue_qap(const DeviceProvingKey& key, const Workspace& ws, cudaStream_t 
 }
 
 // Step 2 unfused (ProverPaths::fused_h = false; kept for the A/B benchmarks and as h_phase's
-// reference): 6 transforms to the coset, one pointwise pass, for bellperson the coset inverse.
+// reference; the a/b/c form's path): detail::enqueue_h_scalars.
 void enqueue_h_unfused(const DeviceProvingKey& key, Fr* a, Fr* b, Fr* c, void* scratch, cudaStream_t stream) {
-  const NttTables& t = key.ntt_tables();
-  const uint32_t k = key.log_domain();
-  const bool bellperson = key.flavour() == groth16::KeyFlavour::kBellperson;
-  for (Fr* v : {a, b, c}) {
-    ntt(v, k, Direction::kInverse, false, t, scratch, stream);
-    ntt(v, k, Direction::kForward, true, t, scratch, stream);
-  }
-  const uint64_t n = key.domain_size();
-  h_pointwise_kernel<<<blocks_for(n), kThreads, 0, stream>>>(a, b, c, n, key.view().h_factor, bellperson);
-  SNARKD_CUDA_CHECK_LAUNCH();
-  if (bellperson) ntt(a, k, Direction::kInverse, true, t, scratch, stream);
+  detail::enqueue_h_scalars(key.ntt_tables(), key.log_domain(), key.flavour() == groth16::KeyFlavour::kBellperson,
+                            key.view().h_factor, a, b, c, scratch, stream);
 }
 
 // A query's scalars: the witness itself (full query) or the gathered values of its variables.
@@ -208,6 +199,35 @@ void enqueue_msms(const DeviceProvingKey& key, const Workspace& ws, bool shared_
 }  // namespace
 
 namespace detail {
+
+// The H scalars into a (groth16::h_scalars): 6 transforms to the coset, one pointwise pass, and
+// for bellperson the coset inverse back to the n − 1 coefficients.
+void enqueue_h_scalars(const NttTables& t, uint32_t k, bool bellperson, const Fr& h_factor, Fr* a, Fr* b, Fr* c,
+                       void* ntt_scratch, cudaStream_t stream) {
+  for (Fr* v : {a, b, c}) {
+    ntt(v, k, Direction::kInverse, false, t, ntt_scratch, stream);
+    ntt(v, k, Direction::kForward, true, t, ntt_scratch, stream);
+  }
+  const uint64_t n = uint64_t{1} << k;
+  h_pointwise_kernel<<<blocks_for(n), kThreads, 0, stream>>>(a, b, c, n, h_factor, bellperson);
+  SNARKD_CUDA_CHECK_LAUNCH();
+  if (bellperson) ntt(a, k, Direction::kInverse, true, t, ntt_scratch, stream);
+}
+
+void witness_msm_g1(const G1Affine* bases, const Fr* scalars, uint64_t n, G1Xyzz* out, void* scratch,
+                    uint64_t scratch_bytes, cudaStream_t stream) {
+  witness_msm<Fp>(bases, scalars, n, out, scratch, scratch_bytes, stream);
+}
+
+void witness_msm_g2(const G2Affine* bases, const Fr* scalars, uint64_t n, G2Xyzz* out, void* scratch,
+                    uint64_t scratch_bytes, cudaStream_t stream) {
+  witness_msm<Fp2>(bases, scalars, n, out, scratch, scratch_bytes, stream);
+}
+
+void h_msm_g1(const G1Affine* bases, const Fr* scalars, uint64_t n, G1Xyzz* out, void* scratch, uint64_t scratch_bytes,
+              cudaStream_t stream) {
+  h_msm(bases, scalars, n, out, scratch, scratch_bytes, stream);
+}
 
 uint64_t prover_msm_scratch_bytes(uint64_t a_len, uint64_t b_len, uint64_t l_len, uint64_t h_len) {
   return std::max({witness_msm_scratch_bytes<Fp>(a_len), witness_msm_scratch_bytes<Fp>(b_len),

@@ -180,6 +180,18 @@ void check_prover_workspace(const void* p, const char* who);
 // to_query_sums' checks alone: InvalidArgument when the ONE was not 1, UnsatisfiedWitness for a
 // failing row.
 void check_device_sums(const DeviceProvingKey& key, const DeviceSums& sums);
+// The steps prove_on_stream is made of, for the a/b/c form (prover_abc.hpp) on the same stream:
+// H scalars into a (a, b, c: 2^k values each; b, c and ntt_scratch are clobbered), the witness
+// MSMs (bit-split; they wait for `stream` once, see prover.cu) and the H MSM. Scratch: at least
+// prover_msm_scratch_bytes for the lengths involved.
+void enqueue_h_scalars(const NttTables& t, uint32_t k, bool bellperson, const Fr& h_factor, Fr* a, Fr* b, Fr* c,
+                       void* ntt_scratch, cudaStream_t stream);
+void witness_msm_g1(const G1Affine* bases, const Fr* scalars, uint64_t n, G1Xyzz* out, void* scratch,
+                    uint64_t scratch_bytes, cudaStream_t stream);
+void witness_msm_g2(const G2Affine* bases, const Fr* scalars, uint64_t n, G2Xyzz* out, void* scratch,
+                    uint64_t scratch_bytes, cudaStream_t stream);
+void h_msm_g1(const G1Affine* bases, const Fr* scalars, uint64_t n, G1Xyzz* out, void* scratch, uint64_t scratch_bytes,
+              cudaStream_t stream);
 }  // namespace detail
 
 // Which of two equivalent device paths the GPU provers take (same proofs; the A/B switch of the

@@ -20,9 +20,23 @@ class CpuWorker final : public DeviceWorker {
     groth16::ProveTimings t;
     return groth16::compute_sums(*c.pk, *c.circuit, w, opt, t);
   }
+  // The a/b/c form: the upload is a copy the worker owns (the caller may free its arrays).
+  void upload_abc(const CircuitEntry&, const groth16::AbcAssignment& p, const Reservation&) override {
+    abc_ = groth16::copy_of(p);
+  }
+  groth16::QuerySums compute_abc(const CircuitEntry& c, const Reservation&, StageClock&,
+                                 const std::stop_token& stop) override {
+    const groth16::BellpersonSynthesis p = std::move(abc_);
+    abc_ = {};
+    groth16::ProveOptions opt;
+    opt.stop = stop;
+    groth16::ProveTimings t;
+    return groth16::compute_sums_abc(*c.pk, p.view(), "partition", opt, t);
+  }
 
  private:
   std::vector<ff::Fr> witness_;
+  groth16::BellpersonSynthesis abc_;
 };
 
 }  // namespace

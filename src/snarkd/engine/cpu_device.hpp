@@ -27,6 +27,10 @@ class CpuDevice final : public Device {
   uint64_t working_set_bytes(const CircuitEntry& c) const override {
     return c.witness_bytes() + 4 * c.pk->domain_size() * sizeof(ff::Fr);
   }
+  // The a/b/c form: the partition's copy (abc_upload_bytes) plus the H scalars.
+  uint64_t abc_working_set_bytes(const CircuitEntry& c) const override {
+    return abc_upload_bytes(c) + c.pk->domain_size() * sizeof(ff::Fr);
+  }
   std::unique_ptr<DeviceWorker> make_worker(uint32_t worker_index) override;
 
  private:

@@ -28,7 +28,7 @@ std::shared_ptr<const CudaDevice::HostKey> CudaDevice::host_key(const CircuitEnt
   if (auto h = cache[c.pk.get()].lock()) return h;
   auto h = std::make_shared<CudaDevice::HostKey>();
   h->pk = c.pk;
-  h->circuit = c.circuit;
+  h->circuit = c.circuit;  // null for an a/b/c-only key: only its points are pinned
   h->a_list = r1cs::density_indices(c.pk->a_density);
   h->b_list = r1cs::density_indices(c.pk->b_density);
   const groth16::ProvingKey& pk = *c.pk;
@@ -38,6 +38,7 @@ std::shared_ptr<const CudaDevice::HostKey> CudaDevice::host_key(const CircuitEnt
       {pk.h.data(), pk.h.size() * sizeof(ec::G1Affine)},     {h->a_list.data(), h->a_list.size() * 4},
       {h->b_list.data(), h->b_list.size() * 4}};
   for (r1cs::Matrix m : {r1cs::Matrix::A, r1cs::Matrix::B, r1cs::Matrix::C}) {
+    if (!c.circuit) break;
     const r1cs::CsrMatrix& csr = c.circuit->matrix(m);
     ranges.push_back({csr.row_ptr.data(), csr.row_ptr.size() * 8});
     ranges.push_back({csr.col.data(), csr.col.size() * 4});
@@ -115,9 +116,38 @@ std::shared_ptr<const CudaDevice::Loaded> CudaDevice::loaded(const std::string& 
   return it->second;
 }
 
+void CudaDevice::load_abc_only(const CircuitEntry& c) {
+  auto l = std::make_shared<Loaded>();
+  l->entry = c;
+  l->host = host_key(c);
+  const uint64_t bytes = cuda::AbcDeviceKey::region_bytes(*c.pk);
+  uint64_t keep = 0;  // the largest working set of the keys already here must still fit
+  {
+    std::lock_guard g2(mu_);
+    for (const auto& [id, other] : loaded_) {
+      for (const DeviceStep& st : other->plan.steps) keep = std::max(keep, st.bytes);
+      if (other->abc) keep = std::max(keep, other->abc_layout.total);
+    }
+  }
+  if (keep > 0 && ledger_->largest_working_gap(bytes) < VramLedger::round_up(keep))
+    throw InvalidArgument("placing the key's " + std::to_string(bytes >> 20) + " MiB would leave " + name() +
+                          " too little room for the working sets of the keys already loaded");
+  if (bytes > ledger_->largest_working_gap())  // reserve_resident would throw less clearly
+    throw InvalidArgument("the key's " + std::to_string(bytes >> 20) + " MiB of points and tables do not fit " + name() +
+                          "'s ledger (the a/b/c form does not stream keys)");
+  l->key = *ledger_->reserve_resident(bytes);
+  l->abc = std::make_unique<cuda::AbcDeviceKey>(int(ordinal_), *c.pk, pool() + l->key.offset(), loader_);
+  l->abc_layout = cuda::abc_layout(l->abc->view());
+  l->plan.key_bytes = bytes;
+  l->plan.full = true;
+  std::lock_guard g2(mu_);
+  loaded_[c.id] = std::move(l);
+}
+
 void CudaDevice::load(const CircuitEntry& c) {
   std::lock_guard ll(load_mu_);
   cuda::DeviceGuard g(static_cast<int>(ordinal_));
+  if (c.abc_only()) return load_abc_only(c);
   const groth16::ProvingKey& pk = *c.pk;
   auto l = std::make_shared<Loaded>();
   l->entry = c;
@@ -138,8 +168,10 @@ void CudaDevice::load(const CircuitEntry& c) {
   in.sizes = l->sizes;
   {
     std::lock_guard g2(mu_);
-    for (const auto& [id, other] : loaded_)
+    for (const auto& [id, other] : loaded_) {
       for (const DeviceStep& s : other->plan.steps) in.keep_gap = std::max(in.keep_gap, s.bytes);
+      if (other->abc) in.keep_gap = std::max(in.keep_gap, other->abc_layout.total);  // a/b/c partitions too
+    }
   }
   l->plan = plan_residency(l->cat, in);
   if (l->plan.streamed_bytes_per_partition > 0 && !streamer_)
@@ -149,6 +181,10 @@ void CudaDevice::load(const CircuitEntry& c) {
     throw std::logic_error("cuda device: the key's layout and the residency plan disagree on its size");
   l->key = *ledger_->reserve_resident(l->plan.key_bytes);
   l->dkey = std::make_unique<cuda::DeviceProvingKey>(int(ordinal_), pk, *c.circuit, res, pool() + l->key.offset(), loader_);
+  if (pk.flavour == groth16::KeyFlavour::kBellperson && l->dkey->fully_resident()) {  // the a/b/c form too
+    l->abc = std::make_unique<cuda::AbcDeviceKey>(*l->dkey);
+    l->abc_layout = cuda::abc_layout(l->abc->view());
+  }
   if (!l->plan.full && streamer_)
     for (size_t p = 0; p < kKeyParts; ++p) {
       std::vector<StreamChunk> streamed;
@@ -185,10 +221,17 @@ uint64_t CudaDevice::working_set_bytes(const CircuitEntry& c) const {
 
 std::vector<DeviceStep> CudaDevice::steps(const CircuitEntry& c) const { return loaded(c.id)->plan.steps; }
 
+uint64_t CudaDevice::abc_working_set_bytes(const CircuitEntry& c) const {
+  const auto l = loaded(c.id);
+  return l->abc ? l->abc_layout.total : 0;
+}
+
 std::string CudaDevice::residency(const std::string& circuit_id) const {
   std::lock_guard g(mu_);
   auto it = loaded_.find(circuit_id);
-  return it == loaded_.end() ? std::string() : describe(it->second->cat, it->second->plan);
+  if (it == loaded_.end()) return std::string();
+  if (it->second->entry.abc_only()) return "fully resident (a/b/c form: points and NTT tables)";
+  return describe(it->second->cat, it->second->plan);
 }
 
 namespace {

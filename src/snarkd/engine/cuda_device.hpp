@@ -27,6 +27,7 @@
 
 #include "snarkd/cuda/host_pinning.hpp"
 #include "snarkd/cuda/prover.hpp"
+#include "snarkd/cuda/prover_abc.hpp"
 #include "snarkd/cuda/prover_stream.hpp"
 #include "snarkd/cuda/runtime.hpp"
 #include "snarkd/engine/device.hpp"
@@ -57,6 +58,8 @@ class CudaDevice final : public Device {
   void unload(const std::string& circuit_id) override;
   uint64_t working_set_bytes(const CircuitEntry& c) const override;
   std::vector<DeviceStep> steps(const CircuitEntry& c) const override;
+  // Keys with an a/b/c path here: placed alone (AbcDeviceKey) or fully resident bellperson keys.
+  uint64_t abc_working_set_bytes(const CircuitEntry& c) const override;
   std::unique_ptr<DeviceWorker> make_worker(uint32_t worker_index) override;
   std::string residency(const std::string& circuit_id) const override;
   StreamStats stream_stats() const override;
@@ -90,6 +93,8 @@ class CudaDevice final : public Device {
     cuda::StreamLayout layout;
     Reservation key;
     std::unique_ptr<cuda::DeviceProvingKey> dkey;
+    std::unique_ptr<cuda::AbcDeviceKey> abc;  // the a/b/c form's key (null: no such path here)
+    cuda::AbcLayout abc_layout;
     std::array<std::vector<ChunkStreamer::ChunkId>, kKeyParts> ids;
   };
   std::shared_ptr<const Loaded> loaded(const std::string& circuit_id) const;
@@ -98,6 +103,9 @@ class CudaDevice final : public Device {
   friend class CudaWorker;
   friend class CudaBackend;
   void fill(uint32_t slot, const StreamChunk& chunk, const std::vector<uint32_t>& previous);
+  // A key registered without its circuit: its points and tables placed whole (AbcDeviceKey);
+  // keys that do not fit beside the working sets are refused (no streaming for this form yet).
+  void load_abc_only(const CircuitEntry& c);
 
   uint32_t ordinal_;
   uint64_t pool_bytes_ = 0, slot_bytes_ = 0;

@@ -25,6 +25,9 @@ class CudaWorker final : public DeviceWorker {
                     const std::stop_token& stop) override;
   groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
                              const std::stop_token& stop) override;
+  void upload_abc(const CircuitEntry& c, const groth16::AbcAssignment& p, const Reservation& r) override;
+  groth16::QuerySums compute_abc(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                                 const std::stop_token& stop) override;
 
  private:
   cuda::ChunkFeed feed(const CudaDevice::Loaded& l, const std::stop_token& stop);
@@ -42,6 +45,7 @@ class CudaWorker final : public DeviceWorker {
   cuda::PhaseTimer timer_;
   cuda::PinnedBuffer<cuda::DeviceSums> sums_;
   cuda::PinnedBuffer<uint64_t> count_;
+  cuda::PackedDensity a_density_, b_density_;  // the last a/b/c upload's (staged by then)
 };
 
 namespace {
@@ -77,6 +81,61 @@ void CudaWorker::upload(const CircuitEntry& c, std::span<const ff::Fr> witness, 
   drained_on_error(copy_, [&] { stager_.enqueue(witness.data(), witness.size_bytes(), d_.pool() + r.offset() + at, copy_); });
   std::lock_guard lk(d_.mu_);
   d_.witness_bytes_ += witness.size_bytes();
+}
+
+// The a/b/c upload on the copy stream: the padding of a, b, c first (memsets, stream-ordered
+// before the stager's copies, so the stager's event covers them), then inputs | aux, a, b, c,
+// and the A and B densities packed over all variables with their word offsets.
+void CudaWorker::upload_abc(const CircuitEntry& c, const groth16::AbcAssignment& p, const Reservation& r) {
+  cuda::DeviceGuard g(int(d_.index()));
+  const auto l = d_.loaded(c.id);
+  if (!l->abc) throw InvalidArgument(d_.name() + ": no a/b/c path for key '" + c.id + "'");
+  const cuda::AbcLayout& lay = l->abc_layout;
+  if (r.bytes() < lay.total) throw InvalidArgument(d_.name() + ": the a/b/c partition does not fit its reservation");
+  if (p.inputs.size() + p.aux.size() != lay.num_vars)
+    throw InvalidArgument(d_.name() + ": the assignment has " + std::to_string(p.inputs.size() + p.aux.size()) +
+                          " values, the key " + std::to_string(lay.num_vars));
+  std::byte* ws = d_.pool() + r.offset();
+  const uint64_t n = uint64_t{1} << l->abc->view().log_domain, rows = p.a.size();
+  a_density_ = cuda::pack_density(nullptr, p.inputs.size(), p.a_aux);
+  b_density_ = cuda::pack_density(&p.b_inputs, p.inputs.size(), p.b_aux);
+  if (a_density_.count != l->abc->view().a_len || b_density_.count != l->abc->view().b_len)  // the index lists' room
+    throw InvalidArgument(d_.name() + ": the densities select " + std::to_string(a_density_.count) + " A and " +
+                          std::to_string(b_density_.count) + " B variables, the key has " +
+                          std::to_string(l->abc->view().a_len) + " and " + std::to_string(l->abc->view().b_len) + " points");
+  drained_on_error(copy_, [&] {
+    for (uint64_t at : {lay.a, lay.b, lay.c})
+      if (rows < n) SNARKD_CUDA_CHECK(cudaMemsetAsync(ws + at + rows * sizeof(ff::Fr), 0, (n - rows) * sizeof(ff::Fr), copy_));
+    stager_.enqueue(p.inputs.data(), p.inputs.size_bytes(), ws + lay.w, copy_);
+    stager_.enqueue(p.aux.data(), p.aux.size_bytes(), ws + lay.w + p.inputs.size_bytes(), copy_);
+    stager_.enqueue(p.a.data(), p.a.size_bytes(), ws + lay.a, copy_);
+    stager_.enqueue(p.b.data(), p.b.size_bytes(), ws + lay.b, copy_);
+    stager_.enqueue(p.c.data(), p.c.size_bytes(), ws + lay.c, copy_);
+    stager_.enqueue(a_density_.words.data(), lay.num_words * 8, ws + lay.a_words, copy_);
+    stager_.enqueue(b_density_.words.data(), lay.num_words * 8, ws + lay.b_words, copy_);
+    stager_.enqueue(a_density_.offsets.data(), lay.num_words * 4, ws + lay.a_offsets, copy_);
+    stager_.enqueue(b_density_.offsets.data(), lay.num_words * 4, ws + lay.b_offsets, copy_);
+  });
+  std::lock_guard lk(d_.mu_);
+  d_.witness_bytes_ += lay.upload_bytes;
+}
+
+groth16::QuerySums CudaWorker::compute_abc(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                                           const std::stop_token& stop) {
+  cuda::DeviceGuard g(int(d_.index()));
+  const auto l = d_.loaded(c.id);
+  if (!l->abc) throw InvalidArgument(d_.name() + ": no a/b/c path for key '" + c.id + "'");
+  stager_.wait_in(compute_);
+  return drained_on_error(compute_, [&] {
+    cuda::PhaseEvents ev;
+    for (size_t k = 0; k < phase_.size(); ++k) ev.at[k] = phase_[k].get();
+    cuda::prove_abc_on_stream(*l->abc, l->abc_layout, d_.pool() + r.offset(), sums_.data(), compute_, &ev, stop);
+    computed_.record(compute_);
+    computed_.synchronize();  // this worker's stream only
+    const auto seconds = cuda::phase_seconds(ev);
+    for (size_t k = 0; k < seconds.size(); ++k) clock.phase(cuda::kProverPhaseNames[k], seconds[k]);
+    return cuda::abc_query_sums(*sums_.data(), "partition");
+  });
 }
 
 // Step 0 of a streamed partition: QAP and H, then (its reservation shrunk to the H scalars and

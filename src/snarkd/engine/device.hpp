@@ -17,19 +17,34 @@
 #include "snarkd/engine/ledger.hpp"
 #include "snarkd/engine/trace.hpp"
 #include "snarkd/groth16/keys.hpp"
+#include "snarkd/groth16/prove_abc.hpp"
 #include "snarkd/groth16/prover.hpp"
 #include "snarkd/r1cs/r1cs.hpp"
 
 namespace snarkd::engine {
 
-// A registered circuit: what a job names by id. Immutable once registered.
+// A registered circuit: what a job names by id. Immutable once registered. A bellperson key
+// registered without its circuit (the .params SRS alone) serves the a/b/c job form only.
 struct CircuitEntry {
   std::string id;
   std::shared_ptr<const groth16::ProvingKey> pk;  // bound to circuit (groth16::bind_circuit)
-  std::shared_ptr<const r1cs::Circuit> circuit;
-  uint64_t num_vars() const { return circuit->num_vars(); }
+  std::shared_ptr<const r1cs::Circuit> circuit;   // null: a key for the a/b/c form only
+  bool abc_only() const { return circuit == nullptr; }
+  // Inputs (ONE included) + aux: the circuit's, or what the key's IC and L points imply.
+  uint64_t num_vars() const { return circuit ? circuit->num_vars() : pk->vk.ic.size() + pk->l.size(); }
+  uint64_t num_inputs() const { return circuit ? circuit->num_inputs : pk->vk.ic.size(); }
   uint64_t witness_bytes() const { return num_vars() * sizeof(ff::Fr); }
 };
+
+// Bytes of one a/b/c partition as it travels (groth16/prove_abc.hpp): inputs and aux, the a, b
+// and c rows zero-padded to the domain (n values each), and the three density bit vectors.
+inline uint64_t abc_density_words(uint64_t num_inputs, uint64_t num_aux) {
+  return 2 * ((num_aux + 63) / 64) + (num_inputs + 63) / 64;
+}
+inline uint64_t abc_upload_bytes(const CircuitEntry& c) {
+  const uint64_t ni = c.num_inputs(), na = c.num_vars() - ni;
+  return (c.num_vars() + 3 * c.pk->domain_size()) * sizeof(ff::Fr) + abc_density_words(ni, na) * 8;
+}
 
 // How a worker reports sub-stage spans it alone can see (the simulated compute-engine wait).
 class StageClock {
@@ -72,6 +87,15 @@ class DeviceWorker {
   // the reservation or a streaming slot any more; the engine then starts no further step.
   virtual groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
                                      const std::stop_token& stop) = 0;
+
+  // The a/b/c form (one step; Device::abc_working_set_bytes). Memory stage: move the partition
+  // (checked by groth16::check_abc_assignment against c.pk) into the reservation; when it
+  // returns the caller's arrays are no longer read. Compute stage: H from a, b, c (no SpMV),
+  // then the five MSMs over the density-selected assignments; throws like compute() (a row
+  // with a·b ≠ c: groth16::UnsatisfiedWitness). Defaults throw InvalidArgument (no such path).
+  virtual void upload_abc(const CircuitEntry& c, const groth16::AbcAssignment& p, const Reservation& r);
+  virtual groth16::QuerySums compute_abc(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                                         const std::stop_token& stop);
 };
 
 // Copy-engine activity of a device: key chunks streamed through its slots and witness uploads.
@@ -110,6 +134,9 @@ class Device {
   virtual uint64_t working_set_bytes(const CircuitEntry& c) const = 0;
   // How a partition of a loaded circuit passes through the device (default: one step).
   virtual std::vector<DeviceStep> steps(const CircuitEntry& c) const { return {{working_set_bytes(c), true}}; }
+  // One a/b/c partition's working set on this device (a bellperson key, loaded); 0 when the
+  // device has no a/b/c path for this key (the engine then runs none of its a/b/c jobs here).
+  virtual uint64_t abc_working_set_bytes(const CircuitEntry& c) const { (void)c; return 0; }
   virtual std::unique_ptr<DeviceWorker> make_worker(uint32_t worker_index) = 0;
   // Seconds the compute engine has been busy since construction (simulated: exact; CUDA: 0 —
   // the engine measures compute spans instead).

@@ -38,6 +38,15 @@ const char* job_state_name(JobState s) {
   return "?";
 }
 
+void DeviceWorker::upload_abc(const CircuitEntry& c, const groth16::AbcAssignment&, const Reservation&) {
+  throw InvalidArgument("device worker: no a/b/c path for key '" + c.id + "'");
+}
+
+groth16::QuerySums DeviceWorker::compute_abc(const CircuitEntry& c, const Reservation&, StageClock&,
+                                             const std::stop_token&) {
+  throw InvalidArgument("device worker: no a/b/c path for key '" + c.id + "'");
+}
+
 void DeviceWorker::compute_step(const CircuitEntry&, uint32_t step, Reservation&, StageClock&, const std::stop_token&) {
   throw std::logic_error("device worker: step " + std::to_string(step) + " of a one-step device");
 }
@@ -49,6 +58,7 @@ using Clock = std::chrono::steady_clock;
 struct Registered {
   std::shared_ptr<const CircuitEntry> entry;
   std::vector<std::vector<DeviceStep>> steps;  // per device: a partition's steps there
+  std::vector<uint64_t> abc_bytes;             // per device: an a/b/c partition's working set (0: none)
   uint64_t users = 0;                 // partitions queued or in flight (mu held)
   bool ready = false;                 // loaded on every device (mu held)
 };
@@ -59,6 +69,12 @@ struct Job {
   uint64_t seq = 0;
   std::shared_ptr<Registered> circuit;
   std::vector<std::vector<ff::Fr>> witnesses;
+  std::vector<AbcPartition> abc;  // the a/b/c form's partitions (abc_form)
+  bool abc_form = false;
+  int32_t device = -1;            // ≥ 0: only this device runs the job's partitions
+  uint64_t part_bytes = 0;        // host budget per partition (its witness or a/b/c bytes)
+  uint32_t unconsumed = 0;        // a/b/c partitions whose arrays may still be read (mu held)
+  bool unsatisfied = false;
   std::vector<bool> charged;  // partition still holds its witness bytes in the host budget
   std::vector<groth16::ProofRandomness> randomness;
   std::vector<groth16::Proof> proofs;
@@ -86,7 +102,14 @@ struct Popped {
   std::shared_ptr<Job> job;
   uint32_t partition = 0;
   std::vector<ff::Fr> witness;
+  AbcPartition abc;
 };
+
+// Whether a worker of `device` may run the job's partitions (its pin, the a/b/c path there).
+bool runs_on(const Job& j, uint32_t device) {
+  if (j.device >= 0 && uint32_t(j.device) != device) return false;
+  return !j.abc_form || j.circuit->abc_bytes[device] > 0;
+}
 
 }  // namespace
 
@@ -136,6 +159,9 @@ struct Engine::Impl {
   void start_threads();
   void stop_threads();
   std::optional<Popped> pop(uint32_t device, uint32_t worker);
+  // The first queued partition a worker of `device` may run (mu held); queue.end() if none.
+  std::map<QueueKey, std::shared_ptr<Job>>::iterator eligible(uint32_t device);
+  void drop_input(Job& j, uint32_t partition, std::vector<ff::Fr>& witness, AbcPartition& abc);  // mu held
   void worker_loop(uint32_t device, uint32_t worker);
   void run_partition(uint32_t device, uint32_t worker, DeviceWorker& dw, Popped& p);
   void leave(Job& j, uint32_t partition);  // mu held; an in-flight partition leaves its device
@@ -197,15 +223,23 @@ void Engine::Impl::worker_loop(uint32_t device, uint32_t worker) {
   }
 }
 
+// Pinned jobs are rare and queues short (partitions, not proofs' data): a scan is enough.
+std::map<QueueKey, std::shared_ptr<Job>>::iterator Engine::Impl::eligible(uint32_t device) {
+  auto it = queue.begin();
+  while (it != queue.end() && !runs_on(*it->second, device)) ++it;
+  return it;
+}
+
 std::optional<Popped> Engine::Impl::pop(uint32_t device, uint32_t worker) {
   std::unique_lock l(mu);
-  work_cv.wait(l, [&] { return stopping || (!paused && !queue.empty()); });
+  work_cv.wait(l, [&] { return stopping || (!paused && eligible(device) != queue.end()); });
   if (stopping) return std::nullopt;
-  auto it = queue.begin();
-  Popped p{it->second, it->first.partition, {}};
+  auto it = eligible(device);
+  Popped p{it->second, it->first.partition, {}, {}};
   queue.erase(it);
   Job& j = *p.job;
-  p.witness = std::move(j.witnesses[p.partition]);
+  if (j.abc_form) p.abc = std::move(j.abc[p.partition]);
+  else p.witness = std::move(j.witnesses[p.partition]);
   ++j.in_flight;
   ++in_flight;
   if (j.state == JobState::kQueued) j.state = JobState::kRunning;
@@ -255,11 +289,7 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
     std::lock_guard l(mu);
     j.timings[part].*field = t;
   };
-  auto release_witness = [&] {
-    std::vector<ff::Fr>().swap(p.witness);
-    if (j.charged[part]) host.release(c.witness_bytes());
-    j.charged[part] = false;
-  };
+  auto release_witness = [&] { drop_input(j, part, p.witness, p.abc); };
   auto abandon = [&] {
     std::lock_guard l(mu);
     release_witness();
@@ -267,7 +297,8 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
   };
   // Each step: its own reservation (all-or-nothing, FIFO), taken while holding no other device
   // memory and released before the next step asks (no hold-and-wait, see engine.hpp).
-  const std::vector<DeviceStep>& steps = j.circuit->steps[device];
+  const std::vector<DeviceStep> abc_step{{j.circuit->abc_bytes[device], true}};
+  const std::vector<DeviceStep>& steps = j.abc_form ? abc_step : j.circuit->steps[device];
   uint32_t last_witness = 0;
   for (uint32_t k = 0; k < steps.size(); ++k)
     if (steps[k].witness) last_witness = k;
@@ -293,7 +324,8 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
       double t_up = t_res;
       if (steps[k].witness) {
         enter(Stage::kUpload);
-        dw.upload(c, p.witness, *res);
+        if (j.abc_form) dw.upload_abc(c, p.abc.view, *res);
+        else dw.upload(c, p.witness, *res);
         if (k == last_witness) {
           std::lock_guard l(mu);
           release_witness();  // the host copy is no longer needed
@@ -309,7 +341,7 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
       enter(Stage::kCompute);
       WorkerClock clock([this] { return now(); }, rec);
       if (k + 1 < steps.size()) dw.compute_step(c, k, *res, clock, stop);
-      else sums = dw.compute(c, *res, clock, stop);
+      else sums = j.abc_form ? dw.compute_abc(c, *res, clock, stop) : dw.compute(c, *res, clock, stop);
       res->release();
       const double t_comp = now();
       rec(Stage::kCompute, std::max(t_up, clock.wait_end_), t_comp);
@@ -330,11 +362,22 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
   } catch (const std::exception& e) {
     {
       std::lock_guard l(mu);
+      if (dynamic_cast<const groth16::UnsatisfiedWitness*>(&e) && !is_terminal(j.state)) j.unsatisfied = true;
       fail(j, "partition " + std::to_string(part) + " on " + devices[device]->name() + ": " + e.what(),
            JobState::kFailed);
     }
     abandon();
   }
+}
+
+void Engine::Impl::drop_input(Job& j, uint32_t part, std::vector<ff::Fr>& witness, AbcPartition& abc) {
+  std::vector<ff::Fr>().swap(witness);
+  if (j.charged[part]) {
+    host.release(j.part_bytes);
+    if (j.abc_form && --j.unconsumed == 0) done_cv.notify_all();  // await_consumed
+  }
+  abc = {};
+  j.charged[part] = false;
 }
 
 void Engine::Impl::leave(Job& j, uint32_t) {
@@ -381,6 +424,7 @@ void Engine::Impl::check_job(const std::shared_ptr<Job>& jp) {
     done_cv.notify_all();
   } else {
     counters.invalid_proofs += invalid;
+    j.unsatisfied = true;
     fail(j, std::to_string(invalid) + " of " + std::to_string(j.partitions()) + " proofs do not verify (first: partition " +
                 first_bad + ")",
          JobState::kFailed);
@@ -399,9 +443,7 @@ void Engine::Impl::fail(Job& j, const std::string& why, JobState state) {
     QueueKey key = base;
     key.partition = k;
     if (queue.erase(key) == 0) continue;
-    if (j.charged[k]) host.release(j.circuit->entry->witness_bytes());
-    j.charged[k] = false;
-    std::vector<ff::Fr>().swap(j.witnesses[k]);
+    drop_input(j, k, j.witnesses[k], j.abc[k]);
     --j.circuit->users;
   }
   done_cv.notify_all();
@@ -450,6 +492,7 @@ JobResult Engine::Impl::snapshot(const Job& j) const {
   r.public_inputs = j.publics;
   r.timings = j.timings;
   r.verified = j.verified;
+  r.unsatisfied = j.unsatisfied;
   return r;
 }
 
@@ -485,8 +528,11 @@ void load_everywhere(const std::vector<std::unique_ptr<Device>>& devices, const 
 void Engine::register_circuit(const std::string& id, std::shared_ptr<const groth16::ProvingKey> pk,
                               std::shared_ptr<const r1cs::Circuit> circuit) {
   if (id.empty()) throw InvalidArgument("register_circuit: empty circuit id");
-  if (!pk || !circuit) throw InvalidArgument("register_circuit '" + id + "': no key or no circuit");
-  if (pk->flavour == groth16::KeyFlavour::kBellperson && pk->a_density.num_bits == 0)
+  if (!pk) throw InvalidArgument("register_circuit '" + id + "': no key");
+  const bool bellperson = pk->flavour == groth16::KeyFlavour::kBellperson;
+  if (!circuit && !bellperson)
+    throw InvalidArgument("register_circuit '" + id + "': no circuit (only a bellperson key may come alone, for a/b/c jobs)");
+  if (circuit && bellperson && pk->a_density.num_bits == 0)
     throw InvalidArgument("register_circuit '" + id + "': the key is not bound to its circuit (groth16::bind_circuit)");
   auto reg = std::make_shared<Registered>();
   reg->entry = std::make_shared<CircuitEntry>(CircuitEntry{id, std::move(pk), std::move(circuit)});
@@ -499,17 +545,26 @@ void Engine::register_circuit(const std::string& id, std::shared_ptr<const groth
   // step fits beside the device's resident data, and undo every load if one device cannot.
   try {
     load_everywhere(impl_->devices, *reg->entry);
+    bool abc_somewhere = false;
     for (size_t d = 0; d < impl_->devices.size(); ++d) {
       Device& dev = *impl_->devices[d];
-      std::vector<DeviceStep> steps = dev.steps(*reg->entry);
       const uint64_t gap = impl_->ledgers[d]->largest_working_gap();
+      std::vector<DeviceStep> steps = reg->entry->abc_only() ? std::vector<DeviceStep>{} : dev.steps(*reg->entry);
       for (const DeviceStep& st : steps)
         if (VramLedger::round_up(st.bytes) > gap)
           throw InvalidArgument("register_circuit '" + id + "': one partition needs " + std::to_string(st.bytes) +
                                 " bytes of device memory at once, " + dev.name() + "'s ledger has " +
                                 std::to_string(gap) + " beside its resident data");
+      // The a/b/c form where the device has a path for the key and its working set fits.
+      uint64_t abc = bellperson ? dev.abc_working_set_bytes(*reg->entry) : 0;
+      if (VramLedger::round_up(abc) > gap) abc = 0;
+      abc_somewhere |= abc > 0;
       reg->steps.push_back(std::move(steps));
+      reg->abc_bytes.push_back(abc);
     }
+    if (reg->entry->abc_only() && !abc_somewhere)
+      throw InvalidArgument("register_circuit '" + id + "': no device can prove a/b/c partitions of this key " +
+                            "(the working set does not fit beside the resident key, or no a/b/c path)");
   } catch (...) {
     for (auto& dev : impl_->devices) dev->unload(id);
     std::lock_guard l(impl_->mu);
@@ -544,13 +599,33 @@ std::vector<std::string> Engine::circuits() const {
 
 namespace {
 
-void validate_request(const JobRequest& req, const CircuitEntry& c) {
+// The a/b/c form's checks: the key's flavour, each partition against the key, the device.
+void validate_abc(const JobRequest& req, const CircuitEntry& c, const std::vector<uint64_t>& abc_bytes,
+                  const std::string& where) {
+  if (!req.witnesses.empty()) throw InvalidArgument(where + "both witnesses and a/b/c partitions");
+  if (c.pk->flavour != groth16::KeyFlavour::kBellperson)
+    throw InvalidArgument(where + "a/b/c partitions need a bellperson key");
+  for (size_t k = 0; k < req.abc.size(); ++k)
+    groth16::check_abc_assignment(*c.pk, req.abc[k].view, where + "partition " + std::to_string(k));
+  if (req.device >= 0 && abc_bytes[size_t(req.device)] == 0)
+    throw InvalidArgument(where + "device " + std::to_string(req.device) + " has no a/b/c path for this key");
+  if (std::none_of(abc_bytes.begin(), abc_bytes.end(), [](uint64_t b) { return b > 0; }))
+    throw InvalidArgument(where + "no device has an a/b/c path for this key");
+}
+
+void validate_request(const JobRequest& req, const CircuitEntry& c, const std::vector<uint64_t>& abc_bytes) {
   const std::string where = "job for circuit '" + c.id + "': ";
-  if (req.witnesses.empty()) throw InvalidArgument(where + "no partitions (no witnesses)");
-  if (!req.randomness.empty() && req.randomness.size() != req.witnesses.size())
+  const size_t parts = req.abc.empty() ? req.witnesses.size() : req.abc.size();
+  if (parts == 0) throw InvalidArgument(where + "no partitions (no witnesses)");
+  if (!req.randomness.empty() && req.randomness.size() != parts)
     throw InvalidArgument(where + "randomness for " + std::to_string(req.randomness.size()) + " partitions, " +
-                          std::to_string(req.witnesses.size()) + " witnesses");
+                          std::to_string(parts) + " partitions in the job");
   if (uint8_t(req.priority) > uint8_t(Priority::kCritical)) throw InvalidArgument(where + "unknown priority");
+  if (req.device < -1 || req.device >= int64_t(abc_bytes.size()))
+    throw InvalidArgument(where + "device " + std::to_string(req.device) + " (the engine has " +
+                          std::to_string(abc_bytes.size()) + "; −1 = any)");
+  if (!req.abc.empty()) return validate_abc(req, c, abc_bytes, where);
+  if (c.abc_only()) throw InvalidArgument(where + "the key was registered without a circuit: a/b/c jobs only");
   for (size_t k = 0; k < req.witnesses.size(); ++k) {
     const auto& w = req.witnesses[k];
     if (w.size() != c.num_vars())
@@ -574,20 +649,33 @@ JobId Engine::submit(JobRequest req, std::chrono::milliseconds wait) {
     reg = it->second;
   }
   const CircuitEntry& c = *reg->entry;
-  validate_request(req, c);
-  const uint32_t parts = uint32_t(req.witnesses.size());
-  const uint64_t bytes = uint64_t(parts) * c.witness_bytes();
+  validate_request(req, c, reg->abc_bytes);
+  const bool abc = !req.abc.empty();
+  const uint32_t parts = uint32_t(abc ? req.abc.size() : req.witnesses.size());
+  const uint64_t part_bytes = abc ? abc_upload_bytes(c) : c.witness_bytes();
+  const uint64_t bytes = uint64_t(parts) * part_bytes;
   m.host.acquire(bytes, wait);  // blocks FIFO or throws Busy; never under mu
   auto j = std::make_shared<Job>();
   j->priority = req.priority;
   j->circuit = reg;
+  j->abc_form = abc;
+  j->device = req.device;
+  j->part_bytes = part_bytes;
+  j->unconsumed = abc ? parts : 0;
   j->charged.assign(parts, true);
   j->randomness = std::move(req.randomness);
   j->proofs.resize(parts);
   j->timings.resize(parts);
-  for (auto& w : req.witnesses)
-    j->publics.emplace_back(w.begin() + 1, w.begin() + std::min<uint64_t>(c.circuit->num_inputs, w.size()));
+  if (abc) {
+    for (const AbcPartition& p : req.abc) j->publics.emplace_back(p.view.inputs.begin() + 1, p.view.inputs.end());
+  } else {
+    for (auto& w : req.witnesses)
+      j->publics.emplace_back(w.begin() + 1, w.begin() + std::min<uint64_t>(c.num_inputs(), w.size()));
+  }
   j->witnesses = std::move(req.witnesses);
+  j->abc = std::move(req.abc);
+  j->witnesses.resize(parts);
+  j->abc.resize(parts);
   std::lock_guard l(m.mu);
   if (m.stopping) {
     m.host.release(bytes);
@@ -628,6 +716,15 @@ JobResult Engine::peek(JobId id) const {
   auto it = impl_->jobs.find(id);
   if (it == impl_->jobs.end()) throw InvalidArgument("unknown job " + std::to_string(id));
   return impl_->snapshot(*it->second);
+}
+
+void Engine::await_consumed(JobId id) {
+  Impl& m = *impl_;
+  std::unique_lock l(m.mu);
+  auto it = m.jobs.find(id);
+  if (it == m.jobs.end()) throw InvalidArgument("unknown job " + std::to_string(id));
+  std::shared_ptr<Job> j = it->second;
+  m.done_cv.wait(l, [&] { return j->unconsumed == 0; });
 }
 
 bool Engine::cancel(JobId id) {

@@ -45,12 +45,25 @@ enum class JobState : uint8_t { kQueued, kRunning, kDone, kFailed, kCancelled };
 const char* job_state_name(JobState s);
 inline bool is_terminal(JobState s) { return s >= JobState::kDone; }
 
+// One partition of the a/b/c form (bellperson's synthesis result, groth16/prove_abc.hpp). The
+// view's arrays belong to whoever fills `keep` (the engine holds it until the partition's
+// memory stage has consumed them) or, with `keep` empty, to the caller, who keeps them alive
+// until Engine::await_consumed returns for the job.
+struct AbcPartition {
+  groth16::AbcAssignment view;
+  std::shared_ptr<const void> keep;
+};
+
+// A job is either form: `witnesses` (a circuit's full assignments; the device runs the SpMV)
+// or `abc` (a bellperson key, with or without its circuit: a, b, c already evaluated).
 struct JobRequest {
   std::string circuit_id;
   Priority priority = Priority::kNormal;
   std::vector<std::vector<ff::Fr>> witnesses;  // one full assignment per partition (moved in)
-  // Tests only: fixed r, s per partition (deterministic bytes). Empty: fresh from the OS CSPRNG.
+  std::vector<AbcPartition> abc;               // or: one a/b/c partition each
+  // Tests and the supraseal ABI: fixed r, s per partition. Empty: fresh from the OS CSPRNG.
   std::vector<groth16::ProofRandomness> randomness;
+  int32_t device = -1;  // ≥ 0: only this device (its index in the engine's list) runs the job
 };
 
 // One partition's passage, seconds on the engine's clock (0 where it never got there).
@@ -80,6 +93,7 @@ struct JobResult {
   std::vector<std::vector<ff::Fr>> public_inputs;  // per partition
   std::vector<PartitionTiming> timings;
   bool verified = false;                        // the self-check ran and accepted every proof
+  bool unsatisfied = false;  // kFailed because the assignment does not satisfy the circuit
 };
 
 struct EngineConfig {
@@ -121,6 +135,8 @@ class Engine {
 
   // Makes a circuit resident on every device. Throws InvalidArgument if the id is taken, the key
   // is not bound to the circuit, or one partition's working set exceeds a device's ledger.
+  // circuit = null: a bellperson key for a/b/c jobs only (supraseal's SRS), resident on every
+  // device with an a/b/c path for it (InvalidArgument if none has).
   void register_circuit(const std::string& id, std::shared_ptr<const groth16::ProvingKey> pk,
                         std::shared_ptr<const r1cs::Circuit> circuit);
   // Throws InvalidArgument while jobs of the circuit are unfinished, or for an unknown id.
@@ -130,7 +146,14 @@ class Engine {
   // Accepts a job or throws: InvalidArgument (unknown circuit, no partitions, a witness of the
   // wrong length or with w[0] ≠ 1, randomness of the wrong count), Busy (host budget full for
   // longer than `wait`). The job id is ours, never the caller's.
+  // a/b/c jobs: InvalidArgument also for a partition that does not fit the key
+  // (groth16::check_abc_assignment, named "partition k"), a witness-form job of an a/b/c-only
+  // key, or a device index that is out of range or has no a/b/c path for the key.
   JobId submit(JobRequest req, std::chrono::milliseconds wait = std::chrono::milliseconds::max());
+  // Blocks until no partition of the job reads its a/b/c arrays any more: each has passed its
+  // memory stage or left (job finished). Then a caller that lent the arrays may free them.
+  // InvalidArgument for an unknown id.
+  void await_consumed(JobId id);
   // The job's result once terminal; nullopt if `timeout` passed first. InvalidArgument for an
   // unknown id.
   std::optional<JobResult> await(JobId id, std::optional<std::chrono::milliseconds> timeout = std::nullopt);

@@ -158,6 +158,7 @@ void SimDevice::copy_resident(Loaded& l) {
 void SimDevice::load(const CircuitEntry& c) {
   std::lock_guard ll(load_mu_);
   if (cfg_.load_s > 0) std::this_thread::sleep_for(seconds(cfg_.load_s));
+  if (c.abc_only()) return;  // a/b/c form only: nothing resident (abc_layout)
   auto l = std::make_shared<Loaded>();
   l->entry = c;
   l->a_index = r1cs::density_indices(c.pk->a_density);
@@ -212,6 +213,20 @@ uint64_t SimDevice::working_set_bytes(const CircuitEntry& c) const {
 }
 
 std::vector<DeviceStep> SimDevice::steps(const CircuitEntry& c) const { return loaded(c.id)->plan.steps; }
+
+SimDevice::AbcLayout SimDevice::abc_layout(const CircuitEntry& c) {
+  const uint64_t n = c.pk->domain_size(), vec = VramLedger::round_up(n * sizeof(ff::Fr));
+  AbcLayout l;
+  l.a = VramLedger::round_up(c.witness_bytes());
+  l.b = l.a + vec;
+  l.c = l.b + vec;
+  l.words = l.c + vec;
+  l.end = l.words + abc_density_words(c.num_inputs(), c.num_vars() - c.num_inputs()) * 8;
+  l.total = VramLedger::round_up(l.end) + vec;
+  return l;
+}
+
+uint64_t SimDevice::abc_working_set_bytes(const CircuitEntry& c) const { return abc_layout(c).total; }
 
 double SimDevice::compute_busy_s() const { return busy_ns_.load() * 1e-9; }
 

@@ -77,6 +77,7 @@ class SimDevice final : public Device {
   void unload(const std::string& circuit_id) override;
   uint64_t working_set_bytes(const CircuitEntry& c) const override;
   std::vector<DeviceStep> steps(const CircuitEntry& c) const override;
+  uint64_t abc_working_set_bytes(const CircuitEntry& c) const override;
   std::unique_ptr<DeviceWorker> make_worker(uint32_t worker_index) override;
   double compute_busy_s() const override;
   std::string residency(const std::string& circuit_id) const override;
@@ -91,6 +92,13 @@ class SimDevice final : public Device {
   // full = w + 4n; step 0 = [w | b | n/4 scratch | a → H scalars] shrinking to [n/4 | H];
   // step 1 = w + n/2.
   static StepSizes sizes(const CircuitEntry& c);
+  // The a/b/c form (one step; the key stays in host memory, unmodelled): the upload's arena
+  // layout [inputs | aux | a | b | c (n values each, zero-padded) | density words] — as the
+  // CUDA device's — plus n values for the H scalars, the rest of the reservation tagged.
+  struct AbcLayout {
+    uint64_t w = 0, a = 0, b = 0, c = 0, words = 0, end = 0, total = 0;
+  };
+  static AbcLayout abc_layout(const CircuitEntry& c);
 
  private:
   friend class SimWorker;

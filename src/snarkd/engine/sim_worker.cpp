@@ -86,6 +86,9 @@ class SimWorker final : public DeviceWorker {
                     const std::stop_token& stop) override;
   groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
                              const std::stop_token& stop) override;
+  void upload_abc(const CircuitEntry& c, const groth16::AbcAssignment& p, const Reservation& r) override;
+  groth16::QuerySums compute_abc(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                                 const std::stop_token& stop) override;
 
  private:
   // The compute engine for one step (FIFO; a stop gives up the place in the queue); its wait is
@@ -146,7 +149,74 @@ class SimWorker final : public DeviceWorker {
   uint32_t index_;
   uint64_t tag_ = 0, serial_ = 0;
   ec::G1Jacobian h_sum_;  // step 0's H sum, for the last step
+  uint64_t abc_popcounts_[3] = {};  // the uploaded a/b/c partition's a_aux, b_inp, b_aux counts
 };
+
+// The a/b/c upload: [inputs | aux | a | b | c (zero-padded to n) | density words], then the tag.
+void SimWorker::upload_abc(const CircuitEntry& c, const groth16::AbcAssignment& p, const Reservation& r) {
+  const SimDevice::AbcLayout l = SimDevice::abc_layout(c);
+  if (r.bytes() < l.total) throw InvalidArgument("simulated upload: the a/b/c partition does not fit its reservation");
+  std::lock_guard engine(*d_.copy_engine_);
+  const auto t0 = Clock::now();
+  std::byte* base = d_.arena_.get() + r.offset();
+  const uint64_t n = c.pk->domain_size();
+  auto put = [&](uint64_t at, std::span<const Fr> v, uint64_t pad_to) {
+    std::memcpy(base + at, v.data(), v.size_bytes());
+    std::memset(base + at + v.size_bytes(), 0, (pad_to - v.size()) * sizeof(Fr));
+  };
+  put(0, p.inputs, p.inputs.size());
+  put(p.inputs.size_bytes(), p.aux, p.aux.size());
+  put(l.a, p.a, n);
+  put(l.b, p.b, n);
+  put(l.c, p.c, n);
+  uint64_t at = l.words;
+  for (const groth16::DensityBits* d : {&p.a_aux, &p.b_inputs, &p.b_aux}) {
+    const uint64_t bytes = (d->bit_len + 63) / 64 * 8;
+    std::memcpy(base + at, d->words, bytes);
+    at += bytes;
+  }
+  abc_popcounts_[0] = p.a_aux.popcount, abc_popcounts_[1] = p.b_inputs.popcount, abc_popcounts_[2] = p.b_aux.popcount;
+  tag_ = tag_of(r.offset(), ++serial_);
+  for (uint64_t off = VramLedger::round_up(l.end); off + 8 <= r.bytes(); off += 8) std::memcpy(base + off, &tag_, 8);
+  const uint64_t bytes = l.end;
+  double t = d_.cfg_.upload_s;
+  if (d_.cfg_.upload_bytes_per_s > 0) t += double(bytes) / d_.cfg_.upload_bytes_per_s;
+  d_.witness_bytes_ += bytes;
+  std::this_thread::sleep_until(t0 + seconds(t));
+  if (d_.cfg_.hold_uploads) SimDevice::wait_while_held(d_.cfg_.hold_file);
+}
+
+// The CPU reference (groth16::compute_sums_abc) over what the arena holds.
+groth16::QuerySums SimWorker::compute_abc(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+                                          const std::stop_token& stop) {
+  const SimDevice::AbcLayout l = SimDevice::abc_layout(c);
+  const std::byte* base = d_.arena_.get() + r.offset();
+  const uint64_t n = c.pk->domain_size(), ni = c.num_inputs(), na = c.num_vars() - ni;
+  auto fr = [&](uint64_t at, uint64_t len) { return std::span<const Fr>(reinterpret_cast<const Fr*>(base + at), len); };
+  const auto* words = reinterpret_cast<const uint64_t*>(base + l.words);
+  const uint64_t aux_words = (na + 63) / 64;
+  const groth16::AbcAssignment p{fr(l.a, n), fr(l.b, n), fr(l.c, n), fr(0, ni), fr(ni * sizeof(Fr), na),
+                                 groth16::DensityBits{words, na, abc_popcounts_[0]},
+                                 groth16::DensityBits{words + aux_words, ni, abc_popcounts_[1]},
+                                 groth16::DensityBits{words + aux_words + (ni + 63) / 64, na, abc_popcounts_[2]}};
+  Engine engine(d_, clock, 1.0, stop);
+  groth16::ProveOptions opt;
+  opt.threads = 1;
+  opt.stop = stop;
+  const InlinePoolScope inline_pool;
+  groth16::ProveTimings t;
+  std::exception_ptr failure;
+  groth16::QuerySums sums;
+  try {
+    sums = groth16::compute_sums_abc(*c.pk, p, "partition", opt, t);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  engine.finish();  // a stop that ended the proof early throws Cancelled here
+  check_tag(base, VramLedger::round_up(l.end), r.bytes());
+  if (failure) std::rethrow_exception(failure);
+  return sums;
+}
 
 // f(const RowsView&) over the part's rows: one view of the resident matrices, or each streamed
 // chunk as it arrives in a slot. Throws Cancelled before each chunk once `stop` is requested.

@@ -123,6 +123,11 @@ size_t SrsRegistry::live() const {
   return live_.size();
 }
 
+bool SrsRegistry::holds(const groth16::ProvingKey* pk) const {
+  std::lock_guard<std::mutex> g(mu_);
+  return std::any_of(live_.begin(), live_.end(), [pk](const Srs* s) { return s->pk.get() == pk; });
+}
+
 LiveSet<PendingProof>& pending_proofs() {
   static auto* s = new LiveSet<PendingProof>;
   return *s;

@@ -40,6 +40,7 @@ class SrsRegistry {
   bool release(const void* handle);  // false: unknown handle; the last reference frees the SRS
   bool evict(const void* handle);    // drops the cache's entry for the handle's path
   size_t live() const;               // handles alive (tests)
+  bool holds(const groth16::ProvingKey* pk) const;  // some live handle uses pk
 
   static constexpr size_t kCacheEntries = 4;
 
@@ -55,12 +56,13 @@ class SrsRegistry {
   std::vector<Srs*> live_;  // few: one per loaded file; guarded by mu_, as every Srs::refs
 };
 
-// What start computed for each circuit; finalize blinds, checks and writes the proofs.
+// A started call: its engine job (none for zero circuits); finalize awaits it and writes the
+// proofs, destroy cancels it.
 struct PendingProof {
-  groth16::VerifyingKey vk;
-  std::vector<groth16::QuerySums> sums;
-  std::vector<groth16::ProofRandomness> rs;
-  std::vector<std::vector<ff::Fr>> public_inputs;
+  bool has_job = false;
+  uint64_t job = 0;
+  size_t count = 0;
+  uint64_t abc_bytes = 0;  // what each partition's upload moves (a, b, c padded to the domain)
 };
 
 // A set of live pointers owned here: add() hands out the raw pointer, take() gives ownership back.

@@ -1,7 +1,8 @@
 // The supraseal-c2 C ABI over snarkd (include/snarkd/supraseal_c2.h for the contract). Each entry
 // point is one guarded() call: exceptions become an errno code and a message naming the entry
-// and the argument; nothing escapes. This build proves on the CPU through the groth16 layer
-// (groth16/prove_abc.hpp); the engine's a/b/c job form is the GPU path's way in (phase 2).
+// and the argument; nothing escapes. Every call is one job of the engine's a/b/c form on the
+// process-wide engine (engine_host.hpp): GPUs when visible, else the CPU device; the caller's
+// arrays are lent to the job until its partitions have consumed them (uploaded or copied).
 #include "snarkd/supraseal_c2.h"
 
 #include <atomic>
@@ -18,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "snarkd/ffi/engine_host.hpp"
 #include "snarkd/ffi/registry.hpp"
 #include "snarkd/groth16/prove_abc.hpp"
 #include "snarkd/groth16/verifier.hpp"
@@ -134,15 +136,18 @@ groth16::AbcAssignment checked_view(const groth16::ProvingKey& pk, const suprase
   return a;
 }
 
-bool self_check_enabled() {
-  static const bool on = [] {
-    const char* v = std::getenv("SNARKD_SUPRASEAL_SELF_CHECK");
-    return !(v && std::strcmp(v, "0") == 0);
-  }();
-  return on;
+// The job's failure as the ABI's error: an unsatisfied assignment (or a proof that did not
+// verify) is the caller's (EDOM); anything else is ours.
+[[noreturn]] void throw_job_error(const engine::JobResult& r) {
+  if (r.unsatisfied && r.error.find("do not verify") != std::string::npos)  // the self-check's word
+    throw groth16::UnsatisfiedWitness("a proof does not verify (the assignment does not satisfy the circuit): " + r.error,
+                                      UINT64_MAX);
+  if (r.unsatisfied) throw groth16::UnsatisfiedWitness(r.error, UINT64_MAX);
+  throw std::runtime_error("the engine's job " + std::string(engine::job_state_name(r.state)) + ": " + r.error);
 }
 
-// Everything but the blinding: the five sums of every circuit (the start half).
+// The start half: every check, then one engine job of the a/b/c form lent the caller's arrays;
+// returns once the job's partitions have consumed them.
 std::unique_ptr<PendingProof> start(const supraseal_assignment* provers, size_t num_circuits, const supraseal_fr* r_s,
                                     const supraseal_fr* s_s, const supraseal_srs* srs, int gpu_index) {
   require(srs != nullptr, "srs is a null pointer");
@@ -152,29 +157,63 @@ std::unique_ptr<PendingProof> start(const supraseal_assignment* provers, size_t 
   const auto r = fr_span(r_s, num_circuits, "r_s"), s = fr_span(s_s, num_circuits, "s_s");
   require_reduced(r, "r_s");
   require_reduced(s, "s_s");
-  std::vector<groth16::AbcAssignment> views;
-  for (size_t c = 0; c < num_circuits; ++c) views.push_back(checked_view(*pk, provers[c], "provers[" + num(c) + "]"));
-  auto pp = std::make_unique<PendingProof>();
-  pp->vk = pk->vk;
+  engine::JobRequest req;
   for (size_t c = 0; c < num_circuits; ++c) {
-    groth16::ProveTimings t;
-    pp->sums.push_back(groth16::compute_sums_abc(*pk, views[c], "provers[" + num(c) + "]", {}, t));
-    pp->rs.push_back({r[c], s[c]});
-    pp->public_inputs.emplace_back(views[c].inputs.begin() + 1, views[c].inputs.end());
+    req.abc.push_back(engine::AbcPartition{checked_view(*pk, provers[c], "provers[" + num(c) + "]"), nullptr});
+    req.randomness.push_back({r[c], s[c]});
   }
+  auto pp = std::make_unique<PendingProof>();
+  pp->count = num_circuits;
+  if (num_circuits == 0) return pp;
+  EngineHost& host = EngineHost::instance();
+  req.device = host.device_for(gpu_index);
+  req.circuit_id = host.key_id(pk);
+  engine::Engine& e = host.engine();
+  const uint64_t ni = pk->vk.ic.size(), na = pk->l.size();
+  pp->abc_bytes = (ni + na + 3 * pk->domain_size()) * sizeof(Fr) + engine::abc_density_words(ni, na) * 8;
+  pp->job = e.submit(std::move(req));
+  pp->has_job = true;
+  e.await_consumed(pp->job);
   return pp;
 }
 
-// Blinds, verifies (unless SNARKD_SUPRASEAL_SELF_CHECK=0) and writes every proof.
+// SNARKD_SUPRASEAL_TRACE=1: one stderr line per partition with its stage times (the GPU script
+// reads the upload times of the a/b/c form from them).
+void trace(const PendingProof& pp, const engine::JobResult& r) {
+  static const bool on = [] {
+    const char* v = std::getenv("SNARKD_SUPRASEAL_TRACE");
+    return v && std::strcmp(v, "1") == 0;
+  }();
+  if (!on) return;
+  for (size_t k = 0; k < r.timings.size(); ++k) {
+    const engine::PartitionTiming& t = r.timings[k];
+    std::fprintf(stderr,
+                 "snarkd_supraseal: job %llu partition %zu device %u: wait %.3f s, upload %.3f s (%llu bytes), "
+                 "compute %.3f s, finalize %.3f s\n",
+                 (unsigned long long)r.id, k, t.device, t.reserved_s - t.submitted_s, t.uploaded_s - t.reserved_s,
+                 (unsigned long long)pp.abc_bytes, t.computed_s - t.uploaded_s, t.finalized_s - t.computed_s);
+  }
+}
+
+// Awaits the job and writes its proofs (verified by the engine unless SNARKD_SUPRASEAL_SELF_CHECK=0).
 void finalize(const PendingProof& pp, supraseal_groth16_proof* proofs) {
-  require(proofs != nullptr || pp.sums.empty(), "proofs is a null pointer");
-  std::vector<groth16::Proof> out;
-  for (size_t c = 0; c < pp.sums.size(); ++c) out.push_back(groth16::assemble(pp.vk, pp.sums[c], pp.rs[c]));
-  if (self_check_enabled())
-    for (size_t c = 0; c < out.size(); ++c)
-      if (!groth16::verify(pp.vk, out[c], pp.public_inputs[c]))
-        throw groth16::UnsatisfiedWitness("the proof of provers[" + num(c) + "] does not verify (the assignment does not satisfy the circuit)", UINT64_MAX);
-  if (!out.empty()) std::memcpy(proofs, out.data(), out.size() * sizeof(groth16::Proof));
+  require(proofs != nullptr || pp.count == 0, "proofs is a null pointer");
+  if (!pp.has_job) return;
+  engine::Engine& e = EngineHost::instance().engine();
+  const engine::JobResult r = *e.await(pp.job);
+  e.forget(pp.job);
+  if (r.state != engine::JobState::kDone) throw_job_error(r);
+  trace(pp, r);
+  if (r.proofs.size() != pp.count) throw std::logic_error("the engine returned " + num(r.proofs.size()) + " proofs");
+  std::memcpy(proofs, r.proofs.data(), r.proofs.size() * sizeof(groth16::Proof));
+}
+
+// A pending proof given up: its job is cancelled and forgotten.
+void drop(const PendingProof& pp) {
+  if (!pp.has_job) return;
+  engine::Engine& e = EngineHost::instance().engine();
+  e.cancel(pp.job);
+  e.forget(pp.job);  // cancelled jobs are finished (their in-flight partitions stop on their own)
 }
 
 }  // namespace
@@ -194,7 +233,15 @@ supraseal_error create_SRS(supraseal_srs* ret, const char* srs_path, bool cache)
 
 void evict_SRS(const supraseal_srs* by_ref) {
   try {
-    if (by_ref && by_ref->ptr && !SrsRegistry::instance().evict(by_ref->ptr)) warn("evict_SRS", "unknown SRS handle, ignored");
+    if (!by_ref || !by_ref->ptr) return;
+    // The device copies go (the engine's registration; a later proof uploads the key again),
+    // unless a job of the key is unfinished: then they stay until the next evict.
+    const auto pk = SrsRegistry::instance().key(by_ref->ptr, "srs");
+    if (EngineHost* h = EngineHost::if_created(); h && !h->forget_key(pk.get()))
+      warn("evict_SRS", "proofs of this SRS are running: its device copies stay");
+    if (!SrsRegistry::instance().evict(by_ref->ptr)) warn("evict_SRS", "unknown SRS handle, ignored");
+  } catch (const std::invalid_argument&) {
+    warn("evict_SRS", "unknown SRS handle, ignored");
   } catch (...) {
     warn("evict_SRS", "internal error, ignored");
   }
@@ -203,6 +250,9 @@ void evict_SRS(const supraseal_srs* by_ref) {
 void drop_SRS(const supraseal_srs* by_ref) {
   try {
     if (by_ref && by_ref->ptr && !SrsRegistry::instance().release(by_ref->ptr)) warn("drop_SRS", "unknown SRS handle, ignored");
+    // A key no handle uses any more leaves the devices (unless a job of it is unfinished).
+    if (EngineHost* h = EngineHost::if_created())
+      h->forget_unheld([](const snarkd::groth16::ProvingKey* k) { return SrsRegistry::instance().holds(k); });
   } catch (...) {
     warn("drop_SRS", "internal error, ignored");
   }
@@ -246,13 +296,17 @@ supraseal_error finalize_groth16_proof_c(void* handle, supraseal_groth16_proof p
     require(handle != nullptr, "handle is a null pointer");
     const std::unique_ptr<PendingProof> pp = pending_proofs().take(handle);
     require(pp != nullptr, "handle is not a pending proof (finalized or destroyed already?)");
+    if (proofs == nullptr && pp->count > 0) drop(*pp);  // the handle is used up either way
     finalize(*pp, proofs);
   });
 }
 
 void destroy_pending_proof(void* handle) {
   try {
-    if (handle && !pending_proofs().take(handle)) warn("destroy_pending_proof", "unknown pending proof handle, ignored");
+    if (!handle) return;
+    const std::unique_ptr<PendingProof> pp = pending_proofs().take(handle);
+    if (!pp) warn("destroy_pending_proof", "unknown pending proof handle, ignored");
+    else drop(*pp);
   } catch (...) {
     warn("destroy_pending_proof", "internal error, ignored");
   }

@@ -9,6 +9,7 @@
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/groth16/verifier.hpp"
 #include "snarkd/msm/msm.hpp"
+#include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
 #include "snarkd/util/thread_pool.hpp"
 
@@ -128,7 +129,8 @@ void check_abc_assignment(const ProvingKey& pk, const AbcAssignment& asg, const 
 QuerySums compute_sums_abc(const ProvingKey& pk, const AbcAssignment& asg, const std::string& name,
                            const ProveOptions& opt, ProveTimings& t) {
   check_abc_assignment(pk, asg, name);
-  auto step = [&opt](std::string_view s) {
+  auto step = [&opt](std::string_view s) {  // the phase boundaries: a stop ends the proof there
+    throw_if_stopped(opt.stop, "prove_abc");
     if (opt.on_step) opt.on_step(s);
   };
   step("qap");
@@ -145,6 +147,7 @@ QuerySums compute_sums_abc(const ProvingKey& pk, const AbcAssignment& asg, const
 
   msm::Options mo;
   mo.threads = opt.threads;
+  mo.stop = opt.stop;
   step("msm_a");
   t0 = Clock::now();
   std::vector<Fr> s(asg.inputs.begin(), asg.inputs.end());
@@ -169,6 +172,7 @@ QuerySums compute_sums_abc(const ProvingKey& pk, const AbcAssignment& asg, const
   t0 = Clock::now();
   const ec::G1Jacobian h_sum = msm::msm<ec::G1Config>(pk.h, h, mo);
   t.msm_h = seconds_since(t0);
+
   return QuerySums{a_sum, b1_sum, l_sum, h_sum, b2_sum};
 }
 
@@ -192,6 +196,22 @@ AbcAssignment BellpersonSynthesis::view() const {
                        DensityBits{a_aux_words.data(), aux.size(), a_aux_popcount},
                        DensityBits{b_inp_words.data(), inputs.size(), b_inp_popcount},
                        DensityBits{b_aux_words.data(), aux.size(), b_aux_popcount}};
+}
+
+BellpersonSynthesis copy_of(const AbcAssignment& v) {
+  BellpersonSynthesis s;
+  for (auto [dst, src] : {std::pair{&s.a, v.a}, {&s.b, v.b}, {&s.c, v.c}, {&s.inputs, v.inputs}, {&s.aux, v.aux}}) {
+    dst->resize(src.size());
+    parallel_for(src.size(), [&](size_t b, size_t e) { std::memcpy(dst->data() + b, &src[b], (e - b) * sizeof(Fr)); });
+  }
+  auto words = [](const DensityBits& d) { return std::vector<uint64_t>(d.words, d.words + (d.bit_len + 63) / 64); };
+  s.a_aux_words = words(v.a_aux);
+  s.b_inp_words = words(v.b_inputs);
+  s.b_aux_words = words(v.b_aux);
+  s.a_aux_popcount = v.a_aux.popcount;
+  s.b_inp_popcount = v.b_inputs.popcount;
+  s.b_aux_popcount = v.b_aux.popcount;
+  return s;
 }
 
 BellpersonSynthesis synthesize_bellperson(const r1cs::Circuit& circuit, std::span<const Fr> witness) {

@@ -74,5 +74,7 @@ struct BellpersonSynthesis {
   AbcAssignment view() const;  // spans into this object
 };
 BellpersonSynthesis synthesize_bellperson(const r1cs::Circuit& circuit, std::span<const Fr> witness);
+// An owned copy of v (after check_abc_assignment: the bit lengths are the assignment's).
+BellpersonSynthesis copy_of(const AbcAssignment& v);
 
 }  // namespace snarkd::groth16

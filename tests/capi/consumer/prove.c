@@ -131,8 +131,8 @@ int main(int argc, char** argv) {
 
   snarkd_abc_job abc;
   snarkd_abc_job_init(&abc);
-  check(snarkd_submit_abc(e, &abc, &id) == SNARKD_ERR_UNSUPPORTED && strstr(snarkd_last_error(), "a/b/c"),
-        "submit_abc answers UNSUPPORTED");
+  check(snarkd_submit_abc(e, &abc, &id) == SNARKD_ERR_INVALID_ARGUMENT && strstr(snarkd_last_error(), "circuit_id"),
+        "submit_abc without a circuit id: INVALID_ARGUMENT naming it");
   r = NULL;
   check(snarkd_await(e, 999999, 0, &r) == SNARKD_ERR_NOT_FOUND && r == NULL, "await of an unknown job: NOT_FOUND");
   files.params_path = "/nonexistent.params";
