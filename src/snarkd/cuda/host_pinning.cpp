@@ -117,4 +117,28 @@ bool is_pinned(const void* p, size_t bytes) {
   return it->first <= b && b + bytes <= it->second.end;
 }
 
+void copy_to_device_async(void* dst, const void* src, size_t bytes, cudaStream_t stream) {
+  std::vector<std::pair<uintptr_t, uintptr_t>> pieces;  // [begin, end): each wholly in or out
+  {
+    Registry& r = registry();
+    std::lock_guard l(r.mu);
+    uintptr_t b = reinterpret_cast<uintptr_t>(src);
+    const uintptr_t e = b + bytes;
+    while (b < e) {
+      auto next = r.by_begin.upper_bound(b);  // the first registration starting after b
+      uintptr_t cut = next == r.by_begin.end() ? e : std::min(e, next->first);
+      if (next != r.by_begin.begin()) {
+        const auto prev = std::prev(next);
+        if (prev->second.end > b) cut = std::min(e, prev->second.end);  // b is inside prev
+      }
+      pieces.emplace_back(b, cut);
+      b = cut;
+    }
+  }
+  const auto base = reinterpret_cast<uintptr_t>(src);
+  for (const auto& [b, e] : pieces)
+    SNARKD_CUDA_CHECK(cudaMemcpyAsync(static_cast<uint8_t*>(dst) + (b - base), reinterpret_cast<const void*>(b), e - b,
+                                      cudaMemcpyHostToDevice, stream));
+}
+
 }  // namespace snarkd::cuda

@@ -14,6 +14,8 @@
 // and synchronous. Arrays large enough to stream are page-exclusive (glibc maps allocations
 // from 32 MiB on with mmap), so in practice every streamed array is pinned.
 #pragma once
+#include <cuda_runtime_api.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -43,5 +45,11 @@ size_t pinned_host_bytes();
 
 // Whether [p, p + bytes) lies inside one registration (a copy from it is asynchronous DMA).
 bool is_pinned(const void* p, size_t bytes);
+
+// Host-to-device cudaMemcpyAsync of [src, src + bytes) cut at registration edges. Registrations
+// cover whole pages, so a small heap array can start on the last page of a registered key array
+// and run past it; the driver refuses such a copy (cudaErrorInvalidValue, seen on the H200 with
+// test-size keys). Every copy from host memory the caller does not own goes through here.
+void copy_to_device_async(void* dst, const void* src, size_t bytes, cudaStream_t stream);
 
 }  // namespace snarkd::cuda

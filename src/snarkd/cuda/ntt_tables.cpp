@@ -3,6 +3,7 @@
 #include <string>
 
 #include "snarkd/cuda/ntt.hpp"
+#include "snarkd/cuda/host_pinning.hpp"
 #include "snarkd/util/error.hpp"
 #include "snarkd/util/thread_pool.hpp"
 
@@ -109,8 +110,7 @@ NttTables::NttTables(uint32_t max_log_n, uint64_t generator, const ff::Fr& coset
   SNARKD_CUDA_CHECK(cudaGetDevice(&device_));
   bytes_ = device_bytes_for(max_log_n);
   Fr* base = static_cast<Fr*>(d_memory);
-  SNARKD_CUDA_CHECK(
-      cudaMemcpyAsync(base, t.values.data(), t.values.size() * sizeof(Fr), cudaMemcpyHostToDevice, stream));
+  copy_to_device_async(base, t.values.data(), t.values.size() * sizeof(Fr), stream);
   SNARKD_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host vector goes out of scope
   finish(base, t.offsets, max_log_n);
 }

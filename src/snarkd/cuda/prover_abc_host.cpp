@@ -4,6 +4,7 @@
 #include <string>
 
 #include "snarkd/cuda/prover_abc.hpp"
+#include "snarkd/cuda/host_pinning.hpp"
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/util/error.hpp"
 
@@ -69,7 +70,7 @@ void AbcDeviceKey::place(const groth16::ProvingKey& pk, void* d_region, cudaStre
                              pk.b_g2.size() * sizeof(G2Affine), pk.l.size() * sizeof(G1Affine),
                              pk.h.size() * sizeof(G1Affine)};
   for (int i = 0; i < 5; ++i)
-    if (bytes[i]) SNARKD_CUDA_CHECK(cudaMemcpyAsync(base + r.points[i], host[i], bytes[i], cudaMemcpyHostToDevice, stream));
+    if (bytes[i]) copy_to_device_async(base + r.points[i], host[i], bytes[i], stream);
   const ff::Fr shift = groth16::h_coset_shift(groth16::KeyFlavour::kBellperson, pk.log_domain);
   tables_ = std::make_unique<NttTables>(pk.log_domain, groth16::domain_generator(groth16::KeyFlavour::kBellperson),
                                         shift, base + r.tables, stream);
@@ -195,7 +196,7 @@ groth16::QuerySums compute_sums_abc_sync(const AbcDeviceKey& key, const groth16:
   DeviceBuffer<uint8_t> ws(l.total);
   PinnedBuffer<DeviceSums> out(1);
   auto put = [&](uint64_t at, const void* src, uint64_t bytes) {
-    if (bytes) SNARKD_CUDA_CHECK(cudaMemcpyAsync(ws.data() + at, src, bytes, cudaMemcpyHostToDevice, stream));
+    if (bytes) copy_to_device_async(ws.data() + at, src, bytes, stream);
   };
   try {
     for (uint64_t at : {l.a, l.b, l.c}) SNARKD_CUDA_CHECK(cudaMemsetAsync(ws.data() + at, 0, n * sizeof(Fr), stream));

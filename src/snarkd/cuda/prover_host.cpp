@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "snarkd/cuda/prover.hpp"
+#include "snarkd/cuda/host_pinning.hpp"
 #include "snarkd/cuda/prover_stream.hpp"
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/util/error.hpp"
@@ -104,7 +105,7 @@ KeyShape shape_of(const groth16::ProvingKey& pk) {
 
 template <class T>
 void copy_in(uint8_t* dst, const std::vector<T>& host, uint64_t count, cudaStream_t stream) {
-  if (count) SNARKD_CUDA_CHECK(cudaMemcpyAsync(dst, host.data(), count * sizeof(T), cudaMemcpyHostToDevice, stream));
+  if (count) copy_to_device_async(dst, host.data(), count * sizeof(T), stream);
 }
 
 }  // namespace
@@ -208,8 +209,7 @@ void DeviceProvingKey::place(const groth16::ProvingKey& pk, const r1cs::Circuit&
   for (int i = 0; i < 5; ++i) {
     view_.resident[i] = l.resident[i];
     if (l.resident[i] == 0) continue;
-    SNARKD_CUDA_CHECK(cudaMemcpyAsync(base + l.points[i], host_points[i], l.resident[i] * k.point_bytes[i],
-                                      cudaMemcpyHostToDevice, stream));
+    copy_to_device_async(base + l.points[i], host_points[i], l.resident[i] * k.point_bytes[i], stream);
     view_.points[i] = base + l.points[i];
     if (!k.indexed[i]) continue;
     copy_in(base + l.index[i], *indices[i], l.resident[i], stream);
@@ -302,8 +302,7 @@ void enqueue_witness_upload(const DeviceProvingKey& key, const ff::Fr* h_witness
   if (h_witness[0] != ff::Fr::one()) throw InvalidArgument("witness[0] (the constant ONE) is not 1");
   DeviceGuard guard(key.device());
   auto* dst = static_cast<uint8_t*>(d_workspace) + key.layout().witness;
-  SNARKD_CUDA_CHECK(
-      cudaMemcpyAsync(dst, h_witness, key.num_vars() * sizeof(ff::Fr), cudaMemcpyHostToDevice, stream));
+  copy_to_device_async(dst, h_witness, key.num_vars() * sizeof(ff::Fr), stream);
 }
 
 void detail::check_device_sums(const DeviceProvingKey& key, const DeviceSums& sums) {

@@ -263,7 +263,7 @@ void CudaDevice::fill(uint32_t slot, const StreamChunk& chunk, const std::vector
       copy_, [](void* p) { static_cast<FillSpan*>(p)->begin = std::chrono::steady_clock::now(); }, span));
   std::byte* dst = pool() + slots_.offset() + uint64_t(slot) * slot_bytes_;
   for (const CopySegment& s : chunk.segments)
-    SNARKD_CUDA_CHECK(cudaMemcpyAsync(dst + s.offset, s.host, s.bytes, cudaMemcpyHostToDevice, copy_));
+    cuda::copy_to_device_async(dst + s.offset, s.host, s.bytes, copy_);
   ready_[slot].record(copy_);
   SNARKD_CUDA_CHECK(cudaLaunchHostFunc(
       copy_, [](void* p) { auto* s = static_cast<FillSpan*>(p); s->done(s); }, span));
