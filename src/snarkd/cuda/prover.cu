@@ -7,6 +7,7 @@
 #include "snarkd/cuda/h_phase.hpp"
 #include "snarkd/cuda/msm.hpp"
 #include "snarkd/cuda/msm_split.hpp"
+#include "snarkd/cuda/phase_mark.hpp"
 #include "snarkd/cuda/prover.hpp"
 #include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
@@ -77,9 +78,10 @@ template <class F>
 uint64_t witness_msm_scratch_bytes(uint64_t n) {
   return align_up(split_buffer_bytes(n)) + msm_split_scratch_bytes<F>(std::min(n, kTailPoints));
 }
-template <class F>
+// `then(split, counts, rest, rest_bytes)` runs last: a further sum over the same classification.
+template <class F, class Then>
 void witness_msm(const Affine<F>* bases, const Fr* scalars, uint64_t n, Xyzz<F>* out, void* scratch,
-                 uint64_t scratch_bytes, cudaStream_t stream) {
+                 uint64_t scratch_bytes, cudaStream_t stream, Then&& then) {
   const uint64_t split_bytes = align_up(split_buffer_bytes(n));
   const DeviceSplit split{n ? scratch : nullptr, split_bytes, n};
   void* rest = static_cast<uint8_t*>(scratch) + split_bytes;
@@ -89,6 +91,13 @@ void witness_msm(const Affine<F>* bases, const Fr* scalars, uint64_t n, Xyzz<F>*
   msm_split_ones<F>(bases, split, out, rest, rest_bytes, stream);
   SNARKD_CUDA_CHECK(cudaStreamSynchronize(stream));
   msm_split_finish<F>(bases, split, counts, out, out, rest, rest_bytes, stream);
+  then(split, counts, rest, rest_bytes);
+}
+template <class F>
+void witness_msm(const Affine<F>* bases, const Fr* scalars, uint64_t n, Xyzz<F>* out, void* scratch,
+                 uint64_t scratch_bytes, cudaStream_t stream) {
+  witness_msm<F>(bases, scalars, n, out, scratch, scratch_bytes, stream,
+                 [](const DeviceSplit&, const SplitCounts&, void*, uint64_t) {});
 }
 
 // The B sums in G1 and G2 over ONE classification of the B scalars (msm_split.hpp): a wait for the
@@ -99,17 +108,11 @@ void witness_msm(const Affine<F>* bases, const Fr* scalars, uint64_t n, Xyzz<F>*
 template <class Mark>
 void witness_msm_b(const G1Affine* g1, const G2Affine* g2, const Fr* scalars, uint64_t n, G1Xyzz* out1,
                    G2Xyzz* out2, void* scratch, uint64_t scratch_bytes, cudaStream_t stream, Mark&& mark) {
-  const uint64_t split_bytes = align_up(split_buffer_bytes(n));
-  const DeviceSplit split{n ? scratch : nullptr, split_bytes, n};
-  void* rest = static_cast<uint8_t*>(scratch) + split_bytes;
-  const uint64_t rest_bytes = scratch_bytes - split_bytes;
-  SplitCounts counts;  // pageable: read only after the stream synchronisation below
-  msm_split_classify(scalars, split, &counts, stream);
-  msm_split_ones<Fp>(g1, split, out1, rest, rest_bytes, stream);
-  SNARKD_CUDA_CHECK(cudaStreamSynchronize(stream));
-  msm_split_finish<Fp>(g1, split, counts, out1, out1, rest, rest_bytes, stream);
-  mark();
-  msm_split_run<Fp2>(g2, split, counts, out2, rest, rest_bytes, stream);
+  witness_msm<Fp>(g1, scalars, n, out1, scratch, scratch_bytes, stream,
+                  [&](const DeviceSplit& split, const SplitCounts& counts, void* rest, uint64_t rest_bytes) {
+                    mark();
+                    msm_split_run<Fp2>(g2, split, counts, out2, rest, rest_bytes, stream);
+                  });
 }
 
 // The H sum: random-looking scalars, plain Pippenger (as groth16::compute_sums does).
@@ -278,13 +281,7 @@ void prove_on_stream(const DeviceProvingKey& key, void* d_workspace, DeviceSums*
   DeviceGuard guard(key.device());
   const Workspace ws = carve(key.layout(), d_workspace);
   const ProverPaths paths = prover_paths();
-  auto mark = [&](size_t k) {  // the event after phase k (k = −1: before the first)
-    if (phases) SNARKD_CUDA_CHECK(cudaEventRecord(phases->at[k + 1], stream));
-    if (stop.stop_requested()) {  // this stream only: the kernels already enqueued end first
-      SNARKD_CUDA_CHECK(cudaStreamSynchronize(stream));
-      throw Cancelled("prove_on_stream: cancelled");
-    }
-  };
+  auto mark = [&](size_t k) { detail::mark_phase(phases, k, stream, stop, "prove_on_stream"); };
   mark(size_t(-1));
   enqueue_qap(key, ws, stream);
   mark(0);

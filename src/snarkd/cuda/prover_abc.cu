@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "snarkd/cuda/phase_mark.hpp"
 #include "snarkd/cuda/prover_abc.hpp"
 #include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
@@ -77,13 +78,7 @@ void prove_abc_on_stream(const AbcDeviceKey& key, const AbcLayout& l, void* ws, 
   DeviceGuard guard(key.device());
   const AbcKeyView& v = key.view();
   auto* sums = at<DeviceSums>(ws, l.sums);
-  auto mark = [&](size_t k) {  // the event after phase k (k = −1: before the first)
-    if (phases) SNARKD_CUDA_CHECK(cudaEventRecord(phases->at[k + 1], stream));
-    if (stop.stop_requested()) {  // this stream only: the kernels already enqueued end first
-      SNARKD_CUDA_CHECK(cudaStreamSynchronize(stream));
-      throw Cancelled("prove_abc_on_stream: cancelled");
-    }
-  };
+  auto mark = [&](size_t k) { detail::mark_phase(phases, k, stream, stop, "prove_abc_on_stream"); };
   mark(size_t(-1));
   enqueue_abc_qap(l, v.log_domain, ws, sums, stream);
   mark(0);

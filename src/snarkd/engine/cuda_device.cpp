@@ -185,32 +185,15 @@ void CudaDevice::load(const CircuitEntry& c) {
     l->abc = std::make_unique<cuda::AbcDeviceKey>(*l->dkey);
     l->abc_layout = cuda::abc_layout(l->abc->view());
   }
-  if (!l->plan.full && streamer_)
-    for (size_t p = 0; p < kKeyParts; ++p) {
-      std::vector<StreamChunk> streamed;
-      for (const StreamChunk& ch : l->cat.chunks[p])
-        if (!l->plan.resident(KeyPart(p), ch.index)) streamed.push_back(ch);
-      l->ids[p] = streamer_->add(streamed);
-    }
+  if (!l->plan.full && streamer_) l->ids = add_streamed(*streamer_, l->cat, l->plan);
   std::lock_guard g2(mu_);
   loaded_[c.id] = std::move(l);
 }
 
 void CudaDevice::unload(const std::string& circuit_id) {
-  std::lock_guard ll(load_mu_);
-  std::shared_ptr<const Loaded> l;
-  {
-    std::lock_guard g(mu_);
-    auto it = loaded_.find(circuit_id);
-    if (it == loaded_.end()) return;
-    l = std::move(it->second);
-    loaded_.erase(it);
-  }
-  if (streamer_)
-    for (const auto& ids : l->ids) streamer_->remove(ids);
   // The key's memory goes back to the ledger (no partition of the circuit runs: unregister
   // refuses while any is queued or in flight, and every step waited for its stream).
-  l.reset();
+  unload_streamed(load_mu_, mu_, loaded_, streamer_.get(), circuit_id);
 }
 
 uint64_t CudaDevice::working_set_bytes(const CircuitEntry& c) const {
@@ -271,14 +254,7 @@ void CudaDevice::fill(uint32_t slot, const StreamChunk& chunk, const std::vector
 
 StreamStats CudaDevice::stream_stats() const {
   StreamStats s;
-  if (streamer_) {
-    const ChunkStreamer::Stats st = streamer_->stats();
-    s.streamed_bytes = st.bytes;
-    s.fills = st.fills;
-    s.leases = st.taken;
-    s.open_leases = st.open_leases;
-    s.subscriptions = st.subscriptions;
-  }
+  put_streamer_stats(streamer_.get(), s);
   s.key_resident_bytes = resident_bytes();
   s.slot_bytes = slots_.bytes();
   s.pinned_host_bytes = cuda::pinned_host_bytes();

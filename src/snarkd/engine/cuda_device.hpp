@@ -33,6 +33,7 @@
 #include "snarkd/engine/device.hpp"
 #include "snarkd/engine/key_parts.hpp"
 #include "snarkd/engine/residency.hpp"
+#include "snarkd/engine/streamed_keys.hpp"
 #include "snarkd/engine/streamer.hpp"
 
 namespace snarkd::engine {
@@ -95,7 +96,7 @@ class CudaDevice final : public Device {
     std::unique_ptr<cuda::DeviceProvingKey> dkey;
     std::unique_ptr<cuda::AbcDeviceKey> abc;  // the a/b/c form's key (null: no such path here)
     cuda::AbcLayout abc_layout;
-    std::array<std::vector<ChunkStreamer::ChunkId>, kKeyParts> ids;
+    StreamedIds ids;
   };
   std::shared_ptr<const Loaded> loaded(const std::string& circuit_id) const;
 

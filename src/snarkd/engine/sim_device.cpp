@@ -180,30 +180,14 @@ void SimDevice::load(const CircuitEntry& c) {
   if (l->plan.key_bytes) l->key = *ledger_->reserve_resident(l->plan.key_bytes);
   if (!l->plan.full) {
     copy_resident(*l);
-    for (size_t p = 0; p < kKeyParts && streamer_; ++p) {
-      std::vector<StreamChunk> streamed;
-      for (const StreamChunk& ch : l->cat.chunks[p])
-        if (!l->plan.resident(KeyPart(p), ch.index)) streamed.push_back(ch);
-      l->ids[p] = streamer_->add(streamed);
-    }
+    if (streamer_) l->ids = add_streamed(*streamer_, l->cat, l->plan);
   }
   std::lock_guard g(mu_);
   loaded_[c.id] = std::move(l);
 }
 
 void SimDevice::unload(const std::string& circuit_id) {
-  std::lock_guard ll(load_mu_);
-  std::shared_ptr<const Loaded> l;
-  {
-    std::lock_guard g(mu_);
-    auto it = loaded_.find(circuit_id);
-    if (it == loaded_.end()) return;
-    l = std::move(it->second);
-    loaded_.erase(it);
-  }
-  if (streamer_)
-    for (const auto& ids : l->ids) streamer_->remove(ids);
-  l.reset();  // releases the resident reservation (no partition of the circuit runs)
+  unload_streamed(load_mu_, mu_, loaded_, streamer_.get(), circuit_id);  // no partition of it runs
 }
 
 uint64_t SimDevice::working_set_bytes(const CircuitEntry& c) const {
@@ -238,14 +222,7 @@ std::string SimDevice::residency(const std::string& circuit_id) const {
 
 StreamStats SimDevice::stream_stats() const {
   StreamStats s;
-  if (streamer_) {
-    const ChunkStreamer::Stats st = streamer_->stats();
-    s.streamed_bytes = st.bytes;
-    s.fills = st.fills;
-    s.leases = st.taken;
-    s.open_leases = st.open_leases;
-    s.subscriptions = st.subscriptions;
-  }
+  put_streamer_stats(streamer_.get(), s);
   s.witness_bytes = witness_bytes_.load();
   s.key_resident_bytes = resident_bytes();
   s.slot_bytes = slots_.bytes();

@@ -32,6 +32,7 @@
 #include "snarkd/engine/device.hpp"
 #include "snarkd/engine/key_parts.hpp"
 #include "snarkd/engine/residency.hpp"
+#include "snarkd/engine/streamed_keys.hpp"
 #include "snarkd/engine/streamer.hpp"
 
 namespace snarkd::engine {
@@ -129,7 +130,7 @@ class SimDevice final : public Device {
     Reservation key;
     std::array<std::array<uint64_t, 3>, 3> matrix_at{};  // arena offsets: [A, B, C][row_ptr, col, coeff]
     std::array<std::array<uint64_t, 2>, kQueryParts> part_at{};  // arena offsets: [points, index]
-    std::array<std::vector<ChunkStreamer::ChunkId>, kKeyParts> ids;  // by chunk index (streamed ones)
+    StreamedIds ids;  // by key part (the streamed chunks)
   };
 
   std::shared_ptr<const Loaded> loaded(const std::string& id) const;

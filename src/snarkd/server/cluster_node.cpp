@@ -13,6 +13,7 @@
 #include "snarkd/groth16/bellperson_io.hpp"
 #include "snarkd/server/errors.hpp"
 #include "snarkd/server/proto_json.hpp"
+#include "snarkd/server/stage_timings.hpp"
 #include "snarkd/util/error.hpp"
 #include "snarkd/util/json.hpp"
 #include "snarkd/util/thread_pool.hpp"
@@ -60,15 +61,6 @@ std::string default_host_name() {
   char h[256] = {};
   ::gethostname(h, sizeof h - 1);
   return std::string(h) + ":" + std::to_string(::getpid());
-}
-
-void fill_timings(const engine::PartitionTiming& t, v1::StageTimings& out) {
-  auto span = [](double a, double b) { return a > 0 && b > 0 ? std::max(0.0, b - a) : 0.0; };
-  out.set_queued_s(span(t.submitted_s, t.dequeued_s));
-  out.set_wait_vram_s(span(t.dequeued_s, t.reserved_s));
-  out.set_upload_s(span(t.reserved_s, t.uploaded_s));
-  out.set_compute_s(span(t.uploaded_s, t.computed_s));
-  out.set_finalize_s(span(t.computed_s, t.finalized_s));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "snarkd/groth16/bellperson_io.hpp"
 #include "snarkd/server/service.hpp"
+#include "snarkd/server/stage_timings.hpp"
 #include "snarkd/util/error.hpp"
 #include "snarkd/util/thread_pool.hpp"
 
@@ -40,16 +41,6 @@ v1::PartitionStage stage_of(const engine::PartitionTiming& t, v1::JobState job) 
   if (t.uploaded_s == 0) return v1::PARTITION_STAGE_UPLOAD;
   if (t.computed_s == 0) return v1::PARTITION_STAGE_COMPUTE;
   return v1::PARTITION_STAGE_FINALIZE;
-}
-
-// Durations between consecutive stamps; 0 where the later stamp is missing.
-void fill_timings(const engine::PartitionTiming& t, v1::StageTimings& out) {
-  auto span = [](double a, double b) { return a > 0 && b > 0 ? std::max(0.0, b - a) : 0.0; };
-  out.set_queued_s(span(t.submitted_s, t.dequeued_s));
-  out.set_wait_vram_s(span(t.dequeued_s, t.reserved_s));
-  out.set_upload_s(span(t.reserved_s, t.uploaded_s));
-  out.set_compute_s(span(t.uploaded_s, t.computed_s));
-  out.set_finalize_s(span(t.computed_s, t.finalized_s));
 }
 
 }  // namespace
