@@ -200,7 +200,11 @@ AbcAssignment BellpersonSynthesis::view() const {
 
 BellpersonSynthesis copy_of(const AbcAssignment& v) {
   BellpersonSynthesis s;
-  for (auto [dst, src] : {std::pair{&s.a, v.a}, {&s.b, v.b}, {&s.c, v.c}, {&s.inputs, v.inputs}, {&s.aux, v.aux}}) {
+  // (pair members, not a structured binding: clang 14, which builds the fuzz targets, cannot
+  // capture a binding in a lambda)
+  for (const auto& copy : {std::pair{&s.a, v.a}, {&s.b, v.b}, {&s.c, v.c}, {&s.inputs, v.inputs}, {&s.aux, v.aux}}) {
+    std::vector<Fr>* dst = copy.first;
+    const auto src = copy.second;
     dst->resize(src.size());
     parallel_for(src.size(), [&](size_t b, size_t e) { std::memcpy(dst->data() + b, &src[b], (e - b) * sizeof(Fr)); });
   }
