@@ -53,7 +53,8 @@ void SimDevice::FifoLock::unlock() {
 }
 
 SimDevice::SimDevice(const SimDeviceConfig& cfg)
-    : cfg_(cfg), copy_engine_(std::make_unique<FifoLock>()), compute_engine_(std::make_unique<FifoLock>()) {
+    : cfg_(cfg), copy_engine_(std::make_unique<FifoLock>()), compute_engine_(std::make_unique<FifoLock>()),
+      msm_lane_(std::make_unique<FifoLock>()) {
   if (cfg.vram_bytes == 0 || cfg.vram_bytes > (uint64_t{4} << 30))
     throw InvalidArgument("simulated device: vram_bytes must be in (0, 4 GiB], got " + std::to_string(cfg.vram_bytes));
   slot_bytes_ = cfg.slot_bytes ? cfg.slot_bytes : std::clamp<uint64_t>(cfg.vram_bytes / 16, 4096, uint64_t{1} << 30);

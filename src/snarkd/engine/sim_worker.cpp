@@ -92,15 +92,16 @@ class SimWorker final : public DeviceWorker {
 
  private:
   // The compute engine for one step (FIFO; a stop gives up the place in the queue); its wait is
-  // a span. finish() keeps the SMs busy for `share` of the configured compute time and while
+  // a span. finish() keeps the SMs busy for at least `seconds` (the step's configured time) and while
   // the test hold lasts; a stop ends either wait at once, as a real device's kernels stop at
   // their next boundary, and makes it throw Cancelled.
   class Engine {
    public:
-    Engine(SimDevice& d, StageClock& clock, double share, const std::stop_token& stop)
-        : d_(d), share_(share), stop_(stop) {
+    Engine(SimDevice& d, StageClock& clock, double seconds, const std::stop_token& stop, bool witness_msms = false)
+        : d_(d), lane_(witness_msms && d.cfg_.compute_lanes > 1 ? *d.msm_lane_ : *d.compute_engine_),
+          seconds_(seconds), stop_(stop) {
       const double w0 = clock.now();
-      d_.compute_engine_->lock(stop);
+      lane_.lock(stop);
       const double w1 = clock.now();
       if (w1 > w0) clock.span(Stage::kWaitCompute, w0, w1);
       t0_ = Clock::now();
@@ -108,7 +109,7 @@ class SimWorker final : public DeviceWorker {
     ~Engine() {
       if (!finished_) wait();  // a step that threw: its time too (a stop ends it)
       d_.busy_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count();
-      d_.compute_engine_->unlock();
+      lane_.unlock();
     }
     void finish() {
       finished_ = true;
@@ -117,12 +118,13 @@ class SimWorker final : public DeviceWorker {
 
    private:
     bool wait() const {  // false: a stop ended it
-      return sleep_until(t0_ + seconds(d_.cfg_.compute_s * share_), stop_) &&
+      return sleep_until(t0_ + seconds(seconds_), stop_) &&
              SimDevice::wait_while_held(d_.cfg_.hold_file, stop_);
     }
 
     SimDevice& d_;
-    double share_;
+    SimDevice::FifoLock& lane_;
+    double seconds_;
     const std::stop_token& stop_;
     Clock::time_point t0_;
     bool finished_ = false;
@@ -199,7 +201,7 @@ groth16::QuerySums SimWorker::compute_abc(const CircuitEntry& c, const Reservati
                                  groth16::DensityBits{words, na, abc_popcounts_[0]},
                                  groth16::DensityBits{words + aux_words, ni, abc_popcounts_[1]},
                                  groth16::DensityBits{words + aux_words + (ni + 63) / 64, na, abc_popcounts_[2]}};
-  Engine engine(d_, clock, 1.0, stop);
+  Engine engine(d_, clock, d_.cfg_.compute_s, stop);
   groth16::ProveOptions opt;
   opt.threads = 1;
   opt.stop = stop;
@@ -301,7 +303,7 @@ void SimWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation& 
                              const std::stop_token& stop) {
   if (step != 0) throw std::logic_error("simulated device: no step " + std::to_string(step));
   const auto l = d_.loaded(c.id);
-  Engine engine(d_, clock, 0.5, stop);
+  Engine engine(d_, clock, d_.step_seconds(0), stop);
   const InlinePoolScope inline_pool;
   const r1cs::Circuit& circuit = *c.circuit;
   const bool bellperson = c.pk->flavour == groth16::KeyFlavour::kBellperson;
@@ -364,7 +366,7 @@ groth16::QuerySums SimWorker::compute(const CircuitEntry& c, const Reservation& 
   const Fr* w = reinterpret_cast<const Fr*>(base);
   if (!l->plan.full) {
     // Step 1 of a streamed partition: the witness MSMs over their chunks.
-    Engine engine(d_, clock, 0.5, stop);
+    Engine engine(d_, clock, d_.step_seconds(1), stop, true);
     const InlinePoolScope inline_pool;
     groth16::QuerySums s;
     s.a = witness_msm<ec::G1Config>(*l, KeyPart::kA, w, stop);
@@ -376,7 +378,7 @@ groth16::QuerySums SimWorker::compute(const CircuitEntry& c, const Reservation& 
     check_tag(base, c.witness_bytes(), r.bytes());
     return s;
   }
-  Engine engine(d_, clock, 1.0, stop);
+  Engine engine(d_, clock, d_.cfg_.compute_s, stop);
   groth16::ProveOptions opt;
   opt.threads = 1;
   opt.stop = stop;
