@@ -95,6 +95,7 @@ StepSizes SimDevice::sizes(const CircuitEntry& c) {
   z.q = w + v + s + v;
   z.q_shrunk = s + v;
   z.m = w + VramLedger::round_up(v / 2);
+  z.one = z.q;  // [w | b | scratch | a]: the witness MSMs read w, the kept [scratch | H] is the tail
   return z;
 }
 
@@ -166,6 +167,7 @@ void SimDevice::load(const CircuitEntry& c) {
   l->b_index = r1cs::density_indices(c.pk->b_density);
   l->cat = make_catalogue(*c.pk, *c.circuit, l->a_index.data(), l->b_index.data(), slot_bytes_);
   l->sizes = sizes(c);
+  if (!cfg_.one_step) l->sizes.one = 0;
   ResidencyInput in;
   in.gap = ledger_->largest_working_gap();
   in.workers = workers_;

@@ -50,6 +50,9 @@ struct SimDeviceConfig {
   // (step 1: PCIe-bound, bases streamed) have a lane of their own beside steps 0 and full
   // partitions (compute-bound): a GPU running them on two streams.
   uint32_t compute_lanes = 1;
+  // Streamed keys: one step per partition (the witness uploaded once, as the CUDA device does);
+  // false: the two steps q and m, each with its own reservation and witness upload.
+  bool one_step = true;
   double load_s = 0;                         // time to make a circuit resident
   double copy_bytes_per_s = 0;               // streamed key chunks over the copy engine (0: instant)
   uint64_t slot_bytes = 0;                   // streaming slot size; 0: vram / 16 in [4 KiB, 1 GiB]
