@@ -535,6 +535,7 @@ void declare_bench(Options& o) {
       .value("sim-compute-ms", "simulated devices: compute stage time", "C")
       .value("sim-step-ms", "simulated devices, streamed keys: the two steps' compute times (QAP+H+H MSM, witness MSMs)",
              "Q,M")
+      .value("sim-steps", "simulated devices, streamed keys: 1 step per partition (default) or the old 2", "1|2")
       .value("sim-lanes", "simulated devices: 2 runs the witness MSMs on a lane of their own (default 1)", "1|2")
       .value("sim-copy-gbps", "simulated devices: copy-engine bandwidth for witnesses and streamed key chunks", "B")
       .value("watchdog-s", "seconds without progress counted as a stall (default 120)", "S")
@@ -560,6 +561,7 @@ int cmd_bench(const Options& a) {
   run.dopt.sim.upload_s = double(a.get_u64("sim-upload-ms", 0)) / 1e3;
   run.dopt.sim.compute_s = double(a.get_u64("sim-compute-ms", 0)) / 1e3;
   run.dopt.sim.compute_lanes = uint32_t(a.get_u64("sim-lanes", 1));
+  run.dopt.sim.one_step = a.get_u64("sim-steps", 1) == 1;
   if (run.dopt.sim.compute_lanes < 1 || run.dopt.sim.compute_lanes > 2) throw UsageError("--sim-lanes: 1 or 2");
   if (auto g = a.get("sim-step-ms")) {
     const std::vector<std::string> v = split_list(*g);

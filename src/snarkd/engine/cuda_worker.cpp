@@ -203,7 +203,8 @@ groth16::QuerySums CudaWorker::one_step(const CudaDevice::Loaded& l, Reservation
 // memory ([0, m_bytes) and the kept [hs | v1], stream_layout), disjoint fields of sums_, their
 // own sync event, count buffer and timer, their own consumer id for the slots. Q has finished
 // (stream_qap_h returned), so msm_ needs no event for it. Either MSM failing or stopping: the
-// other's stream is drained before the exception leaves (the range is released after).
+// other's stream is drained before the exception leaves (the range is released after). The
+// range shrinks to [hs | v1] as soon as the witness MSMs end.
 groth16::QuerySums CudaWorker::both_msms(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
                                          const std::stop_token& stop) {
   std::byte* base = d_.pool() + r.offset();
@@ -216,6 +217,9 @@ groth16::QuerySums CudaWorker::both_msms(const CudaDevice::Loaded& l, Reservatio
         cuda::stream_witness_msms(*l.dkey, l.layout, base, feed(l, stop, msm_, d_.workers_ + index_), msm_,
                                   msm_sync_.get(), sums_.data(), msm_count_.data(), &msm_timer_, stop);
       });
+      // msm_ is idle and the H MSM reads only the tail: w and the MSM workspace go back now
+      // (nothing else touches r until the join).
+      r.keep_tail(l.layout.keep_bytes);
     } catch (...) {
       failed = std::current_exception();
     }

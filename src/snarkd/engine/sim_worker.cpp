@@ -431,7 +431,7 @@ groth16::QuerySums SimWorker::witness_sums(const SimDevice::Loaded& l, const Fr*
 // a], the witness MSMs on the witness uploaded once, then only [scratch | H scalars] kept for
 // the H MSM. One compute lane: all of it holds the SMs (step0_s + step1_s). Two lanes: the
 // witness MSMs (PCIe-bound on a GPU) run on their own lane beside the H MSM (compute-bound),
-// the range shrinking once both are done.
+// the range shrinking to the kept tail as soon as they end.
 groth16::QuerySums SimWorker::one_step(const CircuitEntry& c, const SimDevice::Loaded& l, Reservation& r,
                                        StageClock& clock, const std::stop_token& stop) {
   const Fr* w = reinterpret_cast<const Fr*>(d_.arena_.get() + r.offset());
@@ -449,6 +449,7 @@ groth16::QuerySums SimWorker::one_step(const CircuitEntry& c, const SimDevice::L
     Engine engine(d_, clock, d_.step_seconds(0), stop);
     const InlinePoolScope inline_pool;
     qap_h(c, l, r, stop);
+    const std::byte* tail = d_.arena_.get() + r.offset() + (r.bytes() - kept);  // before the thread shrinks r
     std::exception_ptr failed;
     // The lane's wait is not the partition's compute-engine wait (the stage began with Q).
     struct LaneClock final : StageClock {
@@ -464,12 +465,13 @@ groth16::QuerySums SimWorker::one_step(const CircuitEntry& c, const SimDevice::L
         const InlinePoolScope pool;
         s = witness_sums(l, w, stop);
         lane.finish();
+        r.keep_tail(kept);  // the H MSM reads only the tail; nothing else touches r until the join
       } catch (...) {
         failed = std::current_exception();
       }
     });
     try {
-      h_msm(l, d_.arena_.get() + r.offset() + (r.bytes() - kept), stop);
+      h_msm(l, tail, stop);
       engine.finish();
     } catch (...) {
       msms.join();
@@ -477,7 +479,6 @@ groth16::QuerySums SimWorker::one_step(const CircuitEntry& c, const SimDevice::L
     }
     msms.join();
     if (failed) std::rethrow_exception(failed);
-    r.keep_tail(kept);
   }
   s.h = h_sum_;
   check_tag(d_.arena_.get() + r.offset(), 0, scratch_bytes(c));
