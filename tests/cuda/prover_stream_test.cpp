@@ -309,9 +309,12 @@ class TestFeed {
 };
 
 // The two steps the engine's way, every buffer poisoned (0xFF) first; step 0's released head is
-// poisoned again before the H MSM. Returns the sums (throws what the steps throw).
+// poisoned again before the H MSM. one_step: the engine's one-step order instead — the witness
+// uploaded once, Q, the witness MSMs in step 0's range (on that witness), then the head
+// poisoned and the H MSM on the kept tail. Returns the sums (throws what the steps throw).
 QuerySums run_steps(const DeviceProvingKey& key, const ProvingKey& pk, const r1cs::Circuit& c,
-                    std::span<const ff::Fr> w, uint64_t points, uint64_t rows, uint64_t* streamed = nullptr) {
+                    std::span<const ff::Fr> w, uint64_t points, uint64_t rows, uint64_t* streamed = nullptr,
+                    bool one_step = false) {
   Stream stream;
   Event sync = Event::blocking();
   TestFeed feed(key, pk, c, points, rows, stream);
@@ -319,10 +322,19 @@ QuerySums run_steps(const DeviceProvingKey& key, const ProvingKey& pk, const r1c
   PinnedBuffer<DeviceSums> sums(1);
   PinnedBuffer<uint64_t> count(1);
   std::memset(static_cast<void*>(sums.data()), 0xff, sizeof(DeviceSums));
-  DeviceBuffer<uint8_t> ws0(l.q_bytes), ws1(l.m_bytes);
+  EXPECT_LE(l.m_bytes, l.v1 - l.keep_v1) << "the witness MSMs' workspace reaches the kept H range";
+  DeviceBuffer<uint8_t> ws0(l.q_bytes), ws1(one_step ? 256 : l.m_bytes);
   ws0.fill_bytes(0xff, stream);
   ws1.fill_bytes(0xff, stream);
   SNARKD_CUDA_CHECK(cudaMemcpyAsync(ws0.data() + l.w, w.data(), w.size_bytes(), cudaMemcpyHostToDevice, stream));
+  if (one_step) {
+    stream_qap_h(key, l, ws0.data(), feed.feed(), stream, sync.get(), sums.data());
+    stream_witness_msms(key, l, ws0.data(), feed.feed(), stream, sync.get(), sums.data(), count.data());
+    SNARKD_CUDA_CHECK(cudaMemsetAsync(ws0.data(), 0xff, l.q_bytes - l.keep_bytes, stream));
+    stream_h_msm(key, l, ws0.data() + (l.q_bytes - l.keep_bytes), feed.feed(), stream, sync.get(), sums.data());
+    if (streamed) *streamed = feed.streamed_chunks;
+    return to_query_sums(key, sums[0]);
+  }
   SNARKD_CUDA_CHECK(cudaMemcpyAsync(ws1.data() + l.w, w.data(), w.size_bytes(), cudaMemcpyHostToDevice, stream));
   stream_qap_h(key, l, ws0.data(), feed.feed(), stream, sync.get(), sums.data());
   SNARKD_CUDA_CHECK(cudaMemsetAsync(ws0.data(), 0xff, l.q_bytes - l.keep_bytes, stream));
@@ -394,6 +406,9 @@ TEST(StreamProver, BellpersonStepsMatchTheCpuResidentStreamedAndMixed) {
                      what + (fast ? " [fused, B shared]" : " [unfused, B twice]") + " (" + std::to_string(streamed) +
                          " chunks copied)");
       }
+      // The engine's one-step order (witness once, witness MSMs before the H MSM).
+      expect_equal(run_steps(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, nullptr, true), want,
+                   what + " [one step]");
     }
   }
 }
@@ -434,6 +449,7 @@ TEST(StreamProver, SnarkjsFlavourStepsMatchTheCpu) {
       expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 250), want,
                    std::string("snarkjs random witness") + (fast ? " [fused, B shared]" : " [unfused, B twice]"));
     }
+    expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 250, nullptr, true), want, "snarkjs [one step]");
   }
 }
 

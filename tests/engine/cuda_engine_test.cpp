@@ -162,7 +162,11 @@ TEST(CudaEngine, KeysLargerThanTheDeviceStreamAndProveTheSameBytes) {
     // of the key resident.
     const uint64_t cap = smallest_cap(pk, circuit);
     ASSERT_GT(cap, 0u) << "the circuit did not load under 8× its key";
-    for (uint64_t c : {cap, cap * 2}) {
+    // The smallest cap twice: the one step's MSMs one after the other (SNARKD_MSM_LANES=1),
+    // then on two streams (the default, also at 2×).
+    for (uint64_t c : {cap, cap * 2, cap}) {
+      if (c == cap && std::getenv("SNARKD_MSM_LANES")) unsetenv("SNARKD_MSM_LANES");
+      else if (c == cap) setenv("SNARKD_MSM_LANES", "1", 1);
       EngineConfig ec;
       ec.workers_per_device = workers;
       Engine e(gpu0(c), ec);
@@ -189,6 +193,7 @@ TEST(CudaEngine, KeysLargerThanTheDeviceStreamAndProveTheSameBytes) {
     }
   }
   unsetenv("SNARKD_SLOT_MIB");
+  unsetenv("SNARKD_MSM_LANES");
 }
 
 TEST(CudaEngine, UnsatisfiedWitnessFailsOnlyItsJob) {

@@ -368,7 +368,7 @@ class MixUpDevice final : public Device {
         inner->upload(c, previous.empty() ? std::span<const ff::Fr>(now) : previous, r);
         previous = std::move(now);
       }
-      groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& k,
+      groth16::QuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& k,
                                  const std::stop_token& stop) override {
         return inner->compute(c, r, k, stop);
       }
@@ -483,6 +483,9 @@ StressOutcome stress_one(uint32_t devices, uint32_t workers, double vram_sets, s
   // resident; in between the second circuit loaded may be squeezed into streaming.
   cfg.slot_bytes = 4096;
   cfg.slots = 2 + (devices + workers) % 2;
+  // Streamed partitions in one step (witness once) on one or two compute lanes, or in two steps.
+  cfg.compute_lanes = 1 + devices % 2;
+  cfg.one_step = workers % 4 != 3;
   const uint64_t ws_big = big.circuit->num_vars() * 32 + 4 * big.pk->domain_size() * 32;
   cfg.vram_bytes = cfg.slots * cfg.slot_bytes + uint64_t(vram_sets * double(ws_big));
   EngineConfig ec;

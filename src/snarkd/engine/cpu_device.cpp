@@ -11,7 +11,7 @@ class CpuWorker final : public DeviceWorker {
   void upload(const CircuitEntry&, std::span<const ff::Fr> witness, const Reservation&) override {
     witness_.assign(witness.begin(), witness.end());
   }
-  groth16::QuerySums compute(const CircuitEntry& c, const Reservation&, StageClock&,
+  groth16::QuerySums compute(const CircuitEntry& c, Reservation&, StageClock&,
                              const std::stop_token& stop) override {
     const std::vector<ff::Fr> w = std::move(witness_);  // freed on every way out, a cancel's too
     witness_ = {};

@@ -160,7 +160,7 @@ void CudaDevice::load(const CircuitEntry& c) {
   }
   l->layout = cuda::stream_layout(pk, *c.circuit, limits);
   l->sizes = {cuda::DeviceProvingKey::full_workspace_bytes(pk, *c.circuit), l->layout.q_bytes, l->layout.keep_bytes,
-              l->layout.m_bytes};
+              l->layout.m_bytes, l->layout.q_bytes};  // one step: stream_layout keeps m_bytes ≤ v1 − keep_v1
   ResidencyInput in;
   in.gap = ledger_->largest_working_gap();
   in.workers = workers_;

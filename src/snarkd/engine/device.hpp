@@ -84,8 +84,10 @@ class DeviceWorker {
   // sums are on the host. Throws groth16::UnsatisfiedWitness for a witness that does not satisfy
   // the circuit. `stop` is the job's cancellation: checked at every phase boundary (and between
   // streamed chunks), it makes a step throw snarkd::Cancelled once nothing on the device touches
-  // the reservation or a streaming slot any more; the engine then starts no further step.
-  virtual groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+  // the reservation or a streaming slot any more; the engine then starts no further step. The
+  // device may shrink r as phases end (a release, never a wait): a streamed partition in one
+  // step gives back its witness and QAP buffers before its H MSM ends.
+  virtual groth16::QuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
                                      const std::stop_token& stop) = 0;
 
   // The a/b/c form (one step; Device::abc_working_set_bytes). Memory stage: move the partition
