@@ -386,7 +386,7 @@ groth16::QuerySums SimWorker::compute(const CircuitEntry& c, const Reservation& 
   std::exception_ptr failure;
   groth16::QuerySums sums;
   try {
-    sums = groth16::compute_sums(*c.pk, *c.circuit, std::span<const Fr>(w, c.num_vars()), opt, t);
+    sums = groth16::compute_sums(*c.key, std::span<const Fr>(w, c.num_vars()), opt, t);
   } catch (...) {
     failure = std::current_exception();
   }
