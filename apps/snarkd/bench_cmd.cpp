@@ -16,6 +16,7 @@
 #include "snarkd/engine/engine.hpp"
 #include "snarkd/engine/timeline.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/prover.hpp"
 #include "snarkd/groth16/setup.hpp"
 #include "snarkd/r1cs/circom.hpp"
@@ -36,8 +37,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct BenchCircuit {
-  std::shared_ptr<const r1cs::Circuit> circuit;
-  std::shared_ptr<const groth16::ProvingKey> pk;
+  std::shared_ptr<const groth16::BoundKey> key;
+  std::shared_ptr<const r1cs::Circuit> circuit;   // key->shared_circuit()
+  std::shared_ptr<const groth16::ProvingKey> pk;  // key->shared_pk()
   std::vector<ff::Fr> witness;
   double setup_s = 0;
 };
@@ -61,7 +63,6 @@ BenchCircuit load_bench_circuit(const Options& a) {
   groth16::ProvingKey pk;
   if (auto params = a.get("params")) {
     pk = groth16::read_params(*params, groth16::PointCheck::kTrusted);
-    groth16::bind_circuit(pk, circuit);
   } else {
     const std::string where = a.get("setup").value_or(a.require("device").rfind("cuda:", 0) == 0 ? "gpu" : "cpu");
     if (where != "cpu" && where != "gpu") throw UsageError("--setup must be cpu or gpu");
@@ -75,9 +76,10 @@ BenchCircuit load_bench_circuit(const Options& a) {
 #endif
     if (where == "cpu") pk = groth16::setup_insecure(circuit, toxic);
   }
+  b.key = groth16::BoundKey::bind(std::move(pk), std::move(circuit));
   b.setup_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  b.circuit = std::make_shared<const r1cs::Circuit>(std::move(circuit));
-  b.pk = std::make_shared<const groth16::ProvingKey>(std::move(pk));
+  b.circuit = b.key->shared_circuit();
+  b.pk = b.key->shared_pk();
   return b;
 }
 
@@ -486,7 +488,7 @@ int run_engine(const Options& a, const BenchRun& run, const BenchCircuit& bc, ui
   engine::EngineConfig ec = run.ec;
   ec.workers_per_device = workers;
   engine::Engine e(std::move(devices), ec);
-  e.register_circuit("bench", bc.pk, bc.circuit);
+  e.register_circuit("bench", bc.key);
   std::printf("%s, vram cap %s GiB: key %s\n", e.devices()[0]->name().c_str(),
               run.vram_bytes ? gib_label(run.vram_bytes).c_str() : "no", e.devices()[0]->residency("bench").c_str());
   const double t0 = e.now();
@@ -603,7 +605,7 @@ int cmd_bench(const Options& a) {
               bc.pk->log_domain, bc.setup_s);
   // Pinned once for every run (each run's engine loads the key again).
   const bool on_gpu = run.device.rfind("cuda:", 0) == 0;
-  const auto pinned = on_gpu ? engine::keep_host_key_pinned(engine::CircuitEntry{"bench", bc.pk, bc.circuit}) : nullptr;
+  const auto pinned = on_gpu ? engine::keep_host_key_pinned(engine::CircuitEntry::bound("bench", bc.key)) : nullptr;
   const bool many_caps = std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) { return p.first != pairs[0].first; });
   const bool many_workers =
       std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) { return p.second != pairs[0].second; });

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <stop_token>
 
+#include "common/bound.hpp"
 #include "common/seed.hpp"
 #include "cuda/gpu_test_util.hpp"
 #include "snarkd/cuda/prover_stream.hpp"
@@ -356,7 +357,7 @@ r1cs::SyntheticCircuit synthetic(uint64_t constraints, uint64_t inputs, uint64_t
 
 QuerySums cpu_sums(const ProvingKey& pk, const r1cs::Circuit& c, std::span<const ff::Fr> w) {
   groth16::ProveTimings t;
-  return groth16::compute_sums(pk, c, w, groth16::ProveOptions{}, t);
+  return groth16::compute_sums(*snarkd::test::bind(pk, c), w, groth16::ProveOptions{}, t);
 }
 
 void expect_equal(const QuerySums& got, const QuerySums& want, const std::string& what) {
@@ -372,9 +373,9 @@ struct Placed {
   DeviceBuffer<uint8_t> region;
   std::unique_ptr<DeviceProvingKey> key;
   Placed(const ProvingKey& pk, const r1cs::Circuit& c, const KeyResidency& res) {
-    region = DeviceBuffer<uint8_t>(DeviceProvingKey::layout_for(pk, c, res).total);
+    region = DeviceBuffer<uint8_t>(DeviceProvingKey::layout_for(*snarkd::test::bind(pk, c), res).total);
     Stream s;
-    key = std::make_unique<DeviceProvingKey>(0, pk, c, res, region.data(), s);
+    key = std::make_unique<DeviceProvingKey>(0, *snarkd::test::bind(pk, c), res, region.data(), s);
   }
 };
 
@@ -437,7 +438,7 @@ TEST(StreamProver, SnarkjsFlavourStepsMatchTheCpu) {
   sj.h.assign(sj.domain_size(), pk.h.at(1));
   sj.h[0] = ec::G1Affine::infinity();
   for (size_t i = 1; i < sj.h.size(); ++i) sj.h[i] = pk.h[i % pk.h.size()];
-  groth16::bind_circuit(sj, sc.circuit);
+  (void)groth16::BoundKey::bind(sj, sc.circuit);
   std::vector<ff::Fr> w(sc.circuit.num_vars());
   for (auto& x : w) x = ff::Fr::random(g);
   w[0] = ff::Fr::one();
@@ -533,15 +534,15 @@ TEST(StreamProver, KeyLayoutsAndPlacement) {
   auto g = snarkd::test::rng("stream-prover-layout");
   const auto sc = synthetic(1500, 4, g());
   const ProvingKey pk = groth16::setup_insecure(sc.circuit, groth16::toxic_waste_from_seed(g()));
-  const KeyLayout full = DeviceProvingKey::layout_for(pk, sc.circuit, KeyResidency{});
-  const KeyLayout nothing = DeviceProvingKey::layout_for(pk, sc.circuit, none());
+  const KeyLayout full = DeviceProvingKey::layout_for(*snarkd::test::bind(pk, sc.circuit), KeyResidency{});
+  const KeyLayout nothing = DeviceProvingKey::layout_for(*snarkd::test::bind(pk, sc.circuit), none());
   EXPECT_EQ(nothing.total, nothing.fixed);
   EXPECT_GT(full.total, nothing.total);
   EXPECT_TRUE(full.matrices);
   EXPECT_EQ(full.resident[0], pk.a.size());
   for (uint64_t off : {full.dict, full.tables, full.block_tables, full.twiddles, full.points[2], full.index[1]})
     EXPECT_EQ(off % 256, 0u);
-  const KeyLayout h = DeviceProvingKey::layout_for(pk, sc.circuit, half(pk));
+  const KeyLayout h = DeviceProvingKey::layout_for(*snarkd::test::bind(pk, sc.circuit), half(pk));
   EXPECT_EQ(h.resident[3], 0u);
   EXPECT_EQ(h.resident[1], pk.b_g1.size() / 3);
   if (device_count() == 0) GTEST_SKIP() << "no CUDA device (the layouts above were checked)";

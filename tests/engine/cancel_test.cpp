@@ -18,6 +18,7 @@
 #include <random>
 #include <thread>
 
+#include "common/bound.hpp"
 #include "common/seed.hpp"
 #include "engine/fixture.hpp"
 #include "snarkd/engine/engine.hpp"
@@ -57,7 +58,7 @@ struct CancelEngine {
     EngineConfig ec;
     ec.workers_per_device = workers;
     e = std::make_unique<Engine>(std::move(devs), ec);
-    e->register_circuit("fam", family().pk, family().circuit);
+    e->register_circuit("fam", family().key);
   }
 
   // Polls the engine's own report until a worker shows `stage` for the job (no timing
@@ -212,7 +213,7 @@ struct StreamingEngine {
       ec.workers_per_device = 1;
       e = std::make_unique<Engine>(std::move(devs), ec);
       try {
-        e->register_circuit("fam", family().pk, family().circuit);
+        e->register_circuit("fam", family().key);
         dev = raw;
         return;
       } catch (const InvalidArgument&) {
@@ -238,7 +239,7 @@ struct StreamingEngine {
     const JobResult res = *e->await(e->submit(std::move(r)));
     ASSERT_EQ(res.state, JobState::kDone) << res.error;
     EXPECT_TRUE(res.verified);
-    EXPECT_EQ(res.proofs.at(0), groth16::prove(*family().pk, *family().circuit, family().witness(x), rs));
+    EXPECT_EQ(res.proofs.at(0), groth16::prove(*snarkd::test::bind(*family().pk, *family().circuit), family().witness(x), rs));
   }
 
   // After a cancel has taken effect: no working set, no lease, no subscription left.
@@ -358,7 +359,7 @@ TEST(Cancel, CpuProverStopsBetweenStepsAndInsideMsms) {
     groth16::ProveTimings t;
     std::string what;
     try {
-      groth16::compute_sums(*f.pk, *f.circuit, w, opt, t);
+      groth16::compute_sums(*snarkd::test::bind(*f.pk, *f.circuit), w, opt, t);
     } catch (const Cancelled& e) {
       what = e.what();
     }
@@ -367,7 +368,7 @@ TEST(Cancel, CpuProverStopsBetweenStepsAndInsideMsms) {
     EXPECT_EQ(what, msm ? "msm: cancelled" : "prove: cancelled") << "stopped at " << at;
   }
   groth16::ProveTimings t;
-  EXPECT_NO_THROW(groth16::compute_sums(*f.pk, *f.circuit, w, groth16::ProveOptions{}, t));
+  EXPECT_NO_THROW(groth16::compute_sums(*snarkd::test::bind(*f.pk, *f.circuit), w, groth16::ProveOptions{}, t));
 }
 
 TEST(Cancel, MsmChecksItsTokenAndIsExactWithoutAStop) {

@@ -18,7 +18,7 @@ class CpuWorker final : public DeviceWorker {
     groth16::ProveOptions opt;
     opt.stop = stop;
     groth16::ProveTimings t;
-    return groth16::compute_sums(*c.pk, *c.circuit, w, opt, t);
+    return groth16::compute_sums(*c.key, w, opt, t);
   }
   // The a/b/c form: the upload is a copy the worker owns (the caller may free its arrays).
   void upload_abc(const CircuitEntry&, const groth16::AbcAssignment& p, const Reservation&) override {

@@ -408,7 +408,7 @@ groth16::QuerySums SimWorker::compute(const CircuitEntry& c, Reservation& r, Sta
   std::exception_ptr failure;
   groth16::QuerySums sums;
   try {
-    sums = groth16::compute_sums(*c.pk, *c.circuit, std::span<const Fr>(w, c.num_vars()), opt, t);
+    sums = groth16::compute_sums(*c.key, std::span<const Fr>(w, c.num_vars()), opt, t);
   } catch (...) {
     failure = std::current_exception();
   }
