@@ -52,16 +52,19 @@ void expect_cpu_equal(Engine& e, const std::string& id, const groth16::ProvingKe
     const PartitionTiming& t = res.timings[k];
     EXPECT_EQ(t.reserved_device, t.device) << id << " partition " << k;
     ASSERT_EQ(t.phases.size(), cuda::kProverPhases) << id << " partition " << k;
-    double sum = 0;
+    // A streamed one-step partition runs its witness MSMs beside its H MSM (two streams), so the
+    // lanes' phases overlap: qap + h + the longer lane fits the span.
+    double first = 0, h_lane = 0, w_lane = 0;
     for (size_t p = 0; p < cuda::kProverPhases; ++p) {
       EXPECT_NE(std::find_if(t.phases.begin(), t.phases.end(),
                              [&](const PhaseTime& ph) { return ph.name == cuda::kProverPhaseNames[p]; }),
                 t.phases.end())
           << cuda::kProverPhaseNames[p];
       EXPECT_GE(t.phases[p].seconds, 0.0);
-      sum += t.phases[p].seconds;
+      const std::string name = t.phases[p].name;
+      (name == "qap" || name == "h" ? first : name == "msm_h" ? h_lane : w_lane) += t.phases[p].seconds;
     }
-    EXPECT_LE(sum, t.computed_s - t.uploaded_s + 1e-3) << id << " partition " << k;
+    EXPECT_LE(first + std::max(h_lane, w_lane), t.computed_s - t.uploaded_s + 1e-3) << id << " partition " << k;
   }
 }
 
@@ -158,6 +161,7 @@ TEST(CudaEngine, KeysLargerThanTheDeviceStreamAndProveTheSameBytes) {
       groth16::setup_insecure(*circuit, groth16::toxic_waste_from_seed(g())));
   const auto full = cuda::DeviceProvingKey::layout_for(*snarkd::test::bind(*pk, *circuit), cuda::KeyResidency{});
   setenv("SNARKD_SLOT_MIB", "1", 1);  // 1 MiB slots: several chunks per part
+  setenv("SNARKD_STREAM_STEPS", "1", 1);  // one step wherever it fits (else two): both drivers run
   for (uint32_t workers : {1u, 3u}) {
     // The smallest cap the circuit loads under, and twice that: everything streamed, then part
     // of the key resident.
@@ -188,13 +192,15 @@ TEST(CudaEngine, KeysLargerThanTheDeviceStreamAndProveTheSameBytes) {
       EXPECT_EQ(st.vram_overcommits, 0u);
       EXPECT_LE(st.peak_vram_bytes, c);
       const StreamStats ss = e.devices()[0]->stream_stats();
-      EXPECT_GT(ss.fills, 0u);
+      // A streaming plan can still hold every part (the workers' sets rule out only "full").
+      if (residency.find(" 0 bytes streamed") == std::string::npos) EXPECT_GT(ss.fills, 0u);
       EXPECT_GE(ss.leases, ss.fills);
       EXPECT_GT(ss.pinned_host_bytes, 0u);
     }
   }
   unsetenv("SNARKD_SLOT_MIB");
   unsetenv("SNARKD_MSM_LANES");
+  unsetenv("SNARKD_STREAM_STEPS");
 }
 
 TEST(CudaEngine, UnsatisfiedWitnessFailsOnlyItsJob) {

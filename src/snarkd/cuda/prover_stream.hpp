@@ -113,15 +113,17 @@ struct StreamLayout {
   // Step 1: [w | tail (bases, then scalars: per part) | accumulators | partials | counters |
   // Pippenger scratch], m_bytes in all.
   uint64_t tail = 0, tail_bytes = 0, accum = 0, partials = 0, counters = 0, m_scratch = 0, m_scratch_bytes = 0;
-  uint64_t m_bytes = 0;  // ≤ v1 − keep_v1: step 1 also runs in step 0's range (stream_one_step)
+  uint64_t m_bytes = 0;  // one_step: ≤ v1 − keep_v1 (step 1 also runs in step 0's range)
   uint32_t accum_threads = 0, max_partials = 0;
   // A part's tail: the most points its region holds (≥ its largest chunk), where its scalars go.
   uint64_t tail_capacity(uint64_t point_bytes) const;
   uint64_t tail_scalars(uint64_t point_bytes) const;
 };
 // From the key's shape alone (before it is placed). Asks CUB for sort sizes: needs a CUDA device
-// at run time.
-StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const StreamLimits& limits);
+// at run time. one_step: step 1's workspace [0, m_bytes) must end before the kept [hs | v1] (the
+// witness MSMs run in step 0's range on its witness), which can move v1 up and grow q_bytes.
+StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const StreamLimits& limits,
+                           bool one_step);
 
 // Timing of the steps' phases ("qap", "h", "msm_h"; "msm_a", "msm_b1", "msm_b2", "msm_l").
 class PhaseTimer {

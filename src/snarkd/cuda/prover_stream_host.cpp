@@ -117,7 +117,8 @@ uint64_t StreamLayout::tail_scalars(uint64_t point_bytes) const {
   return tail + align256(tail_capacity(point_bytes) * point_bytes);
 }
 
-StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const StreamLimits& limits) {
+StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const StreamLimits& limits,
+                           bool one_step) {
   StreamLayout l;
   const uint32_t L = pk.log_domain;
   l.depth = split_depth(pk.flavour, L);
@@ -168,9 +169,9 @@ StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& c
   l.m_bytes = l.m_scratch + l.m_scratch_bytes;
   // One-step streaming (engine/residency.hpp StepSizes::one): step 1's workspace [0, m_bytes)
   // must end before the kept [hs | v1], so the witness MSMs can run in step 0's range on the
-  // witness step 0 uploaded. At a PoRep partition m_bytes ≈ 6.3 GB < v1 − hs ≈ 8.6 GB: no
-  // change; small circuits move v1 up.
-  if (l.v1 - l.keep_v1 < l.m_bytes) {
+  // witness step 0 uploaded. Where that moves v1 up, the one step needs more memory than the
+  // two steps' larger one; the engine's planner then picks two steps when one does not fit.
+  if (one_step && l.v1 - l.keep_v1 < l.m_bytes) {
     l.v1 = l.m_bytes + l.keep_v1;
     l.q_bytes = l.v1 + vb;
   }

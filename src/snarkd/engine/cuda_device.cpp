@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <string_view>
 
 #include "snarkd/cuda/host_pinning.hpp"
 #include "snarkd/util/error.hpp"
@@ -158,10 +159,15 @@ void CudaDevice::load(const CircuitEntry& c) {
     limits.chunk_points[i] = std::min(l->cat.query[i].chunk_points, std::max<uint64_t>(l->cat.query[i].len, 1));
     limits.chunks[i] = l->cat.chunks[size_t(KeyPart::kA) + i].size();
   }
-  l->layout = cuda::stream_layout(pk, *c.circuit, limits);
-  l->sizes = {cuda::DeviceProvingKey::full_workspace_bytes(*c.key), l->layout.q_bytes, l->layout.keep_bytes,
-              l->layout.m_bytes, l->layout.q_bytes};  // one step: stream_layout keeps m_bytes ≤ v1 − keep_v1
+  // Two layouts: the one step's can need more than the two steps' larger one (its v1 moves up
+  // past the witness MSMs' workspace); the planner takes it only where it fits.
+  const cuda::StreamLayout two = cuda::stream_layout(pk, *c.circuit, limits, false);
+  const cuda::StreamLayout one = cuda::stream_layout(pk, *c.circuit, limits, true);
+  l->sizes = {cuda::DeviceProvingKey::full_workspace_bytes(*c.key), two.q_bytes, two.keep_bytes, two.m_bytes,
+              one.q_bytes};
   ResidencyInput in;
+  if (const char* e = std::getenv("SNARKD_STREAM_STEPS"))  // "1" or "2": A/B runs and tests
+    in.steps = std::string_view(e) == "1" ? StepPolicy::kOne : std::string_view(e) == "2" ? StepPolicy::kTwo : in.steps;
   in.gap = ledger_->largest_working_gap();
   in.workers = workers_;
   in.fixed_bytes = cuda::DeviceProvingKey::layout_for(*c.key, cuda::KeyResidency{false, {0, 0, 0, 0, 0}}).total;
@@ -174,6 +180,7 @@ void CudaDevice::load(const CircuitEntry& c) {
     }
   }
   l->plan = plan_residency(l->cat, in);
+  l->layout = l->plan.steps.size() == 1 && !l->plan.full ? one : two;
   if (l->plan.streamed_bytes_per_partition > 0 && !streamer_)
     throw InvalidArgument("the key does not fit beside the working sets and the device has no streaming slots");
   const cuda::KeyResidency res{l->plan.matrices, l->plan.resident_points};

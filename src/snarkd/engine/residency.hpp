@@ -36,6 +36,11 @@ struct StepSizes {
   uint64_t one = 0;
 };
 
+// How a streamed partition passes through the device: kAuto picks one step only where it lets
+// as many partitions hold memory at once as two steps do; kOne wherever the one step fits (the
+// simulated device's default, SNARKD_STREAM_STEPS=1 on a CUDA device); kTwo always two steps.
+enum class StepPolicy : uint8_t { kAuto, kOne, kTwo };
+
 struct ResidencyInput {
   uint64_t gap = 0;          // the ledger's largest working gap now (largest_working_gap())
   uint64_t slots_bytes = 0;  // streaming slots the device would have to reserve (0: held)
@@ -43,6 +48,7 @@ struct ResidencyInput {
   uint64_t keep_gap = 0;     // the largest step of the circuits already loaded: must still fit
   uint64_t fixed_bytes = 0;  // device-specific resident bytes of this circuit (tables, dict)
   StepSizes sizes;
+  StepPolicy steps = StepPolicy::kAuto;
 };
 
 struct ResidencyPlan {
@@ -54,6 +60,7 @@ struct ResidencyPlan {
   uint64_t key_bytes = 0;     // this circuit's resident bytes (fixed + matrices + prefixes)
   uint64_t streamed_bytes_per_partition = 0;  // key bytes one partition streams (no sharing)
   std::vector<DeviceStep> steps;
+  uint64_t one_step_bytes = 0;  // the one step's range (StepSizes::one), also when two steps were chosen
 
   bool resident(KeyPart p, uint32_t chunk) const {
     return is_query(p) ? chunk < resident_chunks[query_index(p)] : matrices;

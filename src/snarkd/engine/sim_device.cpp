@@ -169,6 +169,7 @@ void SimDevice::load(const CircuitEntry& c) {
   l->sizes = sizes(c);
   if (!cfg_.one_step) l->sizes.one = 0;
   ResidencyInput in;
+  in.steps = cfg_.one_step ? StepPolicy::kOne : StepPolicy::kTwo;
   in.gap = ledger_->largest_working_gap();
   in.workers = workers_;
   in.sizes = l->sizes;
