@@ -35,6 +35,7 @@ prometheus-cpp-dev   # /metrics: the registry, metric types and text format
 libpq-dev            # cluster mode's PostgreSQL client ([cluster] database)
 # JSON behind util/json.hpp, the command lines of snarkd and snarkctl
 nlohmann-json3-dev
+libxxhash-dev        # XXH3-64: the CSR circuit file's checksums
 libcli11-dev
 pkg-config
 EOF

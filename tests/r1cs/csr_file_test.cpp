@@ -33,6 +33,8 @@ TEST(Checksum, EveryBitFlipAndLengthChangesIt) {
   std::set<uint64_t> by_len;
   for (size_t n = 0; n <= zeros.size(); ++n) by_len.insert(checksum64(zeros.data(), n));
   EXPECT_EQ(by_len.size(), zeros.size() + 1);
+  // XXH3-64 with seed 0: the empty input's value from the xxHash specification's test vectors.
+  EXPECT_EQ(checksum64(nullptr, 0), 0x2D06800538D394C2ull);
 }
 
 Circuit small_circuit(const char* label) {
@@ -85,7 +87,8 @@ TEST(CsrFile, LayoutAsDocumented) {
   write_csr_file(f.path(), c);
   const std::vector<uint8_t> b = test::read_bytes(f.path());
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(b.data()), 8), std::string("SNKDCSR\0", 8));
-  EXPECT_EQ(load_le<uint32_t>(b, 8), 1u);
+  EXPECT_EQ(load_le<uint32_t>(b, 8), kCsrVersion);
+  EXPECT_EQ(kCsrVersion, 2u);
   const uint64_t want[7] = {c.num_constraints(), c.num_inputs, c.num_aux, c.a.nnz(), c.b.nnz(), c.c.nnz(),
                             c.coeffs.size()};
   for (int i = 0; i < 7; ++i) EXPECT_EQ(load_le<uint64_t>(b, 16 + 8 * i), want[i]) << i;
@@ -184,9 +187,11 @@ TEST(CsrFile, SemanticCorruptionNamesTheField) {
   expect([](Patcher& p) { p.header_u64(3, uint64_t(1) << 60); }, "truncated: the header implies");
   expect([](Patcher& p) { p.header_u64(0, ~uint64_t(0)); }, "more than 2^64");
   expect([](Patcher& p) {
-    store_le<uint32_t>(p.b, 8, 2);
+    store_le<uint32_t>(p.b, 8, 3);
     store_le(p.b, 72, checksum64(p.b.data(), 72));
-  }, "unsupported version 2 (expected 1)");
+  }, "unsupported version 3 (expected 2)");
+  // A version-1 file (the hand-written checksum) says what to do, whatever its checksums.
+  expect([](Patcher& p) { store_le<uint32_t>(p.b, 8, 1); }, "CSR version 1, whose checksums this snarkd no longer computes");
   expect([](Patcher& p) { p.b[0] = 'X'; }, "bad magic");
   expect([](Patcher& p) { store_le<uint32_t>(p.b, p.off[3], 9); }, "section 4 (A coeff): id is 9");
   expect([](Patcher& p) { p.b[p.off[2] + kCsrSectionHeaderBytes] ^= 1; }, "section 3 (A col): checksum mismatch");

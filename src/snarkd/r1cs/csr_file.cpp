@@ -96,6 +96,9 @@ Header read_header(io::FileReader& r) {
   uint32_t version, reserved;
   std::memcpy(&version, raw + 8, 4);
   std::memcpy(&reserved, raw + 12, 4);
+  if (version == 1)
+    r.fail("CSR version 1, whose checksums this snarkd no longer computes (version 2 uses XXH3): "
+           "re-create the file with `snarkd synth`");
   if (version != kCsrVersion)
     r.fail("unsupported version " + std::to_string(version) + " (expected " + std::to_string(kCsrVersion) + ")");
   if (reserved != 0) r.fail("reserved header field is not 0");

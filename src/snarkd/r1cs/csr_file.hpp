@@ -1,10 +1,11 @@
 // snarkd's own circuit file: the CSR circuit of r1cs.hpp as it is in memory, so loading is a
 // few large reads (no parsing) and every byte is covered by a checksum.
 //
-// Layout, version 1, all integers little-endian:
+// Layout, version 2, all integers little-endian:
 //   offset  bytes
 //   0       8     magic "SNKDCSR\0"
-//   8       4     u32 version (1)
+//   8       4     u32 version (2; version 1 had a hand-written checksum and is refused with
+//                 a message to re-create the file)
 //   12      4     u32 reserved, 0
 //   16      8×7   u64 num_constraints, num_inputs (counts ONE), num_aux, nnz_a, nnz_b, nnz_c,
 //                 dict_size
@@ -28,7 +29,7 @@
 namespace snarkd::r1cs {
 
 inline constexpr char kCsrMagic[8] = {'S', 'N', 'K', 'D', 'C', 'S', 'R', '\0'};
-inline constexpr uint32_t kCsrVersion = 1;
+inline constexpr uint32_t kCsrVersion = 2;
 inline constexpr uint64_t kCsrHeaderBytes = 80;
 inline constexpr uint64_t kCsrSectionHeaderBytes = 24;
 
