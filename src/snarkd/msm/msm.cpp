@@ -179,7 +179,9 @@ size_t naf5(const ff::Fr::Repr& k, std::array<int8_t, kNafBits>& digits) {
 // G1's endomorphism φ(x, y) = (β·x, y) = λ·(x, y) with λ = z² − 1 for BLS12-381's
 // z = −0xd201000000010000: r = λ² + λ + 1, so λ is a 128-bit integer and k = k₁ + k₂·λ with
 // k₁ = k mod λ, k₂ = ⌊k / λ⌋, both < 2^128 (GLV). k·P = k₁·P + k₂·φ(P) halves the doubling chain
-// for one multiplication of x per point. β (one of Fp's two primitive cube roots of unity) is
+// for one multiplication of x per point. φ = [λ] holds on the order-r subgroup, where every key
+// loader's kFull check puts the bases (a kTrusted key's stray point makes an invalid proof
+// either way; key_check.hpp finds it). β (one of Fp's two primitive cube roots of unity) is
 // found once by testing φ(G) = λ·G; r is checked to be λ² + λ + 1. Should either fail, ok stays
 // false and the plain path runs.
 using u128 = unsigned __int128;
