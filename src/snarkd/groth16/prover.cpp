@@ -118,7 +118,7 @@ Proof assemble(const VerifyingKey& vk, const QuerySums& sums, const ProofRandomn
   one_thread.threads = 1;
   const J1 sa_rb = msm::msm<ec::G1Config>(ab_affine, sr, one_thread);
   const J1 c = sums.l + sums.h + sa_rb - t.g1.mul(rs.r * rs.s);
-  return Proof{a.to_affine(), b2.to_affine(), c.to_affine()};
+  return Proof{ab_affine[0], b2.to_affine(), c.to_affine()};  // A's affine form is already there
 }
 
 QuerySums compute_sums(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
