@@ -3,7 +3,7 @@
 // fuzz.sh runs this target with -malloc_limit_mb=128, and libFuzzer reports any single
 // allocation beyond it. Byte 0: bit 0 picks a snarkd CSR (checksums recomputed) over a circom
 // .r1cs; the rest is the file.
-//   - Every accepted circuit is bound to a fixed small key: bind_circuit must refuse a circuit
+//   - Every accepted circuit is bound to a fixed small key: BoundKey::bind must refuse a circuit
 //     that does not match it by comparing counts, before it builds anything per variable.
 //   - A circuit whose setup_peak_bytes (an upper bound of setup's allocations) is within
 //     kSetupBudget gets a full setup (seeded, on generator tables built once); the key must bind
@@ -15,6 +15,7 @@
 
 #include "csr_checksums.hpp"
 #include "fuzz_common.hpp"
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/prover.hpp"
 #include "snarkd/groth16/setup.hpp"
 #include "snarkd/r1cs/builder.hpp"
@@ -56,21 +57,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = fuzz::write_input(file.data(), file.size(), csr ? "input.csr" : "input.r1cs");
   const auto circuit = try_read([&] { return csr ? r1cs::read_csr_file(path) : r1cs::read_circom_r1cs(path).circuit; });
   if (!circuit) return 0;
-  groth16::ProvingKey fixed = small_key();
-  try_read([&] {
-    groth16::bind_circuit(fixed, *circuit);
-    return 0;
-  });
+  try_read([&] { return groth16::BoundKey::bind(small_key(), *circuit); });
   if (groth16::setup_peak_bytes(*circuit) > kSetupBudget) return 0;
   auto pk = try_read([&] {
     return groth16::key_from_scalars(groth16::setup_scalars(*circuit, groth16::toxic_waste_from_seed(2)), backend());
   });
   if (!pk) return 0;  // e.g. more QAP rows than any domain
   if (pk->l.size() != circuit->num_aux || pk->vk.ic.size() != circuit->num_inputs) violated("setup: wrong query sizes");
-  if (!try_read([&] {
-        groth16::bind_circuit(*pk, *circuit);
-        return 0;
-      }))
+  if (!try_read([&] { return groth16::BoundKey::bind(std::move(*pk), *circuit); }))
     violated("a key from setup does not bind to its own circuit");
   return 0;
 }

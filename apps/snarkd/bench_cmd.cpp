@@ -16,6 +16,7 @@
 #include "snarkd/engine/engine.hpp"
 #include "snarkd/engine/timeline.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/prover.hpp"
 #include "snarkd/groth16/setup.hpp"
 #include "snarkd/r1cs/circom.hpp"
@@ -36,8 +37,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct BenchCircuit {
-  std::shared_ptr<const r1cs::Circuit> circuit;
-  std::shared_ptr<const groth16::ProvingKey> pk;
+  std::shared_ptr<const groth16::BoundKey> key;
+  std::shared_ptr<const r1cs::Circuit> circuit;   // key->shared_circuit()
+  std::shared_ptr<const groth16::ProvingKey> pk;  // key->shared_pk()
   std::vector<ff::Fr> witness;
   double setup_s = 0;
 };
@@ -61,7 +63,6 @@ BenchCircuit load_bench_circuit(const Options& a) {
   groth16::ProvingKey pk;
   if (auto params = a.get("params")) {
     pk = groth16::read_params(*params, groth16::PointCheck::kTrusted);
-    groth16::bind_circuit(pk, circuit);
   } else {
     const std::string where = a.get("setup").value_or(a.require("device").rfind("cuda:", 0) == 0 ? "gpu" : "cpu");
     if (where != "cpu" && where != "gpu") throw UsageError("--setup must be cpu or gpu");
@@ -75,10 +76,35 @@ BenchCircuit load_bench_circuit(const Options& a) {
 #endif
     if (where == "cpu") pk = groth16::setup_insecure(circuit, toxic);
   }
+  b.key = groth16::BoundKey::bind(std::move(pk), std::move(circuit));
   b.setup_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  b.circuit = std::make_shared<const r1cs::Circuit>(std::move(circuit));
-  b.pk = std::make_shared<const groth16::ProvingKey>(std::move(pk));
+  b.circuit = b.key->shared_circuit();
+  b.pk = b.key->shared_pk();
   return b;
+}
+
+// Seconds of [spans of `a`] during which at least `k` spans of `b` (other workers' when
+// `others`) are active, and the length of the union of `a`'s spans. A sweep over the edges.
+std::pair<double, double> covered_s(const engine::Timeline& tl, uint32_t device, engine::Stage a, engine::Stage b,
+                                    uint32_t k, bool others) {
+  double covered = 0, total = 0;
+  for (const auto& sa : tl.spans) {
+    if (sa.device != device || sa.stage != a || !(sa.end_s > sa.begin_s)) continue;
+    std::vector<std::pair<double, int>> edges;
+    for (const auto& sb : tl.spans)
+      if (sb.device == device && sb.stage == b && (!others || sb.worker != sa.worker) && sb.end_s > sa.begin_s &&
+          sb.begin_s < sa.end_s && &sb != &sa)
+        edges.push_back({std::max(sb.begin_s, sa.begin_s), 1}), edges.push_back({std::min(sb.end_s, sa.end_s), -1});
+    std::sort(edges.begin(), edges.end());
+    int active = 0;
+    double last = sa.begin_s;
+    for (const auto& [t, d] : edges) {
+      if (active + (others ? 0 : 1) >= int(k)) covered += t - last;
+      active += d, last = t;
+    }
+    total += sa.end_s - sa.begin_s;
+  }
+  return {covered, total};
 }
 
 double median(std::vector<double> v) {
@@ -91,6 +117,9 @@ struct Report {
   uint64_t proofs = 0, partitions = 0, invalid = 0, failed = 0;
   uint64_t cross_device = 0;  // partitions that ran on a device other than the one that reserved
   double wall_s = 0, busy = 0, busy_wall = 0;
+  // Overlap of partitions on a device (issue 18): of the time some worker computes, the share
+  // in which two or more do; of the upload time, the share in which another worker computes.
+  double compute_overlap = 0, upload_overlap = 0;
   double steady_s_per_partition = 0;  // between the first and the last partition finished
   // Seconds after the first submit at which the first and the last job had all partitions
   // finalized, and the workers' busy time (Σ upload + compute + finalize): the same figures as
@@ -169,6 +198,16 @@ Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& 
     r.busy_wall += engine::busy_fraction(tl, d, 0, tl.wall_s) / tl.devices;
   }
   for (double b : r.busy_per_device) r.busy += b / double(r.busy_per_device.size());
+  {  // compute beside another worker's compute; uploads beside another worker's compute
+    double c_cov = 0, c_tot = 0, u_cov = 0, u_tot = 0;
+    for (uint32_t d = 0; d < tl.devices; ++d) {
+      const auto [cc, ct] = covered_s(tl, d, engine::Stage::kCompute, engine::Stage::kCompute, 1, true);
+      const auto [uc, ut] = covered_s(tl, d, engine::Stage::kUpload, engine::Stage::kCompute, 1, true);
+      c_cov += cc, c_tot += ct, u_cov += uc, u_tot += ut;
+    }
+    r.compute_overlap = c_tot > 0 ? c_cov / c_tot : 0;
+    r.upload_overlap = u_tot > 0 ? u_cov / u_tot : 0;
+  }
   for (const auto& d : e.devices()) {
     const engine::StreamStats s = d->stream_stats();
     r.stream.key_resident_bytes += s.key_resident_bytes;
@@ -221,6 +260,8 @@ void write_json(const std::string& path, const std::string& device, const Option
   j.set("cross_device_partitions", Json::number(r.cross_device));
   j.set("gpu_busy_fraction", json_num(r.busy));
   j.set("gpu_busy_fraction_of_wall", json_num(r.busy_wall));
+  j.set("compute_overlap_fraction", json_num(r.compute_overlap));
+  j.set("upload_overlap_fraction", json_num(r.upload_overlap));
   j.set("gpu_busy_fraction_per_device", list(r.busy_per_device));
   j.set("invalid_proofs", Json::number(r.invalid));
   j.set("deadlocks", Json::number(r.stats.deadlocks));
@@ -260,6 +301,9 @@ void print_table(const Report& r, uint32_t devices, uint32_t workers) {
               "VRAM over-commits %llu\n",
               100 * r.busy, 100 * r.busy_wall, (unsigned long long)r.invalid, (unsigned long long)r.failed,
               (unsigned long long)r.stats.deadlocks, (unsigned long long)r.stats.vram_overcommits);
+  std::printf("  overlap: %.1f %% of compute time beside another worker's compute, %.1f %% of upload time beside "
+              "another worker's compute\n",
+              100 * r.compute_overlap, 100 * r.upload_overlap);
   std::printf("  peak VRAM (ledger) %.3f GiB, peak host RSS %.3f GiB\n", double(r.stats.peak_vram_bytes) / (1 << 30),
               double(peak_rss_bytes()) / (1 << 30));
   std::printf("  stage medians:");
@@ -444,7 +488,7 @@ int run_engine(const Options& a, const BenchRun& run, const BenchCircuit& bc, ui
   engine::EngineConfig ec = run.ec;
   ec.workers_per_device = workers;
   engine::Engine e(std::move(devices), ec);
-  e.register_circuit("bench", bc.pk, bc.circuit);
+  e.register_circuit("bench", bc.key);
   std::printf("%s, vram cap %s GiB: key %s\n", e.devices()[0]->name().c_str(),
               run.vram_bytes ? gib_label(run.vram_bytes).c_str() : "no", e.devices()[0]->residency("bench").c_str());
   const double t0 = e.now();
@@ -491,6 +535,10 @@ void declare_bench(Options& o) {
       .value("timeline", "write the timeline picture (SVG, and PNG when a converter is installed)", "OUT.svg")
       .value("sim-upload-ms", "simulated devices: upload stage time", "U")
       .value("sim-compute-ms", "simulated devices: compute stage time", "C")
+      .value("sim-step-ms", "simulated devices, streamed keys: the two steps' compute times (QAP+H+H MSM, witness MSMs)",
+             "Q,M")
+      .value("sim-steps", "simulated devices, streamed keys: 1 step per partition (default) or the old 2", "1|2")
+      .value("sim-lanes", "simulated devices: 2 runs the witness MSMs on a lane of their own (default 1)", "1|2")
       .value("sim-copy-gbps", "simulated devices: copy-engine bandwidth for witnesses and streamed key chunks", "B")
       .value("watchdog-s", "seconds without progress counted as a stall (default 120)", "S")
       .value("threads", "CPU threads", "N")
@@ -514,6 +562,15 @@ int cmd_bench(const Options& a) {
   if (auto g = a.get("vram-gib")) caps = parse_gib_list("--vram-gib", *g);
   run.dopt.sim.upload_s = double(a.get_u64("sim-upload-ms", 0)) / 1e3;
   run.dopt.sim.compute_s = double(a.get_u64("sim-compute-ms", 0)) / 1e3;
+  run.dopt.sim.compute_lanes = uint32_t(a.get_u64("sim-lanes", 1));
+  run.dopt.sim.one_step = a.get_u64("sim-steps", 1) == 1;
+  if (run.dopt.sim.compute_lanes < 1 || run.dopt.sim.compute_lanes > 2) throw UsageError("--sim-lanes: 1 or 2");
+  if (auto g = a.get("sim-step-ms")) {
+    const std::vector<std::string> v = split_list(*g);
+    if (v.size() != 2) throw UsageError("--sim-step-ms: '" + *g + "' is not Q_MS,M_MS");
+    run.dopt.sim.step0_s = parse_number("--sim-step-ms", v[0]) / 1e3;
+    run.dopt.sim.step1_s = parse_number("--sim-step-ms", v[1]) / 1e3;
+  }
   if (auto g = a.get("sim-copy-gbps"))
     run.dopt.sim.copy_bytes_per_s = run.dopt.sim.upload_bytes_per_s = parse_number("--sim-copy-gbps", *g) * 1e9;
   if (auto g = a.get("host-gib")) run.ec.host_budget_bytes = uint64_t(std::stod(*g) * double(uint64_t{1} << 30));
@@ -548,7 +605,7 @@ int cmd_bench(const Options& a) {
               bc.pk->log_domain, bc.setup_s);
   // Pinned once for every run (each run's engine loads the key again).
   const bool on_gpu = run.device.rfind("cuda:", 0) == 0;
-  const auto pinned = on_gpu ? engine::keep_host_key_pinned(engine::CircuitEntry{"bench", bc.pk, bc.circuit}) : nullptr;
+  const auto pinned = on_gpu ? engine::keep_host_key_pinned(engine::CircuitEntry::bound("bench", bc.key)) : nullptr;
   const bool many_caps = std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) { return p.first != pairs[0].first; });
   const bool many_workers =
       std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) { return p.second != pairs[0].second; });

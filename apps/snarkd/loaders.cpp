@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "file_kind.hpp"
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
 #include "snarkd/groth16/snarkjs_json.hpp"
 #include "snarkd/groth16/zkey.hpp"
@@ -41,10 +42,7 @@ std::vector<ff::Fr> load_witness(const std::string& path, const r1cs::Circuit& c
                                  const std::string& circuit_path) {
   if (const FileKind k = detect_file_kind(path); k != FileKind::kWtns) wrong_kind(path, k, "a circom .wtns witness");
   std::vector<ff::Fr> w = r1cs::read_wtns(path);
-  if (w.size() != circuit.num_vars())
-    throw DecodeError(path + ": has " + std::to_string(w.size()) + " witness values, " + circuit_path + " has " +
-                      std::to_string(circuit.num_vars()) + " variables");
-  if (w[0] != ff::Fr::one()) throw DecodeError(path + ": witness value 0 (the constant ONE) is not 1");
+  groth16::check_witness(w, circuit.num_vars(), path, circuit_path);  // the CLI's entry-point check
   return w;
 }
 

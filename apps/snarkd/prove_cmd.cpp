@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "loaders.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/key_check.hpp"
 #include "snarkd/groth16/prover.hpp"
 #include "snarkd/groth16/snarkjs_json.hpp"
@@ -78,17 +79,17 @@ struct ProveJob {
                                     UINT64_MAX);
 }
 
-groth16::ProveTimings run_prover(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const std::vector<Fr>& w,
-                                 const ProveJob& job, Progress& progress, Proof& proof) {
+groth16::ProveTimings run_prover(const groth16::BoundKey& key, const std::vector<Fr>& w, const ProveJob& job,
+                                 Progress& progress, Proof& proof) {
   groth16::ProveOptions opt;
   opt.self_check = true;  // ~3 ms: no invalid proof ever leaves this command
   opt.on_step = [&progress](std::string_view s) { progress.step(s); };
   groth16::ProveTimings t;
   try {
-    proof = groth16::prove(pk, circuit, w, groth16::random_proof_randomness(), opt, &t);
+    proof = groth16::prove(key, w, groth16::random_proof_randomness(), opt, &t);
   } catch (const groth16::UnsatisfiedWitness& e) {
     if (e.row() != UINT64_MAX) throw;  // a failing constraint: the witness it is
-    explain_failed_check(pk, job, progress);
+    explain_failed_check(key.pk(), job, progress);
   }
   return t;
 }
@@ -117,12 +118,12 @@ int prove_zkey(const Options& a, const std::vector<std::string>& f) {
     check_satisfied(load_circuit(*r1cs_path), w, *r1cs_path, zkey_path, zk.circuit.num_vars());
   }
   progress.step("bind");
-  groth16::bind_circuit(zk.pk, zk.circuit);
+  const auto key = groth16::BoundKey::bind(std::move(zk.pk), std::move(zk.circuit));
   Proof proof;
-  const auto t = run_prover(zk.pk, zk.circuit, w, {a, zkey_path, r1cs_path.has_value()}, progress, proof);
+  const auto t = run_prover(*key, w, {a, zkey_path, r1cs_path.has_value()}, progress, proof);
   progress.step("write");
   groth16::write_snarkjs_proof(proof_path, proof);
-  groth16::write_snarkjs_public(public_path, groth16::public_inputs(zk.circuit, w));
+  groth16::write_snarkjs_public(public_path, groth16::public_inputs(key->circuit(), w));
   if (a.has("json")) std::printf("%s\n", timings_json(t).dump().c_str());
   return 0;
 }
@@ -131,24 +132,24 @@ int prove_params(const Options& a) {
   const std::string r1cs_path = a.require("r1cs"), params_path = a.require("params"), proof_path = a.require("proof");
   Progress progress("prove", 5 + groth16::kProveSteps, progress_mode(a));
   progress.step("read circuit");
-  const r1cs::Circuit circuit = load_circuit(r1cs_path);
+  r1cs::Circuit circuit = load_circuit(r1cs_path);
   progress.step("read witness");
   const std::vector<Fr> w = load_witness(a.require("witness"), circuit, r1cs_path);
   progress.step("read key");
   groth16::ProvingKey pk = groth16::read_params(params_path, key_check(a));
   progress.step("bind");
-  groth16::bind_circuit(pk, circuit);
+  const auto key = groth16::BoundKey::bind(std::move(pk), std::move(circuit));
   Proof proof;
   groth16::ProveTimings t;
   try {  // the prover checks every row while it evaluates the QAP: no second pass here
-    t = run_prover(pk, circuit, w, {a, params_path, true}, progress, proof);
+    t = run_prover(*key, w, {a, params_path, true}, progress, proof);
   } catch (const groth16::UnsatisfiedWitness& e) {
     if (e.row() == UINT64_MAX) throw;
     throw groth16::UnsatisfiedWitness(std::string(e.what()) + " of " + r1cs_path, e.row());
   }
   progress.step("write");
   groth16::write_proofs(proof_path, std::span<const Proof>(&proof, 1));
-  if (auto pub = a.get("public")) groth16::write_snarkjs_public(*pub, groth16::public_inputs(circuit, w));
+  if (auto pub = a.get("public")) groth16::write_snarkjs_public(*pub, groth16::public_inputs(key->circuit(), w));
   if (a.has("json")) std::printf("%s\n", timings_json(t).dump().c_str());
   return 0;
 }

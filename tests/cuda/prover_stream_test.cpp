@@ -9,6 +9,7 @@
 #include <cstring>
 #include <stop_token>
 
+#include "common/bound.hpp"
 #include "common/seed.hpp"
 #include "cuda/gpu_test_util.hpp"
 #include "snarkd/cuda/prover_stream.hpp"
@@ -309,9 +310,12 @@ class TestFeed {
 };
 
 // The two steps the engine's way, every buffer poisoned (0xFF) first; step 0's released head is
-// poisoned again before the H MSM. Returns the sums (throws what the steps throw).
+// poisoned again before the H MSM. one_step: the engine's one-step order instead — the witness
+// uploaded once, Q, the witness MSMs in step 0's range (on that witness), then the head
+// poisoned and the H MSM on the kept tail. Returns the sums (throws what the steps throw).
 QuerySums run_steps(const DeviceProvingKey& key, const ProvingKey& pk, const r1cs::Circuit& c,
-                    std::span<const ff::Fr> w, uint64_t points, uint64_t rows, uint64_t* streamed = nullptr) {
+                    std::span<const ff::Fr> w, uint64_t points, uint64_t rows, uint64_t* streamed = nullptr,
+                    bool one_step = false) {
   Stream stream;
   Event sync = Event::blocking();
   TestFeed feed(key, pk, c, points, rows, stream);
@@ -319,10 +323,19 @@ QuerySums run_steps(const DeviceProvingKey& key, const ProvingKey& pk, const r1c
   PinnedBuffer<DeviceSums> sums(1);
   PinnedBuffer<uint64_t> count(1);
   std::memset(static_cast<void*>(sums.data()), 0xff, sizeof(DeviceSums));
-  DeviceBuffer<uint8_t> ws0(l.q_bytes), ws1(l.m_bytes);
+  EXPECT_LE(l.m_bytes, l.v1 - l.keep_v1) << "the witness MSMs' workspace reaches the kept H range";
+  DeviceBuffer<uint8_t> ws0(l.q_bytes), ws1(one_step ? 256 : l.m_bytes);
   ws0.fill_bytes(0xff, stream);
   ws1.fill_bytes(0xff, stream);
   SNARKD_CUDA_CHECK(cudaMemcpyAsync(ws0.data() + l.w, w.data(), w.size_bytes(), cudaMemcpyHostToDevice, stream));
+  if (one_step) {
+    stream_qap_h(key, l, ws0.data(), feed.feed(), stream, sync.get(), sums.data());
+    stream_witness_msms(key, l, ws0.data(), feed.feed(), stream, sync.get(), sums.data(), count.data());
+    SNARKD_CUDA_CHECK(cudaMemsetAsync(ws0.data(), 0xff, l.q_bytes - l.keep_bytes, stream));
+    stream_h_msm(key, l, ws0.data() + (l.q_bytes - l.keep_bytes), feed.feed(), stream, sync.get(), sums.data());
+    if (streamed) *streamed = feed.streamed_chunks;
+    return to_query_sums(key, sums[0]);
+  }
   SNARKD_CUDA_CHECK(cudaMemcpyAsync(ws1.data() + l.w, w.data(), w.size_bytes(), cudaMemcpyHostToDevice, stream));
   stream_qap_h(key, l, ws0.data(), feed.feed(), stream, sync.get(), sums.data());
   SNARKD_CUDA_CHECK(cudaMemsetAsync(ws0.data(), 0xff, l.q_bytes - l.keep_bytes, stream));
@@ -344,7 +357,7 @@ r1cs::SyntheticCircuit synthetic(uint64_t constraints, uint64_t inputs, uint64_t
 
 QuerySums cpu_sums(const ProvingKey& pk, const r1cs::Circuit& c, std::span<const ff::Fr> w) {
   groth16::ProveTimings t;
-  return groth16::compute_sums(pk, c, w, groth16::ProveOptions{}, t);
+  return groth16::compute_sums(*snarkd::test::bind(pk, c), w, groth16::ProveOptions{}, t);
 }
 
 void expect_equal(const QuerySums& got, const QuerySums& want, const std::string& what) {
@@ -360,9 +373,9 @@ struct Placed {
   DeviceBuffer<uint8_t> region;
   std::unique_ptr<DeviceProvingKey> key;
   Placed(const ProvingKey& pk, const r1cs::Circuit& c, const KeyResidency& res) {
-    region = DeviceBuffer<uint8_t>(DeviceProvingKey::layout_for(pk, c, res).total);
+    region = DeviceBuffer<uint8_t>(DeviceProvingKey::layout_for(*snarkd::test::bind(pk, c), res).total);
     Stream s;
-    key = std::make_unique<DeviceProvingKey>(0, pk, c, res, region.data(), s);
+    key = std::make_unique<DeviceProvingKey>(0, *snarkd::test::bind(pk, c), res, region.data(), s);
   }
 };
 
@@ -394,6 +407,9 @@ TEST(StreamProver, BellpersonStepsMatchTheCpuResidentStreamedAndMixed) {
                      what + (fast ? " [fused, B shared]" : " [unfused, B twice]") + " (" + std::to_string(streamed) +
                          " chunks copied)");
       }
+      // The engine's one-step order (witness once, witness MSMs before the H MSM).
+      expect_equal(run_steps(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, nullptr, true), want,
+                   what + " [one step]");
     }
   }
 }
@@ -422,7 +438,7 @@ TEST(StreamProver, SnarkjsFlavourStepsMatchTheCpu) {
   sj.h.assign(sj.domain_size(), pk.h.at(1));
   sj.h[0] = ec::G1Affine::infinity();
   for (size_t i = 1; i < sj.h.size(); ++i) sj.h[i] = pk.h[i % pk.h.size()];
-  groth16::bind_circuit(sj, sc.circuit);
+  (void)groth16::BoundKey::bind(sj, sc.circuit);
   std::vector<ff::Fr> w(sc.circuit.num_vars());
   for (auto& x : w) x = ff::Fr::random(g);
   w[0] = ff::Fr::one();
@@ -434,6 +450,7 @@ TEST(StreamProver, SnarkjsFlavourStepsMatchTheCpu) {
       expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 250), want,
                    std::string("snarkjs random witness") + (fast ? " [fused, B shared]" : " [unfused, B twice]"));
     }
+    expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 250, nullptr, true), want, "snarkjs [one step]");
   }
 }
 
@@ -517,15 +534,15 @@ TEST(StreamProver, KeyLayoutsAndPlacement) {
   auto g = snarkd::test::rng("stream-prover-layout");
   const auto sc = synthetic(1500, 4, g());
   const ProvingKey pk = groth16::setup_insecure(sc.circuit, groth16::toxic_waste_from_seed(g()));
-  const KeyLayout full = DeviceProvingKey::layout_for(pk, sc.circuit, KeyResidency{});
-  const KeyLayout nothing = DeviceProvingKey::layout_for(pk, sc.circuit, none());
+  const KeyLayout full = DeviceProvingKey::layout_for(*snarkd::test::bind(pk, sc.circuit), KeyResidency{});
+  const KeyLayout nothing = DeviceProvingKey::layout_for(*snarkd::test::bind(pk, sc.circuit), none());
   EXPECT_EQ(nothing.total, nothing.fixed);
   EXPECT_GT(full.total, nothing.total);
   EXPECT_TRUE(full.matrices);
   EXPECT_EQ(full.resident[0], pk.a.size());
   for (uint64_t off : {full.dict, full.tables, full.block_tables, full.twiddles, full.points[2], full.index[1]})
     EXPECT_EQ(off % 256, 0u);
-  const KeyLayout h = DeviceProvingKey::layout_for(pk, sc.circuit, half(pk));
+  const KeyLayout h = DeviceProvingKey::layout_for(*snarkd::test::bind(pk, sc.circuit), half(pk));
   EXPECT_EQ(h.resident[3], 0u);
   EXPECT_EQ(h.resident[1], pk.b_g1.size() / 3);
   if (device_count() == 0) GTEST_SKIP() << "no CUDA device (the layouts above were checked)";

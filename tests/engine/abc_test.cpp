@@ -9,6 +9,7 @@
 #include <chrono>
 #include <thread>
 
+#include "common/bound.hpp"
 #include "common/seed.hpp"
 #include "engine/fixture.hpp"
 #include "snarkd/engine/cpu_device.hpp"
@@ -67,8 +68,8 @@ std::unique_ptr<Engine> make_engine(const std::string& kind, uint32_t count = 1,
   EngineConfig cfg;
   cfg.workers_per_device = workers;
   auto e = std::make_unique<Engine>(devices(kind, count, compute_s), cfg);
-  e->register_circuit("srs", bare_key(), nullptr);           // the SRS alone: a/b/c only
-  e->register_circuit("fam", family().pk, family().circuit);  // a bound key: both forms
+  e->register_abc_key("srs", bare_key());           // the SRS alone: a/b/c only
+  e->register_circuit("fam", family().key);  // a bound key: both forms
   return e;
 }
 
@@ -226,8 +227,8 @@ TEST(AbcFormRegister, OnlyBellpersonKeysComeWithoutACircuit) {
   Engine e(devices("cpu"), cfg);
   auto pk = std::make_shared<groth16::ProvingKey>(*family().pk);
   pk->flavour = groth16::KeyFlavour::kSnarkjs;
-  EXPECT_THROW(e.register_circuit("zkey", pk, nullptr), InvalidArgument);
-  EXPECT_THROW(e.register_circuit("none", nullptr, nullptr), InvalidArgument);
+  EXPECT_THROW(e.register_abc_key("zkey", pk), InvalidArgument);
+  EXPECT_THROW(e.register_abc_key("none", nullptr), InvalidArgument);
 }
 
 }  // namespace

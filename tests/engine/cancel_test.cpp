@@ -18,6 +18,7 @@
 #include <random>
 #include <thread>
 
+#include "common/bound.hpp"
 #include "common/seed.hpp"
 #include "engine/fixture.hpp"
 #include "snarkd/engine/engine.hpp"
@@ -57,7 +58,7 @@ struct CancelEngine {
     EngineConfig ec;
     ec.workers_per_device = workers;
     e = std::make_unique<Engine>(std::move(devs), ec);
-    e->register_circuit("fam", family().pk, family().circuit);
+    e->register_circuit("fam", family().key);
   }
 
   // Polls the engine's own report until a worker shows `stage` for the job (no timing
@@ -167,7 +168,7 @@ class CountingDevice final : public Device {
         ++d->first_steps;
         inner->compute_step(c, step, r, k, stop);
       }
-      groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& k,
+      groth16::QuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& k,
                                  const std::stop_token& stop) override {
         ++d->last_steps;
         if (d->hold_last_step) std::ofstream(d->hold_).put('1');
@@ -189,17 +190,20 @@ class CountingDevice final : public Device {
 };
 
 // One worker on a device with two 4 KiB slots and the least memory the family's circuit loads
-// under: its key streams, every partition in two steps.
+// under: its key streams, every partition in two steps (one_step: in one, the witness uploaded
+// once).
 struct StreamingEngine {
   std::unique_ptr<Engine> e;
   CountingDevice* dev = nullptr;
 
-  StreamingEngine(const HoldFile& hold, bool hold_fills) {
+  StreamingEngine(const HoldFile& hold, bool hold_fills, bool one_step = false, uint32_t lanes = 1) {
     SimDeviceConfig cfg;
     cfg.slot_bytes = 4096;
     cfg.slots = 2;
     cfg.hold_file = hold.path();
     cfg.hold_fills = hold_fills;
+    cfg.one_step = one_step;
+    cfg.compute_lanes = lanes;
     for (cfg.vram_bytes = 4 * cfg.slots * cfg.slot_bytes;; cfg.vram_bytes = cfg.vram_bytes * 5 / 4) {
       std::vector<std::unique_ptr<Device>> devs;
       auto d = std::make_unique<CountingDevice>(cfg);
@@ -209,7 +213,7 @@ struct StreamingEngine {
       ec.workers_per_device = 1;
       e = std::make_unique<Engine>(std::move(devs), ec);
       try {
-        e->register_circuit("fam", family().pk, family().circuit);
+        e->register_circuit("fam", family().key);
         dev = raw;
         return;
       } catch (const InvalidArgument&) {
@@ -235,7 +239,7 @@ struct StreamingEngine {
     const JobResult res = *e->await(e->submit(std::move(r)));
     ASSERT_EQ(res.state, JobState::kDone) << res.error;
     EXPECT_TRUE(res.verified);
-    EXPECT_EQ(res.proofs.at(0), groth16::prove(*family().pk, *family().circuit, family().witness(x), rs));
+    EXPECT_EQ(res.proofs.at(0), groth16::prove(*snarkd::test::bind(*family().pk, *family().circuit), family().witness(x), rs));
   }
 
   // After a cancel has taken effect: no working set, no lease, no subscription left.
@@ -271,6 +275,34 @@ TEST(Cancel, StreamingPartitionCancelledInStepZeroNeverStartsStepOne) {
   hold.remove();
   se.expect_proves_cpu_bytes(23, g);
   se.expect_nothing_held();
+}
+
+// One step (the witness uploaded once; on two lanes the witness MSMs run on a thread of their
+// own beside the H MSM): a cancel inside it ends both lanes, gives everything back, and the next
+// partition proves the CPU prover's bytes.
+TEST(Cancel, OneStepStreamingPartitionCancelledInsideItsStep) {
+  for (uint32_t lanes : {1u, 2u}) {
+    SCOPED_TRACE("lanes " + std::to_string(lanes));
+    const HoldFile hold("one" + std::to_string(lanes));
+    StreamingEngine se(hold, false, true, lanes);
+    Engine& e = *se.e;
+    ASSERT_EQ(se.dev->residency("fam").rfind("streaming", 0), 0u) << se.dev->residency("fam");
+    auto g = test::rng("cancel-streaming-one-step");
+    se.expect_proves_cpu_bytes(41, g);
+    ASSERT_EQ(se.dev->first_steps.load(), 0u) << "a one-step partition ran a first step";
+    ASSERT_EQ(se.dev->last_steps.load(), 1u);
+    hold.create();  // the step cannot end
+    const JobId id = e.submit(request({42}));
+    ASSERT_TRUE(se.wait_for([&] { return se.dev->last_steps.load() == 2; }));
+    EXPECT_GT(e.stats().ledgers[0].in_use, 0u);
+    EXPECT_TRUE(e.cancel(id));
+    ASSERT_TRUE(e.wait_stopped(id, 60s)) << "the step computed on after the cancel";
+    EXPECT_EQ(e.peek(id).state, JobState::kCancelled);
+    se.expect_nothing_held();
+    hold.remove();
+    se.expect_proves_cpu_bytes(43, g);
+    se.expect_nothing_held();
+  }
 }
 
 // A step waiting for a chunk whose copy cannot end (the hold on fills): the stop wakes it, its
@@ -327,7 +359,7 @@ TEST(Cancel, CpuProverStopsBetweenStepsAndInsideMsms) {
     groth16::ProveTimings t;
     std::string what;
     try {
-      groth16::compute_sums(*f.pk, *f.circuit, w, opt, t);
+      groth16::compute_sums(*snarkd::test::bind(*f.pk, *f.circuit), w, opt, t);
     } catch (const Cancelled& e) {
       what = e.what();
     }
@@ -336,7 +368,7 @@ TEST(Cancel, CpuProverStopsBetweenStepsAndInsideMsms) {
     EXPECT_EQ(what, msm ? "msm: cancelled" : "prove: cancelled") << "stopped at " << at;
   }
   groth16::ProveTimings t;
-  EXPECT_NO_THROW(groth16::compute_sums(*f.pk, *f.circuit, w, groth16::ProveOptions{}, t));
+  EXPECT_NO_THROW(groth16::compute_sums(*snarkd::test::bind(*f.pk, *f.circuit), w, groth16::ProveOptions{}, t));
 }
 
 TEST(Cancel, MsmChecksItsTokenAndIsExactWithoutAStop) {

@@ -9,7 +9,9 @@
 
 #include <thread>
 
+#include "common/bound.hpp"
 #include "common/seed.hpp"
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/cuda/prover.hpp"
 #include "snarkd/cuda/prover_abc.hpp"
 #include "snarkd/engine/cuda_device.hpp"
@@ -26,6 +28,7 @@ using groth16::BellpersonSynthesis;
 
 struct Shape {
   std::shared_ptr<const r1cs::Circuit> circuit;
+  std::shared_ptr<const groth16::BoundKey> key;
   std::shared_ptr<const groth16::ProvingKey> pk, bare;  // bound; as a .params file gives it
   std::vector<std::shared_ptr<const BellpersonSynthesis>> syn;
 };
@@ -42,6 +45,7 @@ Shape make_shape(uint32_t log_n, size_t parts, uint64_t seed) {
   s.circuit = std::make_shared<const r1cs::Circuit>(sc.circuit);
   auto pk = std::make_shared<groth16::ProvingKey>(groth16::setup_insecure(sc.circuit, groth16::toxic_waste_from_seed(seed)));
   s.pk = pk;
+  s.key = groth16::BoundKey::bind(*pk, sc.circuit);
   auto bare = std::make_shared<groth16::ProvingKey>(*pk);
   bare->a_density = {};
   bare->b_density = {};
@@ -84,8 +88,8 @@ TEST(CudaAbc, ProofsEqualTheCpuReferenceFrom2To10To2To16) {
     const Shape s = make_shape(log_n, 3, g());
     for (uint32_t workers : {1u, 3u}) {
       auto e = gpu_engine(workers);
-      e->register_circuit("srs", s.bare, nullptr);
-      e->register_circuit("bound", s.pk, s.circuit);
+      e->register_abc_key("srs", s.bare);
+      e->register_circuit("bound", s.key);
       SCOPED_TRACE("2^" + std::to_string(log_n) + ", " + std::to_string(workers) + " workers");
       expect_reference(*e, "srs", s, g);
       expect_reference(*e, "bound", s, g);
@@ -122,7 +126,7 @@ TEST(CudaAbc, BorrowedArraysUnsatisfiedRowsAndCancel) {
   auto g = test::rng("cuda_abc_misc");
   const Shape s = make_shape(12, 2, g());
   auto e = gpu_engine(2);
-  e->register_circuit("srs", s.bare, nullptr);
+  e->register_abc_key("srs", s.bare);
   // Borrowed: the caller's copies are poisoned as soon as await_consumed returns.
   std::vector<BellpersonSynthesis> mine = {*s.syn[0], *s.syn[1]};
   JobRequest r;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <thread>
 
+#include "common/bound.hpp"
 #include "common/seed.hpp"
 #include "engine/fixture.hpp"
 #include "snarkd/cuda/prover.hpp"
@@ -45,7 +46,7 @@ void expect_cpu_equal(Engine& e, const std::string& id, const groth16::ProvingKe
   ASSERT_EQ(res.state, JobState::kDone) << res.error;
   EXPECT_TRUE(res.verified);
   for (size_t k = 0; k < witnesses.size(); ++k) {
-    EXPECT_EQ(res.proofs[k], groth16::prove(pk, circuit, witnesses[k], rs[k])) << id << " partition " << k;
+    EXPECT_EQ(res.proofs[k], groth16::prove(*snarkd::test::bind(pk, circuit), witnesses[k], rs[k])) << id << " partition " << k;
     // Each partition ran where its working set was reserved, and its compute stage reports the
     // prover's phases (device time from events) which fit inside the stage's host-measured span.
     const PartitionTiming& t = res.timings[k];
@@ -68,11 +69,11 @@ void expect_cpu_equal(Engine& e, const std::string& id, const groth16::ProvingKe
 // none up to 8× the key.
 uint64_t smallest_cap(const std::shared_ptr<const groth16::ProvingKey>& pk,
                       const std::shared_ptr<const r1cs::Circuit>& circuit) {
-  const uint64_t key = cuda::DeviceProvingKey::layout_for(*pk, *circuit, cuda::KeyResidency{}).total;
+  const uint64_t key = cuda::DeviceProvingKey::layout_for(*snarkd::test::bind(*pk, *circuit), cuda::KeyResidency{}).total;
   for (uint64_t cap = key / 2; cap < key * 8; cap = cap * 5 / 4) {
     try {
       Engine probe(gpu0(cap), EngineConfig{});
-      probe.register_circuit("probe", pk, circuit);
+      probe.register_circuit("probe", snarkd::test::bind(*pk, *circuit));
       return cap;
     } catch (const InvalidArgument&) {
     }
@@ -97,15 +98,15 @@ TEST(CudaEngine, ProofsEqualTheCpuProverAmpleAndTightLedger) {
       uint64_t cap = ledger;
       if (cap == 0) {  // tight: 1.5 working sets of the bigger circuit
         CudaDevice probe(0, uint64_t{1} << 30);
-        CircuitEntry ce{"syn", syn_pk, syn_circuit};
+        CircuitEntry ce = CircuitEntry::bound("syn", snarkd::test::bind(*syn_pk, *syn_circuit));
         probe.load(ce);
         cap = probe.working_set_bytes(ce) * 3 / 2;
       }
       EngineConfig ec;
       ec.workers_per_device = workers;
       Engine e(gpu0(cap), ec);
-      e.register_circuit("fam", fam.pk, fam.circuit);
-      e.register_circuit("syn", syn_pk, syn_circuit);
+      e.register_circuit("fam", fam.key);
+      e.register_circuit("syn", snarkd::test::bind(*syn_pk, *syn_circuit));
       std::printf("workers %u ledger %llu bytes\n", workers, (unsigned long long)cap);
       // Both device paths (cuda::ProverPaths: fused H + one B classification, the old ones); the
       // workers read the switch per proof.
@@ -133,7 +134,7 @@ TEST(CudaEngine, AllDevicesProveTheSameBytes) {
   EngineConfig ec;
   ec.workers_per_device = 2;
   Engine e(std::move(devs), ec);
-  e.register_circuit("fam", fam.pk, fam.circuit);
+  e.register_circuit("fam", fam.key);
   std::vector<std::vector<ff::Fr>> ws;
   for (uint64_t x = 1; x <= 6 * n; ++x) ws.push_back(fam.witness(x * 7919 % 65536));  // x has 16 bits
   expect_cpu_equal(e, "fam", *fam.pk, *fam.circuit, ws, g);
@@ -155,18 +156,22 @@ TEST(CudaEngine, KeysLargerThanTheDeviceStreamAndProveTheSameBytes) {
   auto circuit = std::make_shared<const r1cs::Circuit>(std::move(syn.circuit));
   auto pk = std::make_shared<const groth16::ProvingKey>(
       groth16::setup_insecure(*circuit, groth16::toxic_waste_from_seed(g())));
-  const auto full = cuda::DeviceProvingKey::layout_for(*pk, *circuit, cuda::KeyResidency{});
+  const auto full = cuda::DeviceProvingKey::layout_for(*snarkd::test::bind(*pk, *circuit), cuda::KeyResidency{});
   setenv("SNARKD_SLOT_MIB", "1", 1);  // 1 MiB slots: several chunks per part
   for (uint32_t workers : {1u, 3u}) {
     // The smallest cap the circuit loads under, and twice that: everything streamed, then part
     // of the key resident.
     const uint64_t cap = smallest_cap(pk, circuit);
     ASSERT_GT(cap, 0u) << "the circuit did not load under 8× its key";
-    for (uint64_t c : {cap, cap * 2}) {
+    // The smallest cap twice: the one step's MSMs one after the other (SNARKD_MSM_LANES=1),
+    // then on two streams (the default, also at 2×).
+    for (uint64_t c : {cap, cap * 2, cap}) {
+      if (c == cap && std::getenv("SNARKD_MSM_LANES")) unsetenv("SNARKD_MSM_LANES");
+      else if (c == cap) setenv("SNARKD_MSM_LANES", "1", 1);
       EngineConfig ec;
       ec.workers_per_device = workers;
       Engine e(gpu0(c), ec);
-      e.register_circuit("syn", pk, circuit);
+      e.register_circuit("syn", snarkd::test::bind(*pk, *circuit));
       const std::string residency = e.devices()[0]->residency("syn");
       std::printf("workers %u cap %llu bytes (key %llu): %s\n", workers, (unsigned long long)c,
                   (unsigned long long)full.total, residency.c_str());
@@ -189,13 +194,14 @@ TEST(CudaEngine, KeysLargerThanTheDeviceStreamAndProveTheSameBytes) {
     }
   }
   unsetenv("SNARKD_SLOT_MIB");
+  unsetenv("SNARKD_MSM_LANES");
 }
 
 TEST(CudaEngine, UnsatisfiedWitnessFailsOnlyItsJob) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
   const test::Family fam = test::make_family(12, 5);
   Engine e(gpu0(uint64_t{1} << 28), EngineConfig{});
-  e.register_circuit("fam", fam.pk, fam.circuit);
+  e.register_circuit("fam", fam.key);
   JobRequest bad;
   bad.circuit_id = "fam";
   bad.witnesses = {fam.witness(3), fam.witness(4)};
@@ -218,7 +224,7 @@ TEST(CudaEngine, CancelStopsAtAPhaseBoundaryAndFreesTheWorkspace) {
   auto g = test::rng("cuda-engine-cancel");
   const test::Family fam = test::make_family(12, g());
   {
-    const cuda::DeviceProvingKey key(0, *fam.pk, *fam.circuit);
+    const cuda::DeviceProvingKey key(0, *snarkd::test::bind(*fam.pk, *fam.circuit));
     cuda::Stream stream;
     cuda::DeviceBuffer<uint8_t> ws(key.workspace_bytes());
     cuda::PinnedBuffer<cuda::DeviceSums> out(1);
@@ -241,8 +247,8 @@ TEST(CudaEngine, CancelStopsAtAPhaseBoundaryAndFreesTheWorkspace) {
   EngineConfig ec;
   ec.workers_per_device = 2;
   Engine e(gpu0(uint64_t{1} << 30), ec);
-  e.register_circuit("fam", fam.pk, fam.circuit);
-  e.register_circuit("syn", syn_pk, syn_circuit);
+  e.register_circuit("fam", fam.key);
+  e.register_circuit("syn", snarkd::test::bind(*syn_pk, *syn_circuit));
   JobRequest r;
   r.circuit_id = "syn";
   r.witnesses.assign(16, syn.witness);
@@ -284,7 +290,7 @@ TEST(CudaEngine, CancelInsideAStreamedStepReleasesItsReservationAndSlots) {
   EngineConfig ec;
   ec.workers_per_device = 2;
   Engine e(gpu0(cap), ec);
-  e.register_circuit("syn", pk, circuit);
+  e.register_circuit("syn", snarkd::test::bind(*pk, *circuit));
   const std::string residency = e.devices()[0]->residency("syn");
   ASSERT_EQ(residency.rfind("streaming", 0), 0u) << residency;
   for (int round = 0; round < 3; ++round) {

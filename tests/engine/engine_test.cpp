@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "common/bound.hpp"
 #include "common/seed.hpp"
 #include "engine/fixture.hpp"
 #include "snarkd/engine/cpu_device.hpp"
@@ -85,14 +86,14 @@ std::unique_ptr<Engine> one_worker_engine(double compute_s, const std::string& h
   EngineConfig ec;
   ec.workers_per_device = 1;
   auto e = std::make_unique<Engine>(sim_devices(1, cfg), ec);
-  e->register_circuit("fam", small_family().pk, small_family().circuit);
+  e->register_circuit("fam", small_family().key);
   return e;
 }
 
 TEST(Engine, ProofsEqualTheCpuProversWithTheSameRandomness) {
   const Family& f = small_family();
   Engine e(sim_devices(1, {}), EngineConfig{});
-  e.register_circuit("fam", f.pk, f.circuit);
+  e.register_circuit("fam", f.key);
   JobRequest r = request(f, "fam", {3, 40000, 777});
   auto g = test::rng("engine-rs");
   for (size_t k = 0; k < 3; ++k) r.randomness.push_back({ff::Fr::random(g), ff::Fr::random(g)});
@@ -104,7 +105,7 @@ TEST(Engine, ProofsEqualTheCpuProversWithTheSameRandomness) {
   EXPECT_TRUE(res.verified);
   ASSERT_EQ(res.proofs.size(), 3u);
   for (size_t k = 0; k < 3; ++k) {
-    EXPECT_EQ(res.proofs[k], groth16::prove(*f.pk, *f.circuit, witnesses[k], rs[k])) << "partition " << k;
+    EXPECT_EQ(res.proofs[k], groth16::prove(*snarkd::test::bind(*f.pk, *f.circuit), witnesses[k], rs[k])) << "partition " << k;
     EXPECT_EQ(res.public_inputs[k], groth16::public_inputs(*f.circuit, witnesses[k]));
   }
   EXPECT_EQ(e.stats().host_in_use_bytes, 0u);
@@ -113,8 +114,8 @@ TEST(Engine, ProofsEqualTheCpuProversWithTheSameRandomness) {
 TEST(Engine, RejectsBadRequestsWithClearErrors) {
   const Family& f = small_family();
   Engine e(sim_devices(1, {}), EngineConfig{});
-  e.register_circuit("fam", f.pk, f.circuit);
-  EXPECT_THROW(e.register_circuit("fam", f.pk, f.circuit), InvalidArgument);
+  e.register_circuit("fam", f.key);
+  EXPECT_THROW(e.register_circuit("fam", f.key), InvalidArgument);
   auto expect_error = [&](JobRequest r, const std::string& needle) {
     try {
       e.submit(std::move(r));
@@ -127,10 +128,10 @@ TEST(Engine, RejectsBadRequestsWithClearErrors) {
   expect_error(request(f, "fam", {}), "no partitions");
   JobRequest shortw = request(f, "fam", {1, 2});
   shortw.witnesses[1].pop_back();
-  expect_error(std::move(shortw), "partition 1's witness has");
+  expect_error(std::move(shortw), "partition 1: has ");
   JobRequest badone = request(f, "fam", {1});
   badone.witnesses[0][0] = ff::Fr::from_u64(2);
-  expect_error(std::move(badone), "witness[0]");
+  expect_error(std::move(badone), "partition 0: value 0 (the constant ONE) is not 1");
   JobRequest rs = request(f, "fam", {1, 2});
   rs.randomness.resize(1);
   expect_error(std::move(rs), "randomness for 1 partitions");
@@ -141,7 +142,7 @@ TEST(Engine, RejectsBadRequestsWithClearErrors) {
   tiny.vram_bytes = 4096;
   Engine small(sim_devices(1, tiny), EngineConfig{});
   try {
-    small.register_circuit("fam", f.pk, f.circuit);
+    small.register_circuit("fam", f.key);
     ADD_FAILURE() << "registered a circuit that cannot fit";
   } catch (const InvalidArgument& ex) {
     EXPECT_NE(std::string(ex.what()).find("sim:0"), std::string::npos) << ex.what();
@@ -151,7 +152,7 @@ TEST(Engine, RejectsBadRequestsWithClearErrors) {
 TEST(Engine, UnsatisfiedWitnessFailsItsJobOnlyAndNamesThePartition) {
   const Family& f = small_family();
   Engine e(sim_devices(1, {}), EngineConfig{});
-  e.register_circuit("fam", f.pk, f.circuit);
+  e.register_circuit("fam", f.key);
   JobRequest bad = request(f, "fam", {5, 6});
   bad.witnesses[1][f.circuit->num_inputs + 3] += ff::Fr::one();
   const JobId b = e.submit(std::move(bad));
@@ -246,7 +247,7 @@ TEST(Engine, StatsShowEachWorkersStageAndEachLedger) {
   EngineConfig ec;
   ec.workers_per_device = 2;
   Engine e(sim_devices(2, cfg), ec);
-  e.register_circuit("fam", f.pk, f.circuit);
+  e.register_circuit("fam", f.key);
   EngineStats idle = e.stats();
   ASSERT_EQ(idle.workers.size(), 4u);
   ASSERT_EQ(idle.ledgers.size(), 2u);
@@ -298,7 +299,7 @@ TEST(Engine, HostBudgetRefusesOrBlocksSubmitters) {
   ec.workers_per_device = 1;
   ec.host_budget_bytes = 2 * f.circuit->num_vars() * sizeof(ff::Fr);
   Engine e(sim_devices(1, cfg), ec);
-  e.register_circuit("fam", f.pk, f.circuit);
+  e.register_circuit("fam", f.key);
   const JobId a = e.submit(request(f, "fam", {1, 2}));
   EXPECT_THROW(e.submit(request(f, "fam", {3}), 0ms), Busy);
   EXPECT_THROW(e.submit(request(f, "fam", {1, 2, 3})), InvalidArgument);  // could never fit
@@ -326,7 +327,7 @@ double busy_fraction_with(uint32_t workers) {
   EngineConfig ec;
   ec.workers_per_device = workers;
   Engine e(sim_devices(1, cfg), ec);
-  e.register_circuit("fam", f.pk, f.circuit);
+  e.register_circuit("fam", f.key);
   std::vector<uint64_t> xs(24);
   for (size_t i = 0; i < xs.size(); ++i) xs[i] = 100 + i;
   const JobResult r = *e.await(e.submit(request(f, "fam", xs)));
@@ -368,7 +369,7 @@ class MixUpDevice final : public Device {
         inner->upload(c, previous.empty() ? std::span<const ff::Fr>(now) : previous, r);
         previous = std::move(now);
       }
-      groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& k,
+      groth16::QuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& k,
                                  const std::stop_token& stop) override {
         return inner->compute(c, r, k, stop);
       }
@@ -389,7 +390,7 @@ TEST(Engine, SelfCheckCatchesPartitionsProvenWithAnotherWitness) {
   EngineConfig ec;
   ec.workers_per_device = 1;
   Engine e(std::move(devs), ec);
-  e.register_circuit("fam", f.pk, f.circuit);
+  e.register_circuit("fam", f.key);
   const JobResult r = *e.await(e.submit(request(f, "fam", {11, 22, 33})));
   EXPECT_EQ(r.state, JobState::kFailed);
   EXPECT_NE(r.error.find("do not verify"), std::string::npos) << r.error;
@@ -401,13 +402,13 @@ TEST(Engine, CpuDeviceAndDeviceSpecs) {
   EngineConfig ec;
   ec.workers_per_device = 1;
   Engine e(make_devices("cpu", DeviceOptions{}), ec);
-  e.register_circuit("fam", f.pk, f.circuit);
+  e.register_circuit("fam", f.key);
   JobRequest r = request(f, "fam", {8, 9});
   r.randomness = {{ff::Fr::from_u64(3), ff::Fr::from_u64(4)}, {ff::Fr::from_u64(5), ff::Fr::from_u64(6)}};
   const auto w = r.witnesses;
   const JobResult res = *e.await(e.submit(std::move(r)));
   ASSERT_EQ(res.state, JobState::kDone) << res.error;
-  EXPECT_EQ(res.proofs[1], groth16::prove(*f.pk, *f.circuit, w[1], {ff::Fr::from_u64(5), ff::Fr::from_u64(6)}));
+  EXPECT_EQ(res.proofs[1], groth16::prove(*snarkd::test::bind(*f.pk, *f.circuit), w[1], {ff::Fr::from_u64(5), ff::Fr::from_u64(6)}));
   EXPECT_EQ(make_devices("sim:3", DeviceOptions{}).size(), 3u);
   for (const char* bad : {"gpu", "sim:0", "sim:x", "cuda:", "cuda:a"}) {
     EXPECT_THROW(make_devices(bad, {}), InvalidArgument) << bad;
@@ -429,7 +430,7 @@ TEST(Engine, CpuDeviceAndDeviceSpecs) {
 TEST(Engine, PauseHoldsQueuedWorkAndForgetDropsFinishedJobs) {
   const Family& f = small_family();
   Engine e(sim_devices(1, {}), EngineConfig{});
-  e.register_circuit("fam", f.pk, f.circuit);
+  e.register_circuit("fam", f.key);
   e.set_paused(true);
   const JobId id = e.submit(request(f, "fam", {1, 2}));
   EXPECT_FALSE(e.await(id, 50ms)) << "a paused engine started work";
@@ -483,6 +484,9 @@ StressOutcome stress_one(uint32_t devices, uint32_t workers, double vram_sets, s
   // resident; in between the second circuit loaded may be squeezed into streaming.
   cfg.slot_bytes = 4096;
   cfg.slots = 2 + (devices + workers) % 2;
+  // Streamed partitions in one step (witness once) on one or two compute lanes, or in two steps.
+  cfg.compute_lanes = 1 + devices % 2;
+  cfg.one_step = workers % 4 != 3;
   const uint64_t ws_big = big.circuit->num_vars() * 32 + 4 * big.pk->domain_size() * 32;
   cfg.vram_bytes = cfg.slots * cfg.slot_bytes + uint64_t(vram_sets * double(ws_big));
   EngineConfig ec;
@@ -494,8 +498,8 @@ StressOutcome stress_one(uint32_t devices, uint32_t workers, double vram_sets, s
     Engine e(sim_devices(devices, cfg), ec);
     // The big one first: a circuit's residency is planned when it loads, keeping room for the
     // steps of those already loaded, so the later, smaller one can always stream.
-    e.register_circuit("big", big.pk, big.circuit);
-    e.register_circuit("small", f.pk, f.circuit);
+    e.register_circuit("big", big.key);
+    e.register_circuit("small", f.key);
     std::mt19937_64 g(seed);
     std::vector<JobId> ids;
     std::vector<bool> want_cancel;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/setup.hpp"
 #include "snarkd/r1cs/builder.hpp"
 #include "snarkd/r1cs/gadgets.hpp"
@@ -35,8 +36,9 @@ inline r1cs::Synthesized family_member(uint64_t x, size_t steps) {
 }
 
 struct Family {
-  std::shared_ptr<const r1cs::Circuit> circuit;
-  std::shared_ptr<const groth16::ProvingKey> pk;
+  std::shared_ptr<const groth16::BoundKey> key;
+  std::shared_ptr<const r1cs::Circuit> circuit;   // key->shared_circuit()
+  std::shared_ptr<const groth16::ProvingKey> pk;  // key->shared_pk()
   size_t steps = 0;
   std::vector<ff::Fr> witness(uint64_t x) const { return family_member(x, steps).witness; }
 };
@@ -45,9 +47,10 @@ inline Family make_family(size_t steps, uint64_t toxic_seed) {
   Family f;
   f.steps = steps;
   r1cs::Synthesized s = family_member(12345, steps);
-  f.circuit = std::make_shared<const r1cs::Circuit>(std::move(s.circuit));
-  f.pk = std::make_shared<const groth16::ProvingKey>(
-      groth16::setup_insecure(*f.circuit, groth16::toxic_waste_from_seed(toxic_seed)));
+  groth16::ProvingKey pk = groth16::setup_insecure(s.circuit, groth16::toxic_waste_from_seed(toxic_seed));
+  f.key = groth16::BoundKey::bind(std::move(pk), std::move(s.circuit));
+  f.circuit = f.key->shared_circuit();
+  f.pk = f.key->shared_pk();
   return f;
 }
 

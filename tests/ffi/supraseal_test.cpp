@@ -15,6 +15,7 @@
 
 #include <unistd.h>
 
+#include "common/bound.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
 #include "snarkd/groth16/prove_abc.hpp"
 #include "snarkd/groth16/prover.hpp"
@@ -85,7 +86,7 @@ Fixture make_fixture(r1cs::Circuit circuit, std::vector<Fr> witness, uint64_t se
   Fixture f{std::move(circuit), std::move(witness), {}, (temp_dir() / (name + ".params")).string(), {}};
   f.pk = groth16::setup_insecure(f.circuit, groth16::toxic_waste_from_seed(seed));
   groth16::write_params(f.params, f.pk);
-  groth16::bind_circuit(f.pk, f.circuit);
+  (void)groth16::BoundKey::bind(f.pk, f.circuit);
   f.syn = groth16::synthesize_bellperson(f.circuit, f.witness);
   return f;
 }
@@ -146,7 +147,7 @@ TEST(Supraseal, ProofsEqualTheWitnessProver) {
     ASSERT_EQ(res.code, 0) << res.message;
     EXPECT_TRUE(res.message.empty());
     for (int k = 0; k < 2; ++k) {
-      const Proof want = groth16::prove(f.pk, f.circuit, f.witness, rs[k]);
+      const Proof want = groth16::prove(*snarkd::test::bind(f.pk, f.circuit), f.witness, rs[k]);
       EXPECT_EQ(groth16::encode_proof(to_proof(proofs[k])), groth16::encode_proof(want)) << f.params << " " << k;
       EXPECT_TRUE(groth16::verify(f.pk.vk, to_proof(proofs[k]), groth16::public_inputs(f.circuit, f.witness)));
     }
@@ -170,7 +171,7 @@ TEST(Supraseal, StartFinalizeWithABCFreedInBetween) {
   supraseal_groth16_proof proof;
   res = take(finalize_groth16_proof_c(pending, &proof));
   ASSERT_EQ(res.code, 0) << res.message;
-  EXPECT_EQ(to_proof(proof), groth16::prove(f.pk, f.circuit, f.witness, rs));
+  EXPECT_EQ(to_proof(proof), groth16::prove(*snarkd::test::bind(f.pk, f.circuit), f.witness, rs));
   // The handle is consumed: a second finalize is an error, destroy of it is ignored.
   res = take(finalize_groth16_proof_c(pending, &proof));
   EXPECT_EQ(res.code, EINVAL);
@@ -213,7 +214,7 @@ TEST(Supraseal, EightThreadsShareOneGpuMutexNeverNeedingIt) {
   for (auto& t : threads) t.join();
   for (int k = 0; k < 2 * kThreads; ++k) {
     ASSERT_EQ(errors[k].code, 0) << k << ": " << errors[k].message;
-    EXPECT_EQ(to_proof(got[k]), groth16::prove(f.pk, f.circuit, f.witness, rs[k])) << k;
+    EXPECT_EQ(to_proof(got[k]), groth16::prove(*snarkd::test::bind(f.pk, f.circuit), f.witness, rs[k])) << k;
   }
   EXPECT_FALSE(as_mutex->try_lock());  // still ours
 }
@@ -421,7 +422,7 @@ TEST(Supraseal, DestroyedPendingProofsAndGpuIndexOnTheCpuDevice) {
     supraseal_groth16_proof out;
     const Result res = take(finalize_groth16_proof_c(kept, &out));
     ASSERT_EQ(res.code, 0) << res.message;
-    EXPECT_EQ(to_proof(out), groth16::prove(f.pk, f.circuit, f.witness, {r[0], s[0]}));
+    EXPECT_EQ(to_proof(out), groth16::prove(*snarkd::test::bind(f.pk, f.circuit), f.witness, {r[0], s[0]}));
     EXPECT_EQ(take(finalize_groth16_proof_c(dropped, &out)).code, EINVAL);  // destroyed: unknown now
     evict_SRS(&srs.h);
   }

@@ -11,6 +11,7 @@
 #include <new>
 
 #include "common/decode_error.hpp"
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/prover.hpp"
 #include "snarkd/groth16/setup.hpp"
 #include "snarkd/r1cs/builder.hpp"
@@ -83,7 +84,7 @@ r1cs::Circuit claimed_huge() {
 TEST(Allocations, BindComparesCountsBeforeBuildingDensities) {
   ProvingKey pk = small_key();
   start_measuring();
-  const std::string msg = test::decode_error([&] { bind_circuit(pk, claimed_huge()); });
+  const std::string msg = test::decode_error([&] { (void)BoundKey::bind(pk, claimed_huge()); });
   EXPECT_NE(msg.find("L points"), std::string::npos) << msg;
   // The density bitmaps of 2^32 variables would be 512 MiB each.
   EXPECT_LT(g_largest.load(), size_t{1} << 20);

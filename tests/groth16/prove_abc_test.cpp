@@ -3,6 +3,7 @@
 // same proof bytes; every disagreement with the key is refused naming the field.
 #include <gtest/gtest.h>
 
+#include "common/bound.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
 #include "snarkd/groth16/prove_abc.hpp"
 #include "snarkd/groth16/prover.hpp"
@@ -69,8 +70,8 @@ TEST(ProveAbc, EqualsWitnessProverByteForByte) {
     bare.a_density = {};
     bare.b_density = {};
     const Proof got = prove_abc(bare, syn.view(), rs, opt);
-    bind_circuit(pk, c.circuit);
-    const Proof want = prove(pk, c.circuit, c.witness, rs);
+    (void)BoundKey::bind(pk, c.circuit);
+    const Proof want = prove(*snarkd::test::bind(pk, c.circuit), c.witness, rs);
     EXPECT_EQ(encode_proof(got), encode_proof(want)) << "constraints " << c.circuit.num_constraints();
     EXPECT_TRUE(verify(pk.vk, got, public_inputs(c.circuit, c.witness)));
   }

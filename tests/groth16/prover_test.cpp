@@ -2,8 +2,10 @@
 // properties a verifier must have: tampered inputs and proofs rejected, batches, bad witnesses.
 #include <gtest/gtest.h>
 
+#include "common/bound.hpp"
 #include "reference.hpp"
 #include "snarkd/ec/fixed_base.hpp"
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/prover.hpp"
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/groth16/setup.hpp"
@@ -84,7 +86,7 @@ TEST(Prover, BellpersonProofEqualsReferenceAndVerifies) {
     auto sc = small_synthetic(m, 1 + m % 4, 7 * m);
     const ProvingKey pk = setup_insecure(sc.circuit, toxic_waste_from_seed(g()));
     const auto [r, s] = random_rs(g);
-    const Proof got = prove(pk, sc.circuit, sc.witness, ProofRandomness{r, s});
+    const Proof got = prove(*snarkd::test::bind(pk, sc.circuit), sc.witness, ProofRandomness{r, s});
     EXPECT_EQ(got, test::reference_prove(pk, sc.circuit, sc.witness, r, s)) << "m=" << m;
     const auto pub = public_inputs(sc.circuit, sc.witness);
     EXPECT_TRUE(verify(pk.vk, got, pub)) << "m=" << m;
@@ -100,14 +102,13 @@ TEST(Prover, SnarkjsZkeyProofEqualsReferenceAndVerifies) {
     const std::string dir = std::string(SNARKD_GROTH16_FIXTURES) + "/" + name + "/" + name;
     Zkey zk = read_zkey(dir + ".zkey");
     const std::vector<Fr> w = r1cs::read_wtns(dir + ".wtns");
-    bind_circuit(zk.pk, zk.circuit);
     const auto [r, s] = random_rs(g);
-    const Proof p = prove(zk.pk, zk.circuit, w, ProofRandomness{r, s});
+    const Proof p = prove(*snarkd::test::bind(zk.pk, zk.circuit), w, ProofRandomness{r, s});
     EXPECT_EQ(p, test::reference_prove(zk.pk, zk.circuit, w, r, s)) << name;
     EXPECT_TRUE(verify(zk.pk.vk, p, public_inputs(zk.circuit, w))) << name;
     auto bad = w;
     bad.back() += Fr::one();
-    EXPECT_THROW(prove(zk.pk, zk.circuit, bad, ProofRandomness{r, s}), UnsatisfiedWitness) << name;
+    EXPECT_THROW(prove(*snarkd::test::bind(zk.pk, zk.circuit), bad, ProofRandomness{r, s}), UnsatisfiedWitness) << name;
   }
 }
 
@@ -151,7 +152,7 @@ TEST(Prover, DensityGapsAndZeroBlinding) {
   EXPECT_LT(pk.a.size(), syn.circuit.num_vars());     // the unused aux and x3·… gaps
   EXPECT_LT(pk.b_g1.size(), syn.circuit.num_vars());
   for (auto [r, s] : {ProofRandomness{Fr::zero(), Fr::zero()}, random_rs(g)}) {
-    const Proof p = prove(pk, syn.circuit, syn.witness, ProofRandomness{r, s});
+    const Proof p = prove(*snarkd::test::bind(pk, syn.circuit), syn.witness, ProofRandomness{r, s});
     EXPECT_EQ(p, test::reference_prove(pk, syn.circuit, syn.witness, r, s));
     EXPECT_TRUE(verify(pk.vk, p, public_inputs(syn.circuit, syn.witness)));
   }
@@ -161,7 +162,7 @@ TEST(Verifier, RejectsTamperingAndCountsInputs) {
   auto g = snarkd::test::rng("verifier_tamper");
   auto sc = small_synthetic(40, 4, 11);
   const ProvingKey pk = setup_insecure(sc.circuit, toxic_waste_from_seed(g()));
-  const Proof p = prove(pk, sc.circuit, sc.witness, random_proof_randomness());
+  const Proof p = prove(*snarkd::test::bind(pk, sc.circuit), sc.witness, random_proof_randomness());
   auto pub = public_inputs(sc.circuit, sc.witness);
   ASSERT_TRUE(verify(pk.vk, p, pub));
   for (size_t j = 0; j < pub.size(); ++j) {
@@ -199,7 +200,7 @@ TEST(Verifier, RefusesDegenerateKeysThatAllowForgeries) {
     for (size_t j = 0; j < in.size(); ++j) x = x + ec::G1Jacobian::from_affine(pk.vk.ic[j + 1]).mul_scalar(in[j]);
     return x;
   };
-  const Proof p = prove(pk, sc.circuit, sc.witness, random_proof_randomness());
+  const Proof p = prove(*snarkd::test::bind(pk, sc.circuit), sc.witness, random_proof_randomness());
   Proof forged = p;
   forged.c = (ec::G1Jacobian::from_affine(p.c) + x_of(pub) - x_of(forged_pub)).to_affine();
   const pairing::G1G2Pair eq[] = {{forged.a, forged.b},
@@ -212,7 +213,7 @@ TEST(Verifier, RefusesDegenerateKeysThatAllowForgeries) {
   EXPECT_THROW(verify(pk.vk, p, pub), InvalidArgument);
 
   const ProvingKey sound = setup_insecure(sc.circuit, toxic_waste_from_seed(g()));
-  const Proof q = prove(sound, sc.circuit, sc.witness, random_proof_randomness());
+  const Proof q = prove(*snarkd::test::bind(sound, sc.circuit), sc.witness, random_proof_randomness());
   ASSERT_TRUE(verify(sound.vk, q, pub));
   EXPECT_EQ(find_vk_defect(sound.vk), "");
   for (auto edit : std::initializer_list<void (*)(VerifyingKey&)>{
@@ -238,7 +239,7 @@ TEST(Verifier, BatchAcceptsValidAndRejectsOneBad) {
   std::vector<Proof> proofs;
   std::vector<std::vector<Fr>> pubs;
   for (int k = 0; k < 4; ++k) {
-    proofs.push_back(prove(pk, sc.circuit, sc.witness, random_proof_randomness()));
+    proofs.push_back(prove(*snarkd::test::bind(pk, sc.circuit), sc.witness, random_proof_randomness()));
     pubs.push_back(public_inputs(sc.circuit, sc.witness));
   }
   EXPECT_TRUE(verify_batch(pk.vk, proofs, pubs));
@@ -262,38 +263,67 @@ TEST(Prover, RefusesUnsatisfiedWitnessWithRow) {
   const auto row = r1cs::first_unsatisfied(sc.circuit, w);
   ASSERT_TRUE(row.has_value());
   try {
-    prove(pk, sc.circuit, w, random_proof_randomness());
+    prove(*snarkd::test::bind(pk, sc.circuit), w, random_proof_randomness());
     FAIL() << "proved an unsatisfied witness";
   } catch (const UnsatisfiedWitness& e) {
     EXPECT_EQ(e.row(), *row);
     EXPECT_NE(std::string(e.what()).find("constraint " + std::to_string(*row)), std::string::npos) << e.what();
   }
-  w = sc.witness;
-  w[0] = Fr::from_u64(2);
-  EXPECT_THROW(prove(pk, sc.circuit, w, random_proof_randomness()), InvalidArgument);
+  w = sc.witness;  // a short witness: refused by the prover too (the ONE is the entry points' check)
   w.pop_back();
-  EXPECT_THROW(prove(pk, sc.circuit, w, random_proof_randomness()), InvalidArgument);
+  EXPECT_THROW(prove(*snarkd::test::bind(pk, sc.circuit), w, random_proof_randomness()), InvalidArgument);
 }
 
-TEST(Prover, BindCircuitNamesTheDisagreement) {
+TEST(Prover, BindNamesTheDisagreement) {
   auto g = snarkd::test::rng("prover_bind");
   auto sc = small_synthetic(30, 3, 8);
   ProvingKey pk = setup_insecure(sc.circuit, toxic_waste_from_seed(g()));
+  const ProvingKey with_densities = pk;
   pk.a_density = {};
   pk.b_density = {};
-  bind_circuit(pk, sc.circuit);  // recomputes the same densities
-  EXPECT_EQ(prove(pk, sc.circuit, sc.witness, ProofRandomness{Fr::one(), Fr::one()}),
-            test::reference_prove(pk, sc.circuit, sc.witness, Fr::one(), Fr::one()));
+  const auto key = BoundKey::bind(pk, sc.circuit);  // recomputes the same densities
+  EXPECT_EQ(key->pk().a_density.words, with_densities.a_density.words);
+  EXPECT_EQ(key->pk().b_density.words, with_densities.b_density.words);
+  EXPECT_EQ(prove(*key, sc.witness, ProofRandomness{Fr::one(), Fr::one()}),
+            test::reference_prove(with_densities, sc.circuit, sc.witness, Fr::one(), Fr::one()));
   ProvingKey bad = pk;
   bad.l.pop_back();
   try {
-    bind_circuit(bad, sc.circuit);
+    (void)BoundKey::bind(bad, sc.circuit);
     FAIL();
   } catch (const DecodeError& e) {
     EXPECT_NE(std::string(e.what()).find("L points"), std::string::npos) << e.what();
   }
   auto bigger = small_synthetic(31, 3, 8);
-  EXPECT_THROW(bind_circuit(pk, bigger.circuit), DecodeError);
+  EXPECT_THROW((void)BoundKey::bind(pk, bigger.circuit), DecodeError);
+  // The parts the key hands out keep it alive.
+  std::shared_ptr<const ProvingKey> part = key->shared_pk();
+  EXPECT_EQ(part.get(), &key->pk());
+  EXPECT_EQ(key->shared_circuit().get(), &key->circuit());
+}
+
+// The entry points' witness check names the label and what is wrong.
+TEST(Prover, CheckWitnessNamesWhatIsWrong) {
+  auto sc = small_synthetic(20, 2, 3);
+  const auto key = BoundKey::bind(setup_insecure(sc.circuit, toxic_waste_from_seed(5)), sc.circuit);
+  key->check_witness(sc.witness, "w");
+  auto w = sc.witness;
+  w[0] = Fr::from_u64(2);
+  const auto message = [&](std::span<const Fr> v) {
+    try {
+      key->check_witness(v, "p3");
+    } catch (const InvalidArgument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message(w), "p3: value 0 (the constant ONE) is not 1");
+  w = sc.witness;
+  w.pop_back();
+  EXPECT_EQ(message(w), "p3: has " + std::to_string(w.size()) + " witness values, the circuit has " +
+                            std::to_string(sc.witness.size()) + " variables");
+  EXPECT_EQ(message({}), "p3: has 0 witness values, the circuit has " + std::to_string(sc.witness.size()) +
+                             " variables");
 }
 
 }  // namespace

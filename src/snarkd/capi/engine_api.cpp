@@ -9,6 +9,7 @@
 #include "snarkd/capi/internal.hpp"
 #include "snarkd/engine/devices.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/prove_abc.hpp"
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/groth16/zkey.hpp"
@@ -36,38 +37,45 @@ r1cs::Circuit load_circuit(const std::string& path) {
 }
 
 struct Loaded {
-  std::shared_ptr<groth16::ProvingKey> pk;
-  std::shared_ptr<r1cs::Circuit> circuit;
+  std::shared_ptr<const groth16::BoundKey> key;  // a key with its circuit
+  std::shared_ptr<const groth16::ProvingKey> pk;  // key->shared_pk(), or a bellperson key alone
 };
 
 Loaded load_files(const snarkd_circuit_files& f) {
   const groth16::PointCheck check = f.check_points ? groth16::PointCheck::kFull : groth16::PointCheck::kTrusted;
   require((f.params_path != nullptr) != (f.zkey_path != nullptr), "files: give exactly one of params_path and zkey_path");
   Loaded l;
+  groth16::ProvingKey pk;
+  r1cs::Circuit circuit;
   if (f.params_path) {
-    l.pk = std::make_shared<groth16::ProvingKey>(groth16::read_params(f.params_path, check));
-    if (f.circuit_path == nullptr) return l;  // the key alone: a/b/c jobs only
-    l.circuit = std::make_shared<r1cs::Circuit>(load_circuit(f.circuit_path));
+    pk = groth16::read_params(f.params_path, check);
+    if (f.circuit_path == nullptr) {  // the key alone: a/b/c jobs only
+      l.pk = std::make_shared<const groth16::ProvingKey>(std::move(pk));
+      return l;
+    }
+    circuit = load_circuit(f.circuit_path);
   } else {
     groth16::Zkey zk = groth16::read_zkey(f.zkey_path, check);
-    l.pk = std::make_shared<groth16::ProvingKey>(std::move(zk.pk));
-    l.circuit = std::make_shared<r1cs::Circuit>(std::move(zk.circuit));
+    pk = std::move(zk.pk);
+    circuit = std::move(zk.circuit);
   }
   try {
-    groth16::bind_circuit(*l.pk, *l.circuit);
+    l.key = groth16::BoundKey::bind(std::move(pk), std::move(circuit));
   } catch (const DecodeError& e) {  // the key does not belong to the circuit: the caller's files
     throw ApiError(SNARKD_ERR_FILE, std::string(f.params_path ? f.params_path : f.zkey_path) + ": " + e.what());
   }
+  l.pk = l.key->shared_pk();
   return l;
 }
 
 snarkd_circuit_info info_of(const Loaded& l) {
   snarkd_circuit_info i;
   snarkd_circuit_info_init(&i);
-  const uint64_t inputs = l.circuit ? l.circuit->num_inputs : l.pk->vk.ic.size();
-  i.num_vars = l.circuit ? l.circuit->num_vars() : inputs + l.pk->l.size();
+  const r1cs::Circuit* c = l.key ? &l.key->circuit() : nullptr;
+  const uint64_t inputs = c ? c->num_inputs : l.pk->vk.ic.size();
+  i.num_vars = c ? c->num_vars() : inputs + l.pk->l.size();
   i.num_public_inputs = inputs - 1;
-  i.num_constraints = l.circuit ? l.circuit->num_constraints() : 0;  // a key alone: unknown
+  i.num_constraints = c ? c->num_constraints() : 0;  // a key alone: unknown
   i.log_domain = l.pk->log_domain;
   return i;
 }
@@ -198,7 +206,10 @@ snarkd_status snarkd_register_circuit(snarkd_engine* e, const char* circuit_id, 
     require(circuit_id != nullptr && *circuit_id != 0, "circuit_id is a null pointer or empty");
     const snarkd_circuit_files f = read_struct(files, snarkd_circuit_files_init, "files");
     const Loaded l = load_files(f);
-    en.register_circuit(circuit_id, l.pk, l.circuit);
+    if (l.key)
+      en.register_circuit(circuit_id, l.key);
+    else
+      en.register_abc_key(circuit_id, l.pk);
     std::lock_guard<std::mutex> g(e->mu);
     e->circuits[circuit_id] = info_of(l);
   });

@@ -59,6 +59,10 @@
 #include "snarkd/groth16/prover.hpp"
 #include "snarkd/r1cs/r1cs.hpp"
 
+namespace snarkd::groth16 {
+class BoundKey;  // groth16/bound_key.hpp (host code only)
+}  // namespace snarkd::groth16
+
 namespace snarkd::cuda {
 
 // The results of one proof as they leave the device (one copy): the five sums in XYZZ, the
@@ -104,17 +108,16 @@ struct KeyLayout {
 class DeviceProvingKey {
  public:
   // The region a key takes with this residency (host arithmetic on the key's shape).
-  static KeyLayout layout_for(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const KeyResidency& res);
-  // Places pk (bound to circuit: groth16::bind_circuit) and the circuit's resident parts at
+  static KeyLayout layout_for(const groth16::BoundKey& key, const KeyResidency& res);
+  // Places the key's resident parts (points, matrices, dictionary, tables) at
   // d_region (layout_for(...).total bytes, 256-aligned, on `device`), copied on `stream` (from
   // pinned host memory they are asynchronous DMA), and waits for that stream. Allocates nothing.
-  // Throws InvalidArgument when the key and circuit disagree (query lengths, densities, domain)
-  // or the circuit is malformed (r1cs::find_structure_error), naming what; cuda::Error on CUDA
-  // failures.
-  DeviceProvingKey(int device, const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const KeyResidency& res,
-                   void* d_region, cudaStream_t stream);
+  // The key's shape and the circuit's structure were checked by groth16::BoundKey::bind; throws
+  // InvalidArgument when the domain exceeds the NTT tables; cuda::Error on CUDA failures.
+  DeviceProvingKey(int device, const groth16::BoundKey& key, const KeyResidency& res, void* d_region,
+                   cudaStream_t stream);
   // Tests and tools: fully resident in a buffer of its own (allocated here, set-up time).
-  DeviceProvingKey(int device, const groth16::ProvingKey& pk, const r1cs::Circuit& circuit);
+  DeviceProvingKey(int device, const groth16::BoundKey& key);
   ~DeviceProvingKey();
   DeviceProvingKey(const DeviceProvingKey&) = delete;
   DeviceProvingKey& operator=(const DeviceProvingKey&) = delete;
@@ -133,7 +136,7 @@ class DeviceProvingKey {
   const KeyLayout& key_layout() const { return key_layout_; }
   bool fully_resident() const;
   // The same workspace computed from the key's shape alone (CUB sizes: needs a device).
-  static uint64_t full_workspace_bytes(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit);
+  static uint64_t full_workspace_bytes(const groth16::BoundKey& key);
 
   // Device data, read by prove_on_stream (prover.cu).
   struct View {

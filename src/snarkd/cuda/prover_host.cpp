@@ -12,6 +12,7 @@
 #include "snarkd/cuda/prover.hpp"
 #include "snarkd/cuda/host_pinning.hpp"
 #include "snarkd/cuda/prover_stream.hpp"
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/util/error.hpp"
 
@@ -23,40 +24,11 @@ constexpr uint64_t align256(uint64_t x) { return (x + 255) & ~uint64_t{255}; }
 
 [[noreturn]] void key_error(const std::string& what) { throw InvalidArgument("DeviceProvingKey: " + what); }
 
-void expect_len(const char* what, uint64_t got, uint64_t want) {
-  if (got != want)
-    key_error("key has " + std::to_string(got) + " " + what + " points, the circuit needs " + std::to_string(want));
-}
-
-// The number of points a query holds: its density's variables, or every variable (full query).
-uint64_t query_len(const r1cs::DensityBitmap& d, uint64_t num_vars, const char* name) {
-  if (d.num_bits == 0) return num_vars;
-  if (d.num_bits != num_vars || d.words.size() != (num_vars + 63) / 64)
-    key_error(std::string(name) + " density covers " + std::to_string(d.num_bits) + " variables, the circuit has " +
-              std::to_string(num_vars));
-  return d.count(0, d.num_bits);
-}
-
-// What groth16::bind_circuit checks, plus what the device relies on (indices in range, the
-// domain within the NTT tables), so that no kernel reads outside a buffer.
-void check_key(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit) {
-  if (pk.flavour == groth16::KeyFlavour::kBellperson && pk.a_density.num_bits == 0)
-    key_error("the bellperson key is not bound to its circuit (bind_circuit)");
-  if (auto err = r1cs::find_structure_error(circuit)) key_error("circuit: " + *err);
-  const uint64_t nvar = circuit.num_vars();
-  expect_len("IC", pk.vk.ic.size(), circuit.num_inputs);
-  expect_len("A", pk.a.size(), query_len(pk.a_density, nvar, "A"));
-  expect_len("B_G1", pk.b_g1.size(), query_len(pk.b_density, nvar, "B"));
-  expect_len("B_G2", pk.b_g2.size(), query_len(pk.b_density, nvar, "B"));
-  expect_len("L", pk.l.size(), circuit.num_aux);
-  if (pk.log_domain > NttTables::kMaxLogN)
-    key_error("domain 2^" + std::to_string(pk.log_domain) + " exceeds the GPU NTT's 2^28");
-  const uint64_t n = pk.domain_size();
-  expect_len("H", pk.h.size(), pk.flavour == groth16::KeyFlavour::kBellperson ? n - 1 : n);
-  const uint64_t rows = groth16::qap_rows(circuit, pk.flavour);
-  if (rows > n)
-    key_error("the circuit's " + std::to_string(rows) + " QAP rows do not fit the key's domain of " +
-              std::to_string(n));
+// What the device relies on beyond the shape and structure groth16::BoundKey::bind checked
+// (column indices in range: no kernel reads outside a buffer): the domain within the NTT tables.
+void check_key(const groth16::BoundKey& key) {
+  if (key.pk().log_domain > NttTables::kMaxLogN)
+    key_error("domain 2^" + std::to_string(key.pk().log_domain) + " exceeds the GPU NTT's 2^28");
 }
 
 ProverWorkspaceLayout make_layout(uint64_t num_vars, uint32_t log_n, uint64_t gather_len, uint64_t msm_scratch) {
@@ -110,8 +82,9 @@ void copy_in(uint8_t* dst, const std::vector<T>& host, uint64_t count, cudaStrea
 
 }  // namespace
 
-KeyLayout DeviceProvingKey::layout_for(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit,
-                                       const KeyResidency& res) {
+KeyLayout DeviceProvingKey::layout_for(const groth16::BoundKey& key, const KeyResidency& res) {
+  const groth16::ProvingKey& pk = key.pk();
+  const r1cs::Circuit& circuit = key.circuit();
   const KeyShape k = shape_of(pk);
   KeyLayout l;
   uint64_t at = 0;
@@ -144,42 +117,43 @@ KeyLayout DeviceProvingKey::layout_for(const groth16::ProvingKey& pk, const r1cs
   return l;
 }
 
-uint64_t DeviceProvingKey::full_workspace_bytes(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit) {
+uint64_t DeviceProvingKey::full_workspace_bytes(const groth16::BoundKey& key) {
+  const groth16::ProvingKey& pk = key.pk();
   const uint64_t a_len = pk.a.size(), b_len = pk.b_g1.size();
   const uint64_t gather_len = std::max(pk.a_density.num_bits != 0 ? a_len : 0, pk.b_density.num_bits != 0 ? b_len : 0);
-  return make_layout(circuit.num_vars(), pk.log_domain, gather_len,
+  return make_layout(key.num_vars(), pk.log_domain, gather_len,
                      detail::prover_msm_scratch_bytes(a_len, b_len, pk.l.size(), pk.h.size()))
       .total;
 }
 
-DeviceProvingKey::DeviceProvingKey(int device, const groth16::ProvingKey& pk, const r1cs::Circuit& circuit,
-                                   const KeyResidency& res, void* d_region, cudaStream_t stream)
+DeviceProvingKey::DeviceProvingKey(int device, const groth16::BoundKey& key, const KeyResidency& res, void* d_region,
+                                   cudaStream_t stream)
     : device_(device),
-      flavour_(pk.flavour),
-      log_domain_(pk.log_domain),
-      num_constraints_(circuit.num_constraints()),
-      num_inputs_(circuit.num_inputs),
-      num_vars_(circuit.num_vars()) {
-  check_key(pk, circuit);
+      flavour_(key.flavour()),
+      log_domain_(key.pk().log_domain),
+      num_constraints_(key.circuit().num_constraints()),
+      num_inputs_(key.num_inputs()),
+      num_vars_(key.num_vars()) {
+  check_key(key);
   detail::check_prover_workspace(d_region, "DeviceProvingKey (its region)");
-  key_layout_ = layout_for(pk, circuit, res);
+  key_layout_ = layout_for(key, res);
   DeviceGuard guard(device);
-  place(pk, circuit, static_cast<uint8_t*>(d_region), stream);
+  place(key.pk(), key.circuit(), static_cast<uint8_t*>(d_region), stream);
 }
 
-DeviceProvingKey::DeviceProvingKey(int device, const groth16::ProvingKey& pk, const r1cs::Circuit& circuit)
+DeviceProvingKey::DeviceProvingKey(int device, const groth16::BoundKey& key)
     : device_(device),
-      flavour_(pk.flavour),
-      log_domain_(pk.log_domain),
-      num_constraints_(circuit.num_constraints()),
-      num_inputs_(circuit.num_inputs),
-      num_vars_(circuit.num_vars()) {
-  check_key(pk, circuit);
-  key_layout_ = layout_for(pk, circuit, KeyResidency{});
+      flavour_(key.flavour()),
+      log_domain_(key.pk().log_domain),
+      num_constraints_(key.circuit().num_constraints()),
+      num_inputs_(key.num_inputs()),
+      num_vars_(key.num_vars()) {
+  check_key(key);
+  key_layout_ = layout_for(key, KeyResidency{});
   DeviceGuard guard(device);
   own_ = DeviceBuffer<uint8_t>(key_layout_.total);
   Stream stream;
-  place(pk, circuit, own_.data(), stream);
+  place(key.pk(), key.circuit(), own_.data(), stream);
 }
 
 // Copies the resident parts into the region, builds the views, and waits for `stream` (the host
@@ -299,6 +273,8 @@ void enqueue_witness_upload(const DeviceProvingKey& key, const ff::Fr* h_witness
                             cudaStream_t stream) {
   detail::check_prover_workspace(d_workspace, "enqueue_witness_upload");
   if (h_witness == nullptr) throw InvalidArgument("enqueue_witness_upload: the witness is null");
+  // Kept: this upload serves compute_sums_sync's callers (tests, tools), whose witnesses pass no
+  // entry point's groth16::check_witness; the engine's workers stage witnesses themselves.
   if (h_witness[0] != ff::Fr::one()) throw InvalidArgument("witness[0] (the constant ONE) is not 1");
   DeviceGuard guard(key.device());
   auto* dst = static_cast<uint8_t*>(d_workspace) + key.layout().witness;
@@ -306,6 +282,8 @@ void enqueue_witness_upload(const DeviceProvingKey& key, const ff::Fr* h_witness
 }
 
 void detail::check_device_sums(const DeviceProvingKey& key, const DeviceSums& sums) {
+  // Kept: the device reads the ONE from what reached the workspace, which a caller may have
+  // copied in without enqueue_witness_upload (the engine's staging, issue 21 item 9).
   if (sums.witness_one_ok != 1) throw InvalidArgument("witness[0] (the constant ONE) is not 1");
   if (const uint64_t row = sums.first_failing_row; row != UINT64_MAX) {
     const uint64_t m = key.num_constraints();

@@ -113,7 +113,7 @@ struct StreamLayout {
   // Step 1: [w | tail (bases, then scalars: per part) | accumulators | partials | counters |
   // Pippenger scratch], m_bytes in all.
   uint64_t tail = 0, tail_bytes = 0, accum = 0, partials = 0, counters = 0, m_scratch = 0, m_scratch_bytes = 0;
-  uint64_t m_bytes = 0;
+  uint64_t m_bytes = 0;  // ≤ v1 − keep_v1: step 1 also runs in step 0's range (stream_one_step)
   uint32_t accum_threads = 0, max_partials = 0;
   // A part's tail: the most points its region holds (≥ its largest chunk), where its scalars go.
   uint64_t tail_capacity(uint64_t point_bytes) const;

@@ -166,6 +166,14 @@ StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& c
   l.m_scratch = l.counters + 256;
   l.m_scratch_bytes = align256(scratch);
   l.m_bytes = l.m_scratch + l.m_scratch_bytes;
+  // One-step streaming (engine/residency.hpp StepSizes::one): step 1's workspace [0, m_bytes)
+  // must end before the kept [hs | v1], so the witness MSMs can run in step 0's range on the
+  // witness step 0 uploaded. At a PoRep partition m_bytes ≈ 6.3 GB < v1 − hs ≈ 8.6 GB: no
+  // change; small circuits move v1 up.
+  if (l.v1 - l.keep_v1 < l.m_bytes) {
+    l.v1 = l.m_bytes + l.keep_v1;
+    l.q_bytes = l.v1 + vb;
+  }
   return l;
 }
 

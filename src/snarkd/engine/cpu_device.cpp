@@ -11,14 +11,14 @@ class CpuWorker final : public DeviceWorker {
   void upload(const CircuitEntry&, std::span<const ff::Fr> witness, const Reservation&) override {
     witness_.assign(witness.begin(), witness.end());
   }
-  groth16::QuerySums compute(const CircuitEntry& c, const Reservation&, StageClock&,
+  groth16::QuerySums compute(const CircuitEntry& c, Reservation&, StageClock&,
                              const std::stop_token& stop) override {
     const std::vector<ff::Fr> w = std::move(witness_);  // freed on every way out, a cancel's too
     witness_ = {};
     groth16::ProveOptions opt;
     opt.stop = stop;
     groth16::ProveTimings t;
-    return groth16::compute_sums(*c.pk, *c.circuit, w, opt, t);
+    return groth16::compute_sums(*c.key, w, opt, t);
   }
   // The a/b/c form: the upload is a copy the worker owns (the caller may free its arrays).
   void upload_abc(const CircuitEntry&, const groth16::AbcAssignment& p, const Reservation&) override {

@@ -159,12 +159,12 @@ void CudaDevice::load(const CircuitEntry& c) {
     limits.chunks[i] = l->cat.chunks[size_t(KeyPart::kA) + i].size();
   }
   l->layout = cuda::stream_layout(pk, *c.circuit, limits);
-  l->sizes = {cuda::DeviceProvingKey::full_workspace_bytes(pk, *c.circuit), l->layout.q_bytes, l->layout.keep_bytes,
-              l->layout.m_bytes};
+  l->sizes = {cuda::DeviceProvingKey::full_workspace_bytes(*c.key), l->layout.q_bytes, l->layout.keep_bytes,
+              l->layout.m_bytes, l->layout.q_bytes};  // one step: stream_layout keeps m_bytes ≤ v1 − keep_v1
   ResidencyInput in;
   in.gap = ledger_->largest_working_gap();
   in.workers = workers_;
-  in.fixed_bytes = cuda::DeviceProvingKey::layout_for(pk, *c.circuit, cuda::KeyResidency{false, {0, 0, 0, 0, 0}}).total;
+  in.fixed_bytes = cuda::DeviceProvingKey::layout_for(*c.key, cuda::KeyResidency{false, {0, 0, 0, 0, 0}}).total;
   in.sizes = l->sizes;
   {
     std::lock_guard g2(mu_);
@@ -177,10 +177,10 @@ void CudaDevice::load(const CircuitEntry& c) {
   if (l->plan.streamed_bytes_per_partition > 0 && !streamer_)
     throw InvalidArgument("the key does not fit beside the working sets and the device has no streaming slots");
   const cuda::KeyResidency res{l->plan.matrices, l->plan.resident_points};
-  if (cuda::DeviceProvingKey::layout_for(pk, *c.circuit, res).total != l->plan.key_bytes)
+  if (cuda::DeviceProvingKey::layout_for(*c.key, res).total != l->plan.key_bytes)
     throw std::logic_error("cuda device: the key's layout and the residency plan disagree on its size");
   l->key = *ledger_->reserve_resident(l->plan.key_bytes);
-  l->dkey = std::make_unique<cuda::DeviceProvingKey>(int(ordinal_), pk, *c.circuit, res, pool() + l->key.offset(), loader_);
+  l->dkey = std::make_unique<cuda::DeviceProvingKey>(int(ordinal_), *c.key, res, pool() + l->key.offset(), loader_);
   if (pk.flavour == groth16::KeyFlavour::kBellperson && l->dkey->fully_resident()) {  // the a/b/c form too
     l->abc = std::make_unique<cuda::AbcDeviceKey>(*l->dkey);
     l->abc_layout = cuda::abc_layout(l->abc->view());

@@ -2,7 +2,11 @@
 // fully resident one-step partition (cuda::prove_on_stream), and the two streamed steps
 // (cuda/prover_stream.hpp) fed with resident chunks and with chunks leased from the slots.
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
 #include <optional>
+#include <thread>
 
 #include "snarkd/engine/cuda_device.hpp"
 #include "snarkd/cuda/witness_stager.hpp"
@@ -16,6 +20,8 @@ class CudaWorker final : public DeviceWorker {
   CudaWorker(CudaDevice& d, uint32_t index) : d_(d), index_(index), guard_(int(d.index())) {
     sums_ = cuda::PinnedBuffer<cuda::DeviceSums>(1);
     count_ = cuda::PinnedBuffer<uint64_t>(1);
+    const char* lanes = std::getenv("SNARKD_MSM_LANES");  // "1": the one step's MSMs one after the other
+    two_lanes_ = !(lanes && std::strcmp(lanes, "1") == 0);
     for (auto& e : phase_) e = cuda::Event(true);
   }
 
@@ -23,14 +29,24 @@ class CudaWorker final : public DeviceWorker {
   void settle() override { copy_.synchronize(); }  // this worker's copy stream only
   void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
                     const std::stop_token& stop) override;
-  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+  groth16::QuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
                              const std::stop_token& stop) override;
   void upload_abc(const CircuitEntry& c, const groth16::AbcAssignment& p, const Reservation& r) override;
   groth16::QuerySums compute_abc(const CircuitEntry& c, const Reservation& r, StageClock& clock,
                                  const std::stop_token& stop) override;
 
  private:
-  cuda::ChunkFeed feed(const CudaDevice::Loaded& l, const std::stop_token& stop);
+  // consumer: the streamer's id of the reading stream (index_ for compute_, workers + index_
+  // for msm_: each stream records its own consumed events).
+  cuda::ChunkFeed feed(const CudaDevice::Loaded& l, const std::stop_token& stop, cudaStream_t stream,
+                       uint32_t consumer);
+  cuda::ChunkFeed feed(const CudaDevice::Loaded& l, const std::stop_token& stop) {
+    return feed(l, stop, compute_, index_);
+  }
+  groth16::QuerySums one_step(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
+                              const std::stop_token& stop);
+  groth16::QuerySums both_msms(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
+                               const std::stop_token& stop);
   void report(StageClock& clock, const cuda::PhaseTimer& t) {
     for (const auto& [name, s] : t.seconds()) clock.phase(name, s);
   }
@@ -39,12 +55,15 @@ class CudaWorker final : public DeviceWorker {
   uint32_t index_;
   cuda::DeviceGuard guard_;  // streams and events below belong to the device
   cuda::Stream copy_, compute_;
+  cuda::Stream msm_;  // the one step's witness MSMs beside the H MSM (two_lanes_)
+  bool two_lanes_ = true;
   cuda::WitnessStager stager_;
   cuda::Event computed_ = cuda::Event::blocking(), sync_ = cuda::Event::blocking();
+  cuda::Event msm_sync_ = cuda::Event::blocking();
   std::array<cuda::Event, cuda::kProverPhases + 1> phase_;  // timing events (constructor)
-  cuda::PhaseTimer timer_;
+  cuda::PhaseTimer timer_, msm_timer_;
   cuda::PinnedBuffer<cuda::DeviceSums> sums_;
-  cuda::PinnedBuffer<uint64_t> count_;
+  cuda::PinnedBuffer<uint64_t> count_, msm_count_ = cuda::PinnedBuffer<uint64_t>(1);
   cuda::PackedDensity a_density_, b_density_;  // the last a/b/c upload's (staged by then)
 };
 
@@ -158,12 +177,75 @@ void CudaWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation&
   });
 }
 
-groth16::QuerySums CudaWorker::compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+// A streamed partition in one step (residency.hpp StepSizes::one): QAP and H, the witness MSMs
+// in the same range on the witness uploaded once (stream_layout keeps their workspace below the
+// kept [hs | v1]), then only [hs | v1] is kept and the H MSM runs. Same sums as the two steps;
+// the witness crosses PCIe once (4.2 GB of 80 GB at a PoRep partition).
+groth16::QuerySums CudaWorker::one_step(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
+                                        const std::stop_token& stop) {
+  cuda::stream_qap_h(*l.dkey, l.layout, d_.pool() + r.offset(), feed(l, stop), compute_, sync_.get(), sums_.data(),
+                     &timer_, stop);
+  report(clock, timer_);
+  if (two_lanes_) return both_msms(l, r, clock, stop);
+  cuda::stream_witness_msms(*l.dkey, l.layout, d_.pool() + r.offset(), feed(l, stop), compute_, sync_.get(),
+                            sums_.data(), count_.data(), &timer_, stop);
+  report(clock, timer_);
+  r.keep_tail(l.layout.keep_bytes);  // the stream is idle: w, v2, the scratch and the MSM workspace go back
+  timer_.start(compute_);
+  cuda::stream_h_msm(*l.dkey, l.layout, d_.pool() + r.offset(), feed(l, stop), compute_, sync_.get(), sums_.data(),
+                     &timer_, stop);
+  report(clock, timer_);
+  return cuda::to_query_sums(*l.dkey, *sums_.data());
+}
+
+// The witness MSMs (PCIe-bound: A, B, L bases stream at ~48 GB/s) on msm_, from a thread of
+// their own, beside the H MSM (compute-bound: 16 Pippengers of 2^23) on compute_: disjoint
+// memory ([0, m_bytes) and the kept [hs | v1], stream_layout), disjoint fields of sums_, their
+// own sync event, count buffer and timer, their own consumer id for the slots. Q has finished
+// (stream_qap_h returned), so msm_ needs no event for it. Either MSM failing or stopping: the
+// other's stream is drained before the exception leaves (the range is released after). The
+// range shrinks to [hs | v1] as soon as the witness MSMs end.
+groth16::QuerySums CudaWorker::both_msms(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
+                                         const std::stop_token& stop) {
+  std::byte* base = d_.pool() + r.offset();
+  const uint64_t kept = r.bytes() - l.layout.keep_bytes;
+  std::exception_ptr failed;
+  std::thread msms([&] {
+    try {
+      cuda::DeviceGuard g(int(d_.index()));  // the device is per host thread
+      drained_on_error(msm_, [&] {
+        cuda::stream_witness_msms(*l.dkey, l.layout, base, feed(l, stop, msm_, d_.workers_ + index_), msm_,
+                                  msm_sync_.get(), sums_.data(), msm_count_.data(), &msm_timer_, stop);
+      });
+      // msm_ is idle and the H MSM reads only the tail: w and the MSM workspace go back now
+      // (nothing else touches r until the join).
+      r.keep_tail(l.layout.keep_bytes);
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  });
+  try {
+    timer_.start(compute_);
+    cuda::stream_h_msm(*l.dkey, l.layout, base + kept, feed(l, stop), compute_, sync_.get(), sums_.data(), &timer_,
+                       stop);
+  } catch (...) {
+    msms.join();  // its stream drained itself if it failed; else it finished
+    throw;
+  }
+  msms.join();
+  if (failed) std::rethrow_exception(failed);
+  report(clock, msm_timer_);
+  report(clock, timer_);
+  return cuda::to_query_sums(*l.dkey, *sums_.data());
+}
+
+groth16::QuerySums CudaWorker::compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
                                        const std::stop_token& stop) {
   cuda::DeviceGuard g(int(d_.index()));
   const auto l = d_.loaded(c.id);
   stager_.wait_in(compute_);
   return drained_on_error(compute_, [&] {
+    if (!l->plan.full && l->plan.steps.size() == 1) return one_step(*l, r, clock, stop);
     if (!l->plan.full) {  // step 1 of a streamed partition: the witness MSMs
       cuda::stream_witness_msms(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
                                 sums_.data(), count_.data(), &timer_, stop);
@@ -186,12 +268,13 @@ groth16::QuerySums CudaWorker::compute(const CircuitEntry& c, const Reservation&
 // stop ends the wait for the next chunk (Cancelled; the driver's own checks run per chunk);
 // whatever a visit enqueued on a slot, the slot's consumed event follows it, also when visit
 // throws, so the slot's next fill never overtakes a read of this stream.
-cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l, const std::stop_token& stop) {
-  return [this, &l, &stop](cuda::StreamPart sp, const std::function<void(const cuda::ChunkView&)>& visit) {
+cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l, const std::stop_token& stop, cudaStream_t stream,
+                                 uint32_t consumer) {
+  return [this, &l, &stop, stream, consumer](cuda::StreamPart sp, const std::function<void(const cuda::ChunkView&)>& visit) {
     const KeyPart part = KeyPart(sp);
     const cuda::DeviceProvingKey::View& v = l.dkey->view();
     std::optional<ChunkStreamer::Subscription> sub;
-    if (!l.ids[size_t(part)].empty()) sub.emplace(d_.streamer_->subscribe(index_, l.ids[size_t(part)]));
+    if (!l.ids[size_t(part)].empty()) sub.emplace(d_.streamer_->subscribe(consumer, l.ids[size_t(part)]));
     const bool rows = part == KeyPart::kRows1 || part == KeyPart::kRows2;
     const auto& ms = l.cat.rows_matrices[part == KeyPart::kRows2 ? 1 : 0];
     if (rows && l.plan.matrices) {
@@ -213,8 +296,8 @@ cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l, const std::stop_to
       }
     if (!sub) return;
     while (auto lease = sub->next(stop)) {
-      d_.ready_[lease->slot].wait_in(compute_);
-      const ConsumedMark mark{d_.consumed_[index_][lease->slot].get(), compute_};  // before the lease goes
+      d_.ready_[lease->slot].wait_in(stream);
+      const ConsumedMark mark{d_.consumed_[consumer][lease->slot].get(), stream};  // before the lease goes
       const std::byte* slot = d_.pool() + d_.slots_.offset() + uint64_t(lease->slot) * d_.slot_bytes_;
       const StreamChunk& ch = *lease->chunk;
       cuda::ChunkView cv{ch.first, ch.count};
@@ -237,14 +320,17 @@ cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l, const std::stop_to
 void CudaDevice::set_workers(uint32_t workers) {
   workers_ = workers;
   cuda::DeviceGuard g(static_cast<int>(ordinal_));
-  while (consumed_.size() < workers) {  // before any worker exists: the filler reads these
+  // Two consumers per worker (its compute stream, and its msm stream: ids workers + i), before
+  // any worker exists: the filler reads these.
+  while (consumed_.size() < 2 * workers) {
     consumed_.emplace_back();
     for (size_t k = 0; k < ready_.size(); ++k) consumed_.back().emplace_back();
   }
 }
 
 std::unique_ptr<DeviceWorker> CudaDevice::make_worker(uint32_t i) {
-  if (i >= consumed_.size()) throw std::logic_error(name() + ": worker " + std::to_string(i) + " beyond set_workers");
+  if (i >= workers_ || consumed_.size() < 2 * size_t(workers_))
+    throw std::logic_error(name() + ": worker " + std::to_string(i) + " beyond set_workers");
   return std::make_unique<CudaWorker>(*this, i);
 }
 

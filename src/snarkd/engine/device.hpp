@@ -16,6 +16,7 @@
 
 #include "snarkd/engine/ledger.hpp"
 #include "snarkd/engine/trace.hpp"
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/keys.hpp"
 #include "snarkd/groth16/prove_abc.hpp"
 #include "snarkd/groth16/prover.hpp"
@@ -27,9 +28,18 @@ namespace snarkd::engine {
 // registered without its circuit (the .params SRS alone) serves the a/b/c job form only.
 struct CircuitEntry {
   std::string id;
-  std::shared_ptr<const groth16::ProvingKey> pk;  // bound to circuit (groth16::bind_circuit)
-  std::shared_ptr<const r1cs::Circuit> circuit;   // null: a key for the a/b/c form only
-  bool abc_only() const { return circuit == nullptr; }
+  std::shared_ptr<const groth16::BoundKey> key;   // null: a key for the a/b/c form only
+  std::shared_ptr<const groth16::ProvingKey> pk;  // key->shared_pk(), or the a/b/c form's key
+  std::shared_ptr<const r1cs::Circuit> circuit;   // key->shared_circuit(), or null
+  static CircuitEntry bound(std::string id, std::shared_ptr<const groth16::BoundKey> key) {
+    auto pk = key->shared_pk();
+    auto circuit = key->shared_circuit();
+    return {std::move(id), std::move(key), std::move(pk), std::move(circuit)};
+  }
+  static CircuitEntry abc_form(std::string id, std::shared_ptr<const groth16::ProvingKey> pk) {
+    return {std::move(id), nullptr, std::move(pk), nullptr};
+  }
+  bool abc_only() const { return key == nullptr; }
   // Inputs (ONE included) + aux: the circuit's, or what the key's IC and L points imply.
   uint64_t num_vars() const { return circuit ? circuit->num_vars() : pk->vk.ic.size() + pk->l.size(); }
   uint64_t num_inputs() const { return circuit ? circuit->num_inputs : pk->vk.ic.size(); }
@@ -84,8 +94,10 @@ class DeviceWorker {
   // sums are on the host. Throws groth16::UnsatisfiedWitness for a witness that does not satisfy
   // the circuit. `stop` is the job's cancellation: checked at every phase boundary (and between
   // streamed chunks), it makes a step throw snarkd::Cancelled once nothing on the device touches
-  // the reservation or a streaming slot any more; the engine then starts no further step.
-  virtual groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+  // the reservation or a streaming slot any more; the engine then starts no further step. The
+  // device may shrink r as phases end (a release, never a wait): a streamed partition in one
+  // step gives back its witness and QAP buffers before its H MSM ends.
+  virtual groth16::QuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
                                      const std::stop_token& stop) = 0;
 
   // The a/b/c form (one step; Device::abc_working_set_bytes). Memory stage: move the partition

@@ -525,17 +525,24 @@ void load_everywhere(const std::vector<std::unique_ptr<Device>>& devices, const 
 
 }  // namespace
 
-void Engine::register_circuit(const std::string& id, std::shared_ptr<const groth16::ProvingKey> pk,
-                              std::shared_ptr<const r1cs::Circuit> circuit) {
-  if (id.empty()) throw InvalidArgument("register_circuit: empty circuit id");
+void Engine::register_circuit(const std::string& id, std::shared_ptr<const groth16::BoundKey> key) {
+  if (!key) throw InvalidArgument("register_circuit '" + id + "': no key");
+  register_entry(CircuitEntry::bound(id, std::move(key)));
+}
+
+void Engine::register_abc_key(const std::string& id, std::shared_ptr<const groth16::ProvingKey> pk) {
   if (!pk) throw InvalidArgument("register_circuit '" + id + "': no key");
-  const bool bellperson = pk->flavour == groth16::KeyFlavour::kBellperson;
-  if (!circuit && !bellperson)
+  if (pk->flavour != groth16::KeyFlavour::kBellperson)
     throw InvalidArgument("register_circuit '" + id + "': no circuit (only a bellperson key may come alone, for a/b/c jobs)");
-  if (circuit && bellperson && pk->a_density.num_bits == 0)
-    throw InvalidArgument("register_circuit '" + id + "': the key is not bound to its circuit (groth16::bind_circuit)");
+  register_entry(CircuitEntry::abc_form(id, std::move(pk)));
+}
+
+void Engine::register_entry(CircuitEntry entry) {
+  const std::string id = entry.id;
+  if (id.empty()) throw InvalidArgument("register_circuit: empty circuit id");
+  const bool bellperson = entry.pk->flavour == groth16::KeyFlavour::kBellperson;
   auto reg = std::make_shared<Registered>();
-  reg->entry = std::make_shared<CircuitEntry>(CircuitEntry{id, std::move(pk), std::move(circuit)});
+  reg->entry = std::make_shared<CircuitEntry>(std::move(entry));
   {
     std::lock_guard l(impl_->mu);  // the id is taken from here on, while the devices load
     if (!impl_->circuits.emplace(id, reg).second)
@@ -628,11 +635,7 @@ void validate_request(const JobRequest& req, const CircuitEntry& c, const std::v
   if (c.abc_only()) throw InvalidArgument(where + "the key was registered without a circuit: a/b/c jobs only");
   for (size_t k = 0; k < req.witnesses.size(); ++k) {
     const auto& w = req.witnesses[k];
-    if (w.size() != c.num_vars())
-      throw InvalidArgument(where + "partition " + std::to_string(k) + "'s witness has " + std::to_string(w.size()) +
-                            " values, the circuit has " + std::to_string(c.num_vars()) + " variables");
-    if (w[0] != ff::Fr::one())
-      throw InvalidArgument(where + "partition " + std::to_string(k) + "'s witness[0] (the constant ONE) is not 1");
+    c.key->check_witness(w, where + "partition " + std::to_string(k));
   }
 }
 

@@ -133,12 +133,12 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // Makes a circuit resident on every device. Throws InvalidArgument if the id is taken, the key
-  // is not bound to the circuit, or one partition's working set exceeds a device's ledger.
-  // circuit = null: a bellperson key for a/b/c jobs only (supraseal's SRS), resident on every
-  // device with an a/b/c path for it (InvalidArgument if none has).
-  void register_circuit(const std::string& id, std::shared_ptr<const groth16::ProvingKey> pk,
-                        std::shared_ptr<const r1cs::Circuit> circuit);
+  // Makes a circuit resident on every device. Throws InvalidArgument if the id is taken or one
+  // partition's working set exceeds a device's ledger.
+  void register_circuit(const std::string& id, std::shared_ptr<const groth16::BoundKey> key);
+  // A bellperson key without its circuit, for a/b/c jobs only (supraseal's SRS), resident on
+  // every device with an a/b/c path for it (InvalidArgument if none has, or for a snarkjs key).
+  void register_abc_key(const std::string& id, std::shared_ptr<const groth16::ProvingKey> pk);
   // Throws InvalidArgument while jobs of the circuit are unfinished, or for an unknown id.
   void unregister_circuit(const std::string& id);
   std::vector<std::string> circuits() const;
@@ -183,6 +183,7 @@ class Engine {
   const std::vector<std::unique_ptr<Device>>& devices() const;
 
  private:
+  void register_entry(CircuitEntry entry);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

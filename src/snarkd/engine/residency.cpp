@@ -47,14 +47,15 @@ ResidencyPlan plan_residency(const KeyCatalogue& k, const ResidencyInput& in) {
     return p;
   }
   const uint64_t base = align_segment(in.fixed_bytes) + in.slots_bytes;
-  const uint64_t one = std::max({in.sizes.q, in.sizes.m, in.keep_gap});
+  const uint64_t first = in.sizes.one ? in.sizes.one : in.sizes.q;  // the largest step
+  const uint64_t one = std::max({first, in.sizes.m, in.keep_gap});
   if (base + one > in.gap)
     throw InvalidArgument("the device is too small for this circuit even with its key streamed: " + gib(base) +
                           " resident (tables, streaming slots) + " + gib(one) + " for one partition > " +
                           gib(in.gap) + " free");
   p.slots = in.slots_bytes > 0;
   const uint64_t want =
-      std::max(in.sizes.q + uint64_t(workers - 1) * std::max(in.sizes.m, in.sizes.q_shrunk), one);
+      std::max(first + uint64_t(workers - 1) * std::max(in.sizes.m, in.sizes.q_shrunk), one);
   uint64_t budget = in.gap > base + want ? in.gap - base - want : 0;
   if (k.matrices_bytes <= budget) {
     p.matrices = true;
@@ -74,7 +75,9 @@ ResidencyPlan plan_residency(const KeyCatalogue& k, const ResidencyInput& in) {
   for (size_t part = 0; part < kKeyParts; ++part)
     for (const StreamChunk& c : k.chunks[part])
       if (!p.resident(KeyPart(part), c.index)) p.streamed_bytes_per_partition += c.bytes;
-  p.steps = {{in.sizes.q, true}, {in.sizes.m, true}};
+  // One step: Q, the witness MSMs on the same witness, then the H MSM on the kept tail.
+  if (in.sizes.one) p.steps = {{in.sizes.one, true}};
+  else p.steps = {{in.sizes.q, true}, {in.sizes.m, true}};
   return p;
 }
 

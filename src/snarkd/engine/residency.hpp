@@ -30,6 +30,10 @@ struct StepSizes {
   uint64_t q = 0;         // streaming step 0 at its peak
   uint64_t q_shrunk = 0;  // step 0 after the shrink (H MSM)
   uint64_t m = 0;         // streaming step 1
+  // Streaming in ONE step (the witness uploaded once): step 0's range, laid out so that the
+  // witness MSMs' workspace [w | m-workspace] ends before the kept [H scratch | H scalars]
+  // (m ≤ one − q_shrunk); 0: the device runs the two steps q, m.
+  uint64_t one = 0;
 };
 
 struct ResidencyInput {

@@ -53,7 +53,8 @@ void SimDevice::FifoLock::unlock() {
 }
 
 SimDevice::SimDevice(const SimDeviceConfig& cfg)
-    : cfg_(cfg), copy_engine_(std::make_unique<FifoLock>()), compute_engine_(std::make_unique<FifoLock>()) {
+    : cfg_(cfg), copy_engine_(std::make_unique<FifoLock>()), compute_engine_(std::make_unique<FifoLock>()),
+      msm_lane_(std::make_unique<FifoLock>()) {
   if (cfg.vram_bytes == 0 || cfg.vram_bytes > (uint64_t{4} << 30))
     throw InvalidArgument("simulated device: vram_bytes must be in (0, 4 GiB], got " + std::to_string(cfg.vram_bytes));
   slot_bytes_ = cfg.slot_bytes ? cfg.slot_bytes : std::clamp<uint64_t>(cfg.vram_bytes / 16, 4096, uint64_t{1} << 30);
@@ -94,6 +95,7 @@ StepSizes SimDevice::sizes(const CircuitEntry& c) {
   z.q = w + v + s + v;
   z.q_shrunk = s + v;
   z.m = w + VramLedger::round_up(v / 2);
+  z.one = z.q;  // [w | b | scratch | a]: the witness MSMs read w, the kept [scratch | H] is the tail
   return z;
 }
 
@@ -165,6 +167,7 @@ void SimDevice::load(const CircuitEntry& c) {
   l->b_index = r1cs::density_indices(c.pk->b_density);
   l->cat = make_catalogue(*c.pk, *c.circuit, l->a_index.data(), l->b_index.data(), slot_bytes_);
   l->sizes = sizes(c);
+  if (!cfg_.one_step) l->sizes.one = 0;
   ResidencyInput in;
   in.gap = ledger_->largest_working_gap();
   in.workers = workers_;

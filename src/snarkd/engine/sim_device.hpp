@@ -43,6 +43,16 @@ struct SimDeviceConfig {
   double upload_s = 0;                       // copy-engine time per upload, plus
   double upload_bytes_per_s = 0;             //   witness bytes / this (0: no per-byte time)
   double compute_s = 0;                      // minimum compute-stage time per partition (SMs busy)
+  // Streamed partitions: minimum time of step 0 (QAP, H, H MSM) and of step 1 (the witness
+  // MSMs); < 0: half of compute_s each. The bench sets them from a GPU's measured phases.
+  double step0_s = -1, step1_s = -1;
+  // 1: one compute stage at a time (a partition's kernels fill the GPU). 2: the witness MSMs
+  // (step 1: PCIe-bound, bases streamed) have a lane of their own beside steps 0 and full
+  // partitions (compute-bound): a GPU running them on two streams.
+  uint32_t compute_lanes = 1;
+  // Streamed keys: one step per partition (the witness uploaded once, as the CUDA device does);
+  // false: the two steps q and m, each with its own reservation and witness upload.
+  bool one_step = true;
   double load_s = 0;                         // time to make a circuit resident
   double copy_bytes_per_s = 0;               // streamed key chunks over the copy engine (0: instant)
   uint64_t slot_bytes = 0;                   // streaming slot size; 0: vram / 16 in [4 KiB, 1 GiB]
@@ -134,6 +144,10 @@ class SimDevice final : public Device {
   };
 
   std::shared_ptr<const Loaded> loaded(const std::string& id) const;
+  double step_seconds(uint32_t step) const {
+    const double s = step == 0 ? cfg_.step0_s : cfg_.step1_s;
+    return s < 0 ? 0.5 * cfg_.compute_s : s;
+  }
   void fill(uint32_t slot, const StreamChunk& chunk);  // the streamer's backend
   std::byte* slot_data(uint32_t slot) const;
   // The test hold (SimDeviceConfig::hold_file): false if it returned because of a stop.
@@ -145,7 +159,7 @@ class SimDevice final : public Device {
   uint32_t workers_ = 1;
   std::unique_ptr<std::byte[]> arena_;
   std::unique_ptr<VramLedger> ledger_;
-  std::unique_ptr<FifoLock> copy_engine_, compute_engine_;
+  std::unique_ptr<FifoLock> copy_engine_, compute_engine_, msm_lane_;
   std::unique_ptr<ChunkStreamer::Backend> backend_;
   std::unique_ptr<ChunkStreamer> streamer_;
   std::mutex load_mu_;          // loads and unloads, one at a time

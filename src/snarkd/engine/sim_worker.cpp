@@ -84,7 +84,7 @@ class SimWorker final : public DeviceWorker {
 
   void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
                     const std::stop_token& stop) override;
-  groth16::QuerySums compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+  groth16::QuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
                              const std::stop_token& stop) override;
   void upload_abc(const CircuitEntry& c, const groth16::AbcAssignment& p, const Reservation& r) override;
   groth16::QuerySums compute_abc(const CircuitEntry& c, const Reservation& r, StageClock& clock,
@@ -92,15 +92,16 @@ class SimWorker final : public DeviceWorker {
 
  private:
   // The compute engine for one step (FIFO; a stop gives up the place in the queue); its wait is
-  // a span. finish() keeps the SMs busy for `share` of the configured compute time and while
+  // a span. finish() keeps the SMs busy for at least `seconds` (the step's configured time) and while
   // the test hold lasts; a stop ends either wait at once, as a real device's kernels stop at
   // their next boundary, and makes it throw Cancelled.
   class Engine {
    public:
-    Engine(SimDevice& d, StageClock& clock, double share, const std::stop_token& stop)
-        : d_(d), share_(share), stop_(stop) {
+    Engine(SimDevice& d, StageClock& clock, double seconds, const std::stop_token& stop, bool witness_msms = false)
+        : d_(d), lane_(witness_msms && d.cfg_.compute_lanes > 1 ? *d.msm_lane_ : *d.compute_engine_),
+          seconds_(seconds), stop_(stop) {
       const double w0 = clock.now();
-      d_.compute_engine_->lock(stop);
+      lane_.lock(stop);
       const double w1 = clock.now();
       if (w1 > w0) clock.span(Stage::kWaitCompute, w0, w1);
       t0_ = Clock::now();
@@ -108,7 +109,7 @@ class SimWorker final : public DeviceWorker {
     ~Engine() {
       if (!finished_) wait();  // a step that threw: its time too (a stop ends it)
       d_.busy_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count();
-      d_.compute_engine_->unlock();
+      lane_.unlock();
     }
     void finish() {
       finished_ = true;
@@ -117,12 +118,13 @@ class SimWorker final : public DeviceWorker {
 
    private:
     bool wait() const {  // false: a stop ended it
-      return sleep_until(t0_ + seconds(d_.cfg_.compute_s * share_), stop_) &&
+      return sleep_until(t0_ + seconds(seconds_), stop_) &&
              SimDevice::wait_while_held(d_.cfg_.hold_file, stop_);
     }
 
     SimDevice& d_;
-    double share_;
+    SimDevice::FifoLock& lane_;
+    double seconds_;
     const std::stop_token& stop_;
     Clock::time_point t0_;
     bool finished_ = false;
@@ -144,6 +146,17 @@ class SimWorker final : public DeviceWorker {
   void for_each_query(const SimDevice::Loaded& l, KeyPart part, const std::stop_token& stop, F&& f);
   template <class C>
   ec::Jacobian<C> witness_msm(const SimDevice::Loaded& l, KeyPart part, const Fr* w, const std::stop_token& stop);
+  groth16::QuerySums witness_sums(const SimDevice::Loaded& l, const Fr* w, const std::stop_token& stop);
+  void qap_h(const CircuitEntry& c, const SimDevice::Loaded& l, const Reservation& r, const std::stop_token& stop);
+  void h_msm(const SimDevice::Loaded& l, const std::byte* kept, const std::stop_token& stop);
+  groth16::QuerySums one_step(const CircuitEntry& c, const SimDevice::Loaded& l, Reservation& r, StageClock& clock,
+                              const std::stop_token& stop);
+  static uint64_t scratch_bytes(const CircuitEntry& c) {
+    return VramLedger::round_up(c.pk->domain_size() * sizeof(Fr) / 4);
+  }
+  static uint64_t kept_bytes(const CircuitEntry& c) {  // [scratch | H scalars]
+    return scratch_bytes(c) + VramLedger::round_up(c.pk->domain_size() * sizeof(Fr));
+  }
 
   SimDevice& d_;
   uint32_t index_;
@@ -199,7 +212,7 @@ groth16::QuerySums SimWorker::compute_abc(const CircuitEntry& c, const Reservati
                                  groth16::DensityBits{words, na, abc_popcounts_[0]},
                                  groth16::DensityBits{words + aux_words, ni, abc_popcounts_[1]},
                                  groth16::DensityBits{words + aux_words + (ni + 63) / 64, na, abc_popcounts_[2]}};
-  Engine engine(d_, clock, 1.0, stop);
+  Engine engine(d_, clock, d_.cfg_.compute_s, stop);
   groth16::ProveOptions opt;
   opt.threads = 1;
   opt.stop = stop;
@@ -301,8 +314,19 @@ void SimWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation& 
                              const std::stop_token& stop) {
   if (step != 0) throw std::logic_error("simulated device: no step " + std::to_string(step));
   const auto l = d_.loaded(c.id);
-  Engine engine(d_, clock, 0.5, stop);
+  Engine engine(d_, clock, d_.step_seconds(0), stop);
   const InlinePoolScope inline_pool;
+  qap_h(c, *l, r, stop);
+  r.keep_tail(kept_bytes(c));  // the witness and b go back to the ledger now
+  h_msm(*l, d_.arena_.get() + r.offset(), stop);
+  engine.finish();
+  check_tag(d_.arena_.get() + r.offset(), 0, scratch_bytes(c));
+}
+
+// Pass 1, H, pass 2 over [w | b | scratch | a]: the H scalars in a (the range's last n values).
+void SimWorker::qap_h(const CircuitEntry& c, const SimDevice::Loaded& ld, const Reservation& r,
+                      const std::stop_token& stop) {
+  const SimDevice::Loaded* l = &ld;
   const r1cs::Circuit& circuit = *c.circuit;
   const bool bellperson = c.pk->flavour == groth16::KeyFlavour::kBellperson;
   const uint64_t n = c.pk->domain_size(), m = circuit.num_constraints();
@@ -341,10 +365,13 @@ void SimWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation& 
   const std::vector<Fr> h = groth16::h_scalars(c.pk->flavour, c.pk->log_domain, std::move(e));
   std::copy(h.begin(), h.end(), a);
   check_tag(base, wb + vb, wb + vb + sb);
-  // Keep [scratch | H scalars]: the witness and b go back to the ledger now.
-  r.keep_tail(sb + vb);
-  base = d_.arena_.get() + r.offset();
-  const Fr* hs = reinterpret_cast<const Fr*>(base + sb);
+}
+
+// The H MSM over h's chunks, the kept [scratch | H scalars] at `kept`.
+void SimWorker::h_msm(const SimDevice::Loaded& ld, const std::byte* kept, const std::stop_token& stop) {
+  const SimDevice::Loaded* l = &ld;
+  const uint64_t sb = VramLedger::round_up(l->entry.pk->domain_size() * sizeof(Fr) / 4);
+  const Fr* hs = reinterpret_cast<const Fr*>(kept + sb);
   h_sum_ = ec::G1Jacobian::infinity();
   msm::Options opt;
   opt.threads = 1;
@@ -353,30 +380,25 @@ void SimWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation& 
     const std::span<const ec::G1Affine> bases(reinterpret_cast<const ec::G1Affine*>(pts), count);
     h_sum_ += msm::msm<ec::G1Config>(bases, std::span<const Fr>(hs + first, count), opt);
   });
-  engine.finish();
-  check_tag(base, 0, sb);
 }
 
-groth16::QuerySums SimWorker::compute(const CircuitEntry& c, const Reservation& r, StageClock& clock,
+groth16::QuerySums SimWorker::compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
                                       const std::stop_token& stop) {
   const auto l = d_.loaded(c.id);
   const std::byte* base = d_.arena_.get() + r.offset();
   const Fr* w = reinterpret_cast<const Fr*>(base);
+  if (!l->plan.full && l->plan.steps.size() == 1) return one_step(c, *l, r, clock, stop);
   if (!l->plan.full) {
     // Step 1 of a streamed partition: the witness MSMs over their chunks.
-    Engine engine(d_, clock, 0.5, stop);
+    Engine engine(d_, clock, d_.step_seconds(1), stop, true);
     const InlinePoolScope inline_pool;
-    groth16::QuerySums s;
-    s.a = witness_msm<ec::G1Config>(*l, KeyPart::kA, w, stop);
-    s.b1 = witness_msm<ec::G1Config>(*l, KeyPart::kB1, w, stop);
-    s.b2 = witness_msm<ec::G2Config>(*l, KeyPart::kB2, w, stop);
-    s.l = witness_msm<ec::G1Config>(*l, KeyPart::kL, w, stop);
+    groth16::QuerySums s = witness_sums(*l, w, stop);
     s.h = h_sum_;
     engine.finish();
     check_tag(base, c.witness_bytes(), r.bytes());
     return s;
   }
-  Engine engine(d_, clock, 1.0, stop);
+  Engine engine(d_, clock, d_.cfg_.compute_s, stop);
   groth16::ProveOptions opt;
   opt.threads = 1;
   opt.stop = stop;
@@ -386,7 +408,7 @@ groth16::QuerySums SimWorker::compute(const CircuitEntry& c, const Reservation& 
   std::exception_ptr failure;
   groth16::QuerySums sums;
   try {
-    sums = groth16::compute_sums(*c.pk, *c.circuit, std::span<const Fr>(w, c.num_vars()), opt, t);
+    sums = groth16::compute_sums(*c.key, std::span<const Fr>(w, c.num_vars()), opt, t);
   } catch (...) {
     failure = std::current_exception();
   }
@@ -394,6 +416,73 @@ groth16::QuerySums SimWorker::compute(const CircuitEntry& c, const Reservation& 
   check_tag(base, c.witness_bytes(), r.bytes());
   if (failure) std::rethrow_exception(failure);
   return sums;
+}
+
+groth16::QuerySums SimWorker::witness_sums(const SimDevice::Loaded& l, const Fr* w, const std::stop_token& stop) {
+  groth16::QuerySums s;
+  s.a = witness_msm<ec::G1Config>(l, KeyPart::kA, w, stop);
+  s.b1 = witness_msm<ec::G1Config>(l, KeyPart::kB1, w, stop);
+  s.b2 = witness_msm<ec::G2Config>(l, KeyPart::kB2, w, stop);
+  s.l = witness_msm<ec::G1Config>(l, KeyPart::kL, w, stop);
+  return s;
+}
+
+// A streamed partition in one step, as the CUDA worker runs it: QAP and H over [w | b | scratch |
+// a], the witness MSMs on the witness uploaded once, then only [scratch | H scalars] kept for
+// the H MSM. One compute lane: all of it holds the SMs (step0_s + step1_s). Two lanes: the
+// witness MSMs (PCIe-bound on a GPU) run on their own lane beside the H MSM (compute-bound),
+// the range shrinking to the kept tail as soon as they end.
+groth16::QuerySums SimWorker::one_step(const CircuitEntry& c, const SimDevice::Loaded& l, Reservation& r,
+                                       StageClock& clock, const std::stop_token& stop) {
+  const Fr* w = reinterpret_cast<const Fr*>(d_.arena_.get() + r.offset());
+  const uint64_t kept = kept_bytes(c);
+  groth16::QuerySums s;
+  if (d_.cfg_.compute_lanes < 2) {
+    Engine engine(d_, clock, d_.step_seconds(0) + d_.step_seconds(1), stop);
+    const InlinePoolScope inline_pool;
+    qap_h(c, l, r, stop);
+    s = witness_sums(l, w, stop);
+    r.keep_tail(kept);  // w, b and the scratch's head go back before the H MSM
+    h_msm(l, d_.arena_.get() + r.offset(), stop);
+    engine.finish();
+  } else {
+    Engine engine(d_, clock, d_.step_seconds(0), stop);
+    const InlinePoolScope inline_pool;
+    qap_h(c, l, r, stop);
+    const std::byte* tail = d_.arena_.get() + r.offset() + (r.bytes() - kept);  // before the thread shrinks r
+    std::exception_ptr failed;
+    // The lane's wait is not the partition's compute-engine wait (the stage began with Q).
+    struct LaneClock final : StageClock {
+      explicit LaneClock(StageClock& c) : c_(c) {}
+      double now() const override { return c_.now(); }
+      void span(Stage, double, double) override {}
+      void phase(const char*, double) override {}
+      StageClock& c_;
+    } lane_clock(clock);
+    std::thread msms([&] {
+      try {
+        Engine lane(d_, lane_clock, d_.step_seconds(1), stop, true);
+        const InlinePoolScope pool;
+        s = witness_sums(l, w, stop);
+        lane.finish();
+        r.keep_tail(kept);  // the H MSM reads only the tail; nothing else touches r until the join
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    });
+    try {
+      h_msm(l, tail, stop);
+      engine.finish();
+    } catch (...) {
+      msms.join();
+      throw;
+    }
+    msms.join();
+    if (failed) std::rethrow_exception(failed);
+  }
+  s.h = h_sum_;
+  check_tag(d_.arena_.get() + r.offset(), 0, scratch_bytes(c));
+  return s;
 }
 
 std::unique_ptr<DeviceWorker> SimDevice::make_worker(uint32_t i) { return std::make_unique<SimWorker>(*this, i); }

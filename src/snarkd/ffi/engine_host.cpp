@@ -62,7 +62,7 @@ std::string EngineHost::key_id(const std::shared_ptr<const groth16::ProvingKey>&
   std::lock_guard l(mu_);
   if (auto it = ids_.find(pk.get()); it != ids_.end()) return it->second;
   const std::string id = "srs-" + std::to_string(next_++);
-  engine_->register_circuit(id, pk, nullptr);
+  engine_->register_abc_key(id, pk);
   ids_[pk.get()] = id;
   return id;
 }

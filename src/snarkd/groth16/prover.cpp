@@ -7,6 +7,7 @@
 #include <string>
 
 #include "snarkd/ec/fixed_base.hpp"
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/groth16/verifier.hpp"
 #include "snarkd/util/cancel.hpp"
@@ -19,16 +20,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-uint64_t query_vars(const r1cs::DensityBitmap& d, uint64_t num_vars) {
-  return d.num_bits == 0 ? num_vars : d.count(0, d.num_bits);
-}
-
-void expect_len(const char* what, uint64_t got, uint64_t want, const char* why) {
-  if (got != want)
-    throw DecodeError("key has " + std::to_string(got) + " " + what + " points, " + why + " " +
-                      std::to_string(want));
 }
 
 // A query's scalars: the witness itself for a full (snarkjs) query, no copy; else the values of
@@ -75,28 +66,6 @@ ProofRandomness random_proof_randomness() {
   return {Fr::random(g), Fr::random(g)};
 }
 
-void bind_circuit(ProvingKey& pk, const r1cs::Circuit& circuit) {
-  // The counts first: a circuit file claiming 2^32 variables must be refused before the density
-  // bitmaps (num_vars bits each) are built for it.
-  expect_len("IC", pk.vk.ic.size(), circuit.num_inputs, "the circuit's inputs (ONE included):");
-  expect_len("L", pk.l.size(), circuit.num_aux, "the circuit's aux variables:");
-  const uint64_t n = pk.domain_size();
-  expect_len("H", pk.h.size(), pk.flavour == KeyFlavour::kBellperson ? n - 1 : n, "the key's domain needs");
-  if (qap_rows(circuit, pk.flavour) > n)
-    throw DecodeError("the circuit's " + std::to_string(qap_rows(circuit, pk.flavour)) +
-                      " QAP rows do not fit the key's domain of " + std::to_string(n));
-  const uint64_t nvar = circuit.num_vars();
-  if (pk.flavour == KeyFlavour::kBellperson) {
-    pk.a_density = bellperson_a_density(circuit);
-    pk.b_density = r1cs::density(circuit, r1cs::Matrix::B);
-  }
-  const uint64_t na = query_vars(pk.a_density, nvar), nb = query_vars(pk.b_density, nvar);
-  const char* dens = pk.flavour == KeyFlavour::kBellperson ? "the circuit's density has" : "the circuit has variables:";
-  expect_len("A", pk.a.size(), na, dens);
-  expect_len("B_G1", pk.b_g1.size(), nb, dens);
-  expect_len("B_G2", pk.b_g2.size(), nb, dens);
-}
-
 std::vector<Fr> public_inputs(const r1cs::Circuit& circuit, std::span<const Fr> witness) {
   if (witness.size() < circuit.num_inputs)
     throw InvalidArgument("witness shorter than the circuit's inputs");
@@ -121,10 +90,9 @@ Proof assemble(const VerifyingKey& vk, const QuerySums& sums, const ProofRandomn
   return Proof{ab_affine[0], b2.to_affine(), c.to_affine()};  // A's affine form is already there
 }
 
-QuerySums compute_sums(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
-                       const ProveOptions& opt, ProveTimings& t) {
-  if (pk.flavour == KeyFlavour::kBellperson && pk.a_density.num_bits == 0)
-    throw InvalidArgument("prove: the bellperson key is not bound to its circuit (bind_circuit)");
+QuerySums compute_sums(const BoundKey& key, std::span<const Fr> witness, const ProveOptions& opt, ProveTimings& t) {
+  const ProvingKey& pk = key.pk();
+  const r1cs::Circuit& circuit = key.circuit();
   auto step = [&opt](std::string_view name) {
     throw_if_stopped(opt.stop, "prove");
     if (opt.on_step) opt.on_step(name);
@@ -174,15 +142,16 @@ QuerySums compute_sums(const ProvingKey& pk, const r1cs::Circuit& circuit, std::
   return QuerySums{a_sum, b1_sum, l_sum, h_sum, b2_sum};
 }
 
-Proof prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
-            const ProofRandomness& rs, const ProveOptions& opt, ProveTimings* timings) {
+Proof prove(const BoundKey& key, std::span<const Fr> witness, const ProofRandomness& rs, const ProveOptions& opt,
+            ProveTimings* timings) {
+  const ProvingKey& pk = key.pk();
   ProveTimings t;
   const auto t_start = Clock::now();
-  const Proof proof = assemble(pk.vk, compute_sums(pk, circuit, witness, opt, t), rs);
+  const Proof proof = assemble(pk.vk, compute_sums(key, witness, opt, t), rs);
   if (opt.on_step) opt.on_step("check");
   const auto t0 = Clock::now();
   if (opt.self_check || pk.flavour == KeyFlavour::kSnarkjs) {
-    if (!verify(pk.vk, proof, public_inputs(circuit, witness)))
+    if (!verify(pk.vk, proof, public_inputs(key.circuit(), witness)))
       throw UnsatisfiedWitness("the witness does not satisfy the circuit (the proof does not verify)",
                                UINT64_MAX);
   }

@@ -25,6 +25,8 @@
 
 namespace snarkd::groth16 {
 
+class BoundKey;  // bound_key.hpp: a key checked against its circuit, the provers' input
+
 // The witness does not satisfy the circuit; row() is the first failing QAP row (a constraint
 // index below num_constraints, else an appended input row), or UINT64_MAX when unknown.
 class UnsatisfiedWitness : public InvalidArgument {
@@ -61,13 +63,6 @@ struct ProveOptions {
 };
 inline constexpr size_t kProveSteps = 7;
 
-// Attaches the A/B densities a bellperson `.params` key leaves to the circuit (all inputs occur
-// in A), and checks that every query length agrees with the circuit: |a|, |b_g1|, |b_g2| =
-// density counts (or num_vars for snarkjs keys), |ic| = num_inputs, |l| = num_aux, |h| = n − 1
-// (bellperson) or n (snarkjs), and the QAP rows fit the domain. Throws DecodeError naming the
-// first disagreement ("key has 120 A points, the circuit's A density has 122 variables").
-void bind_circuit(ProvingKey& pk, const r1cs::Circuit& circuit);
-
 // The five witness MSMs of a proof, before the blinding: Σ w_j·a_j, Σ w_j·b_j (G1 and G2) over
 // the A/B queries' variables, Σ w_j·l_j over aux, Σ h_i·H_i. Any backend that computes them
 // (CPU, GPU, simulated device) finishes the proof with assemble().
@@ -81,12 +76,12 @@ Proof assemble(const VerifyingKey& vk, const QuerySums& sums, const ProofRandomn
 
 // The "start" half of prove(): everything but the blinding (refuses an unsatisfied bellperson
 // witness the same way). Fills the step timings of t (not check/total).
-QuerySums compute_sums(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
-                       const ProveOptions& opt, ProveTimings& t);
+QuerySums compute_sums(const BoundKey& key, std::span<const Fr> witness, const ProveOptions& opt, ProveTimings& t);
 
-// witness = the full assignment (num_vars values, witness[0] = 1). pk must be bound to circuit.
-Proof prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
-            const ProofRandomness& rs, const ProveOptions& opt = {}, ProveTimings* timings = nullptr);
+// witness = the full assignment, as key.check_witness accepts it (the callers' entry points check
+// it; a witness of the wrong length is still refused, one whose ONE is not 1 is not looked at).
+Proof prove(const BoundKey& key, std::span<const Fr> witness, const ProofRandomness& rs, const ProveOptions& opt = {},
+            ProveTimings* timings = nullptr);
 
 // The public inputs of a witness: witness[1 .. num_inputs), what the verifier takes.
 std::vector<Fr> public_inputs(const r1cs::Circuit& circuit, std::span<const Fr> witness);

@@ -35,8 +35,6 @@ QapEvaluations evaluate_qap(const r1cs::Circuit& circuit, KeyFlavour flavour, ui
   if (witness.size() != circuit.num_vars())
     throw InvalidArgument("witness has " + std::to_string(witness.size()) + " values, the circuit " +
                           std::to_string(circuit.num_vars()) + " variables");
-  if (witness.empty() || witness[0] != Fr::one())
-    throw InvalidArgument("witness[0] (the constant ONE) is not 1");
   QapEvaluations e{std::vector<Fr>(n), std::vector<Fr>(n), std::vector<Fr>(n)};
   r1cs::evaluate(circuit, r1cs::Matrix::A, witness, std::span<Fr>(e.a).first(m));
   r1cs::evaluate(circuit, r1cs::Matrix::B, witness, std::span<Fr>(e.b).first(m));

@@ -33,8 +33,8 @@ struct QapEvaluations {
   std::vector<Fr> a, b, c;  // each n = 2^log_domain long
 };
 
-// a, b, c for witness w (w.size() = num_vars, w[0] = 1; InvalidArgument otherwise, or when the
-// rows do not fit 2^log_domain).
+// a, b, c for witness w (w.size() = num_vars; InvalidArgument otherwise, or when the rows do not
+// fit 2^log_domain). w[0] = 1 is the callers' entry-point check (bound_key.hpp's check_witness).
 QapEvaluations evaluate_qap(const r1cs::Circuit& circuit, KeyFlavour flavour, uint32_t log_domain,
                             std::span<const Fr> witness);
 

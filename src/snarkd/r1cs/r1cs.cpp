@@ -157,7 +157,6 @@ std::optional<uint64_t> first_unsatisfied(const Circuit& circuit, std::span<cons
   if (witness.size() != circuit.num_vars())
     throw InvalidArgument("witness has " + std::to_string(witness.size()) +
                           " values, circuit has " + std::to_string(circuit.num_vars()) + " variables");
-  if (witness[0] != Fr::one()) throw InvalidArgument("witness[0] (ONE) is not 1");
   const Fr* dict = circuit.coeffs.data();
   const Fr* w = witness.data();
   const uint64_t rows = circuit.num_constraints();

@@ -115,7 +115,7 @@ inline Fr dot_row(const CsrMatrix& m, const Fr* dict, const Fr* w, uint64_t r) {
 void evaluate(const Circuit& circuit, Matrix m, std::span<const Fr> witness, std::span<Fr> out);
 
 // The first row i with (A·w)_i · (B·w)_i ≠ (C·w)_i, or none. InvalidArgument if witness.size()
-// is not num_vars or witness[0] is not 1 (the ONE variable).
+// is not num_vars (the ONE at index 0 is the entry points' check: groth16/bound_key.hpp).
 std::optional<uint64_t> first_unsatisfied(const Circuit& circuit, std::span<const Fr> witness);
 
 // One bit per variable: set when the variable has a non-zero coefficient in some row.

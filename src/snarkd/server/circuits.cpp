@@ -30,7 +30,7 @@ r1cs::Circuit read_circuit_file(const std::string& path) {
 }
 
 // What the key's bytes vouch for (its IC and L points were read from the file) against what the
-// circuit file's header claims, before bind_circuit allocates per-variable bitmaps: a small
+// circuit file's header claims, before BoundKey::bind allocates per-variable bitmaps: a small
 // circuit file claiming 2^32 variables used to cost 1 GiB and seconds before the refusal.
 void check_counts_fit(const groth16::ProvingKey& pk, const r1cs::Circuit& c, const CircuitSpec& spec) {
   if (pk.vk.ic.size() != c.num_inputs || pk.l.size() != c.num_aux)
@@ -75,22 +75,18 @@ LoadedCircuit load_circuit_files(const CircuitSpec& spec) {
   lc.spec = spec;
   if (!spec.zkey.empty()) {
     groth16::Zkey zk = groth16::read_zkey(spec.zkey, check);
-    groth16::bind_circuit(zk.pk, zk.circuit);
-    lc.pk = std::make_shared<const groth16::ProvingKey>(std::move(zk.pk));
-    lc.circuit = std::make_shared<const r1cs::Circuit>(std::move(zk.circuit));
+    lc.key = groth16::BoundKey::bind(std::move(zk.pk), std::move(zk.circuit));
   } else {
     r1cs::Circuit circuit = read_circuit_file(spec.circuit);
     groth16::ProvingKey pk = groth16::read_params(spec.params, check);
     check_counts_fit(pk, circuit, spec);
     try {
-      groth16::bind_circuit(pk, circuit);
+      lc.key = groth16::BoundKey::bind(std::move(pk), std::move(circuit));
     } catch (const std::exception& e) {
       throw InvalidArgument(spec.params + " does not fit " + spec.circuit + ": " + e.what());
     }
-    lc.pk = std::make_shared<const groth16::ProvingKey>(std::move(pk));
-    lc.circuit = std::make_shared<const r1cs::Circuit>(std::move(circuit));
   }
-  lc.key_hash = key_digest(*lc.pk, *lc.circuit);
+  lc.key_hash = key_digest(lc.key->pk(), lc.key->circuit());
   lc.load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return lc;
 }

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "snarkd/groth16/keys.hpp"
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/r1cs/r1cs.hpp"
 #include "snarkd/server/config.hpp"
 #include "snarkd/server/digest.hpp"
@@ -14,8 +14,7 @@ namespace snarkd::server {
 
 struct LoadedCircuit {
   CircuitSpec spec;
-  std::shared_ptr<const groth16::ProvingKey> pk;  // bound to circuit (groth16::bind_circuit)
-  std::shared_ptr<const r1cs::Circuit> circuit;
+  std::shared_ptr<const groth16::BoundKey> key;
   double load_s = 0;
   bool from_config = false;
   Digest key_hash{};  // key_digest(): what cluster hosts match jobs to their loaded keys by

@@ -157,7 +157,7 @@ Service::StagedOne Service::stage_one(const v1::Witness& w, int k, const std::st
 // journaled); the hash covers circuit, priority and each partition's format and bytes.
 Service::Staged Service::stage_witnesses(const v1::SubmitRequest& req, const Circuit& c) {
   Staged st;
-  const uint64_t num_vars = c.lc.circuit->num_vars();
+  const uint64_t num_vars = c.lc.key->circuit().num_vars();
   // A .wtns adds a header of < 100 bytes to the values: anything larger cannot fit the circuit
   // and is refused before it is copied into the spool.
   const uint64_t max_bytes = num_vars * sizeof(ff::Fr) + 1024;

@@ -24,11 +24,11 @@ std::shared_ptr<const Service::Circuit> Service::find_circuit(const std::string&
 
 void Service::register_circuit(LoadedCircuit lc) {
   const std::string id = lc.spec.id;
-  engine_->register_circuit(id, lc.pk, lc.circuit);  // throws if the id is taken or it does not fit
+  engine_->register_circuit(id, lc.key);  // throws if the id is taken or it does not fit
   auto c = std::make_shared<Circuit>();
   c->lc = std::move(lc);
   spdlog::info("circuit_registered circuit={} constraints={} vars={} source=\"{}\" load_s={:.3f}", id,
-               c->lc.circuit->num_constraints(), c->lc.circuit->num_vars(), describe_source(c->lc.spec), c->lc.load_s);
+               c->lc.key->circuit().num_constraints(), c->lc.key->circuit().num_vars(), describe_source(c->lc.spec), c->lc.load_s);
   std::lock_guard l(mu_);
   circuits_[id] = std::move(c);
   failed_circuits_.erase(id);
@@ -38,11 +38,11 @@ void Service::register_circuit(LoadedCircuit lc) {
 v1::KeyInfo Service::key_info(const Circuit& c) const {  // mu_ held
   v1::KeyInfo k;
   k.set_circuit_id(c.lc.spec.id);
-  k.set_flavour(groth16::flavour_name(c.lc.pk->flavour));
-  k.set_constraints(c.lc.circuit->num_constraints());
-  k.set_num_vars(c.lc.circuit->num_vars());
-  k.set_num_public(c.lc.circuit->num_inputs - 1);
-  k.set_domain_log2(c.lc.pk->log_domain);
+  k.set_flavour(groth16::flavour_name(c.lc.key->pk().flavour));
+  k.set_constraints(c.lc.key->circuit().num_constraints());
+  k.set_num_vars(c.lc.key->circuit().num_vars());
+  k.set_num_public(c.lc.key->circuit().num_inputs - 1);
+  k.set_domain_log2(c.lc.key->pk().log_domain);
   k.set_source(describe_source(c.lc.spec));
   k.set_load_s(c.lc.load_s);
   k.set_from_config(c.lc.from_config);

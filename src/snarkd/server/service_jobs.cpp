@@ -347,11 +347,11 @@ void Service::requeue_one(const std::shared_ptr<Record>& rec) {
   req.priority = to_engine_priority(rec->priority);
   for (uint32_t k = 0; k < rec->partitions; ++k)
     req.witnesses.push_back(read_witness_file(journal_->spool_file(rec->id, k, rec->formats[k]), rec->formats[k],
-                                              circuit->lc.circuit->num_vars(),
+                                              circuit->lc.key->circuit().num_vars(),
                                               "spooled partition " + std::to_string(k)));
   // A full host budget: wait here, where a shutdown can interrupt, rather than inside the
   // engine's submit (which then normally admits at once).
-  const uint64_t need = uint64_t(rec->partitions) * circuit->lc.circuit->num_vars() * sizeof(ff::Fr);
+  const uint64_t need = uint64_t(rec->partitions) * circuit->lc.key->circuit().num_vars() * sizeof(ff::Fr);
   while (cfg_.host_budget_bytes && engine_->stats().host_in_use_bytes + need > cfg_.host_budget_bytes) {
     if (stopping_) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));

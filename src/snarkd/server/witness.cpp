@@ -3,6 +3,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/r1cs/circom.hpp"
 #include "snarkd/util/error.hpp"
 
@@ -64,16 +65,13 @@ std::vector<ff::Fr> decode_fr_montgomery(std::span<const uint8_t> bytes, uint64_
 }
 
 // The circom decoder's errors name the "file" it is given: the label, never a spool path.
-std::vector<ff::Fr> decode_wtns(std::span<const uint8_t> bytes, uint64_t num_vars, const std::string& label) {
+std::vector<ff::Fr> decode_wtns(std::span<const uint8_t> bytes, const std::string& label) {
   std::vector<ff::Fr> w;
   try {
     w = r1cs::parse_wtns(bytes, label + " (.wtns)");
   } catch (const DecodeError& e) {
     throw InvalidArgument(e.what());
   }
-  if (w.size() != num_vars)
-    throw InvalidArgument(label + ": has " + std::to_string(w.size()) + " witness values, the circuit has " +
-                          std::to_string(num_vars) + " variables");
   return w;
 }
 
@@ -87,8 +85,9 @@ std::vector<uint8_t> read_all(const std::string& path) {
   return bytes;
 }
 
-std::vector<ff::Fr> check_one(std::vector<ff::Fr> w, const std::string& label) {
-  if (w.empty() || w[0] != ff::Fr::one()) throw InvalidArgument(label + ": value 0 (the constant ONE) is not 1");
+// The daemon's entry-point check (groth16/bound_key.hpp): length and the constant ONE.
+std::vector<ff::Fr> checked(std::vector<ff::Fr> w, uint64_t num_vars, const std::string& label) {
+  groth16::check_witness(w, num_vars, label);
   return w;
 }
 
@@ -96,16 +95,14 @@ std::vector<ff::Fr> check_one(std::vector<ff::Fr> w, const std::string& label) {
 
 std::vector<ff::Fr> decode_witness(std::span<const uint8_t> bytes, WitnessFormat f, uint64_t num_vars,
                                    const std::string& label) {
-  return check_one(
-      f == WitnessFormat::kWtns ? decode_wtns(bytes, num_vars, label) : decode_fr_montgomery(bytes, num_vars, label),
-      label);
+  return checked(f == WitnessFormat::kWtns ? decode_wtns(bytes, label) : decode_fr_montgomery(bytes, num_vars, label),
+                 num_vars, label);
 }
 
 std::vector<ff::Fr> read_witness_file(const std::string& path, WitnessFormat f, uint64_t num_vars,
                                       const std::string& label) {
-  return check_one(f == WitnessFormat::kWtns ? decode_wtns(read_all(path), num_vars, label)
-                                             : read_fr_montgomery(path, num_vars, label),
-                   label);
+  return checked(f == WitnessFormat::kWtns ? decode_wtns(read_all(path), label) : read_fr_montgomery(path, num_vars, label),
+                 num_vars, label);
 }
 
 std::vector<uint8_t> encode_fr_montgomery(std::span<const ff::Fr> values) {
