@@ -112,6 +112,38 @@ TEST(Prover, SnarkjsZkeyProofEqualsReferenceAndVerifies) {
   }
 }
 
+// assemble() reads fixed-base tables of δ₁, δ₂ cached per key and joins s·A + r·B₁ in one
+// Straus pass: the proof must equal the plain formulas (each product its own double-and-add),
+// for random sums, zero and random r, s, sums at infinity, and more keys than the cache keeps
+// (a key seen again after eviction rebuilds its tables).
+TEST(Prover, AssembleEqualsPlainFormulas) {
+  using J1 = ec::G1Jacobian;
+  using J2 = ec::G2Jacobian;
+  auto g = snarkd::test::rng("prover_assemble");
+  auto g1 = [&] { return J1::from_affine(ec::generator<ec::G1Config>()).mul_scalar(Fr::random(g)); };
+  auto g2 = [&] { return J2::from_affine(ec::generator<ec::G2Config>()).mul_scalar(Fr::random(g)); };
+  std::vector<VerifyingKey> vks(11);
+  for (VerifyingKey& vk : vks) {
+    vk.alpha_g1 = g1().to_affine();
+    vk.beta_g1 = g1().to_affine();
+    vk.beta_g2 = g2().to_affine();
+    vk.delta_g1 = g1().to_affine();
+    vk.delta_g2 = g2().to_affine();
+  }
+  for (int i = 0; i < 40; ++i) {
+    const VerifyingKey& vk = vks[size_t(g() % vks.size())];
+    QuerySums sums{g1(), g1(), g1(), g1(), g2()};
+    if (i % 5 == 0) sums = QuerySums{J1::infinity(), J1::infinity(), J1::infinity(), J1::infinity(), J2::infinity()};
+    const ProofRandomness rs = i % 7 == 0 ? ProofRandomness{Fr::zero(), Fr::zero()} : random_rs(g);
+    const J1 d1 = J1::from_affine(vk.delta_g1);
+    const J1 a = sums.a.add_mixed(vk.alpha_g1) + d1.mul_scalar(rs.r);
+    const J1 b1 = sums.b1.add_mixed(vk.beta_g1) + d1.mul_scalar(rs.s);
+    const J2 b2 = sums.b2.add_mixed(vk.beta_g2) + J2::from_affine(vk.delta_g2).mul_scalar(rs.s);
+    const J1 c = sums.l + sums.h + a.mul_scalar(rs.s) + b1.mul_scalar(rs.r) - d1.mul_scalar(rs.r * rs.s);
+    EXPECT_EQ(assemble(vk, sums, rs), (Proof{a.to_affine(), b2.to_affine(), c.to_affine()})) << "case " << i;
+  }
+}
+
 TEST(Prover, DensityGapsAndZeroBlinding) {
   auto g = snarkd::test::rng("prover_density");
   auto syn = cubic(3);

@@ -72,6 +72,33 @@ TYPED_TEST(MsmTest, MatchesNaiveOnRandomAndSpecialScalars) {
   }
 }
 
+// Up to 16 points msm() takes Straus's path (binary digits for scalars of at most 24 bits,
+// width-5 NAF above, G1 scalars over 128 bits split by the GLV endomorphism): every size around the threshold, with degenerate bases (repeats,
+// negations, infinity) and scalars of every bit length across the binary/window boundary,
+// against the naive sum and against Pippenger (an explicit window forces it).
+TYPED_TEST(MsmTest, SmallInputsStrausMatchesNaiveAndPippenger) {
+  using C = TypeParam;
+  auto g = test::rng("msm-straus");
+  const ScalarMix mix{10, 10, 10, 10};
+  for (size_t n = 1; n <= 17; ++n) {
+    auto bases = test::random_bases<C>(n, g);
+    test::add_degenerate_bases<C>(bases, 3, g);
+    auto scalars = test::random_scalars(n, mix, g);
+    for (size_t i = 0; i < n; i += 2) {  // small integers: 0 to 64 bits
+      const unsigned bits = unsigned(g() % 65);
+      scalars[i] = Fr::from_u64(bits == 0 ? 0 : (g() >> (64 - bits)) | (uint64_t{1} << (bits - 1)));
+    }
+    // G1 splits scalars over 128 bits as k₁ + k₂·λ (λ = z² − 1): the decomposition's edges
+    const Fr z = Fr::from_u64(0xd201000000010000ULL), lam = z * z - Fr::one();
+    const Fr edges[] = {lam, lam - Fr::one(), lam + Fr::one(), lam * lam, lam * lam + lam, lam * (lam + Fr::one()) - Fr::one()};
+    for (size_t i = 1; i < n; i += 3) scalars[i] = edges[(i / 3) % std::size(edges)];
+    const ec::Jacobian<C> want = test::naive_msm<C>(bases, scalars);
+    EXPECT_EQ(msm::msm<C>(bases, scalars), want) << "n " << n;
+    EXPECT_EQ(msm::msm<C>(bases, scalars, Options{1, 2, Accumulation::kXyzz}), want) << "n " << n;
+    EXPECT_EQ(msm::msm_split<C>(bases, scalars), want) << "n " << n << ", msm_split";
+  }
+}
+
 TYPED_TEST(MsmTest, EveryWindowWidth) {
   using C = TypeParam;
   auto g = test::rng("msm-windows");

@@ -1,8 +1,12 @@
 #include "snarkd/groth16/prover.hpp"
 
+#include <array>
 #include <chrono>
+#include <memory>
+#include <mutex>
 #include <string>
 
+#include "snarkd/ec/fixed_base.hpp"
 #include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/groth16/verifier.hpp"
@@ -26,6 +30,35 @@ std::span<const Fr> query_scalars(std::span<const Fr> w, const r1cs::DensityBitm
   return store;
 }
 
+// The blinding's products with the fixed δ₁, δ₂ (r·δ₁, s·δ₁, rs·δ₁, s·δ₂) read fixed-base
+// tables (ec/fixed_base.hpp): ≤ 32 mixed additions each instead of ~255 doublings + ~80
+// additions, most of a tiny circuit's assemble(). A table pair costs ~8 ms to build and 2.4 MB,
+// so it is built on a key's first proof and kept for the process's last kMaxDeltaKeys keys
+// (found by the δ points themselves: no key identity needed).
+struct DeltaTables {
+  ec::G1Affine d1;
+  ec::G2Affine d2;
+  ec::FixedBaseTable<ec::G1Config> g1;
+  ec::FixedBaseTable<ec::G2Config> g2;
+  explicit DeltaTables(const VerifyingKey& vk) : d1(vk.delta_g1), d2(vk.delta_g2), g1(d1), g2(d2) {}
+};
+constexpr size_t kMaxDeltaKeys = 8;
+
+std::shared_ptr<const DeltaTables> delta_tables(const VerifyingKey& vk) {
+  static std::mutex mu;
+  static std::vector<std::shared_ptr<const DeltaTables>> cache;  // oldest first
+  {
+    std::lock_guard l(mu);
+    for (const auto& e : cache)
+      if (e->d1 == vk.delta_g1 && e->d2 == vk.delta_g2) return e;
+  }
+  auto built = std::make_shared<const DeltaTables>(vk);  // outside the lock: other keys go on
+  std::lock_guard l(mu);
+  if (cache.size() >= kMaxDeltaKeys) cache.erase(cache.begin());
+  cache.push_back(built);
+  return built;
+}
+
 }  // namespace
 
 ProofRandomness random_proof_randomness() {
@@ -42,12 +75,19 @@ std::vector<Fr> public_inputs(const r1cs::Circuit& circuit, std::span<const Fr> 
 Proof assemble(const VerifyingKey& vk, const QuerySums& sums, const ProofRandomness& rs) {
   using J1 = ec::G1Jacobian;
   using J2 = ec::G2Jacobian;
-  const J1 delta1 = J1::from_affine(vk.delta_g1);
-  const J1 a = sums.a.add_mixed(vk.alpha_g1) + delta1.mul_scalar(rs.r);
-  const J1 b1 = sums.b1.add_mixed(vk.beta_g1) + delta1.mul_scalar(rs.s);
-  const J2 b2 = sums.b2.add_mixed(vk.beta_g2) + J2::from_affine(vk.delta_g2).mul_scalar(rs.s);
-  const J1 c = sums.l + sums.h + a.mul_scalar(rs.s) + b1.mul_scalar(rs.r) - delta1.mul_scalar(rs.r * rs.s);
-  return Proof{a.to_affine(), b2.to_affine(), c.to_affine()};
+  const DeltaTables& t = *delta_tables(vk);
+  const J1 a = sums.a.add_mixed(vk.alpha_g1) + t.g1.mul(rs.r);
+  const J1 b1 = sums.b1.add_mixed(vk.beta_g1) + t.g1.mul(rs.s);
+  const J2 b2 = sums.b2.add_mixed(vk.beta_g2) + t.g2.mul(rs.s);
+  // s·A + r·B₁ as one two-point MSM (msm's Straus path: one doubling chain for both products).
+  const std::array<J1, 2> ab{a, b1};
+  const std::vector<ec::G1Affine> ab_affine = ec::batch_to_affine<ec::G1Config>(ab);
+  const std::array<Fr, 2> sr{rs.s, rs.r};
+  msm::Options one_thread;
+  one_thread.threads = 1;
+  const J1 sa_rb = msm::msm<ec::G1Config>(ab_affine, sr, one_thread);
+  const J1 c = sums.l + sums.h + sa_rb - t.g1.mul(rs.r * rs.s);
+  return Proof{ab_affine[0], b2.to_affine(), c.to_affine()};  // A's affine form is already there
 }
 
 QuerySums compute_sums(const BoundKey& key, std::span<const Fr> witness, const ProveOptions& opt, ProveTimings& t) {

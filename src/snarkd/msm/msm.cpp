@@ -1,10 +1,12 @@
 #include "snarkd/msm/msm.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <string>
 #include <type_traits>
 
+#include "snarkd/ec/g1.hpp"
 #include "snarkd/msm/buckets.hpp"
 #include "snarkd/msm/pippenger.hpp"
 #include "snarkd/util/cancel.hpp"
@@ -128,6 +130,204 @@ ec::Jacobian<C> sum_bits_threads(std::span<const ec::Affine<C>> bases, const uin
   return sum.to_jacobian();
 }
 
+// Below kStrausMax points Pippenger's fixed cost dominates whatever the scalars: ~255 Jacobian
+// doublings in combine plus a bucket pass and reduction per window (a 4-point G1 MSM took
+// ~0.2-0.4 ms, most of a tiny circuit's proof). Straus's interleaving shares one doubling chain
+// that is only as long as the largest scalar (tiny circom circuits' witnesses are mostly small
+// integers). A scalar of at most kBinaryBits bits adds its point once per set bit (no table);
+// a larger one uses width-5 NAF digits (odd, in ±[1, 15], ~1 in 6 positions non-zero: ~43
+// additions for 255 bits against 64 for 4-bit windows) from a table of 8 odd multiples (one
+// doubling and 7 additions to build).
+constexpr size_t kStrausMax = 16;
+constexpr size_t kBinaryBits = 24;
+constexpr size_t kNafBits = ff::Fr::kBits + 1;  // a w-NAF is at most one digit longer
+
+// Width-5 NAF of k: digits[i] for i < the returned length, Σ digits[i]·2^i = k.
+size_t naf5(const ff::Fr::Repr& k, std::array<int8_t, kNafBits>& digits) {
+  constexpr size_t L = std::size(ff::Fr::Repr{}.limb);
+  uint64_t v[L + 1] = {};  // one spare limb: adding back a negative digit may carry past k's top
+  for (size_t i = 0; i < L; ++i) v[i] = k.limb[i];
+  auto is_zero = [&] {
+    for (uint64_t x : v)
+      if (x) return false;
+    return true;
+  };
+  size_t n = 0;
+  while (!is_zero()) {
+    int d = 0;
+    if (v[0] & 1) {
+      d = int(v[0] & 31);
+      if (d >= 16) d -= 32;
+      // v -= d: subtract a positive digit (no borrow past limb 0: v's low 5 bits are d) or add |d|
+      if (d > 0) {
+        v[0] -= uint64_t(d);
+      } else {
+        uint64_t add = uint64_t(-d);
+        for (size_t i = 0; i <= L && add; ++i) {
+          v[i] += add;
+          add = v[i] < add ? 1 : 0;
+        }
+      }
+    }
+    digits[n++] = int8_t(d);
+    for (size_t i = 0; i < L; ++i) v[i] = (v[i] >> 1) | (v[i + 1] << 63);
+    v[L] >>= 1;
+  }
+  return n;
+}
+
+// G1's endomorphism φ(x, y) = (β·x, y) = λ·(x, y) with λ = z² − 1 for BLS12-381's
+// z = −0xd201000000010000: r = λ² + λ + 1, so λ is a 128-bit integer and k = k₁ + k₂·λ with
+// k₁ = k mod λ, k₂ = ⌊k / λ⌋, both < 2^128 (GLV). k·P = k₁·P + k₂·φ(P) halves the doubling chain
+// for one multiplication of x per point. φ = [λ] holds on the order-r subgroup, where every key
+// loader's kFull check puts the bases (a kTrusted key's stray point makes an invalid proof
+// either way; key_check.hpp finds it). β (one of Fp's two primitive cube roots of unity) is
+// found once by testing φ(G) = λ·G; r is checked to be λ² + λ + 1. Should either fail, ok stays
+// false and the plain path runs.
+using u128 = unsigned __int128;
+struct Glv {
+  bool ok = false;
+  u128 lambda = 0;
+  ec::G1Config::Field beta;
+};
+
+Glv make_glv() {
+  using Fp = ec::G1Config::Field;
+  Glv g;
+  const uint64_t z = 0xd201000000010000ULL;
+  g.lambda = u128(z) * z - 1;
+  // λ² + λ + 1 as 4 limbs, against r
+  const uint64_t l0 = uint64_t(g.lambda), l1 = uint64_t(g.lambda >> 64);
+  const u128 p00 = u128(l0) * l0, p01 = u128(l0) * l1, p11 = u128(l1) * l1;
+  uint64_t w[4];
+  u128 acc = u128(uint64_t(p00)) + 1 + l0;  // + λ + 1, low limb
+  w[0] = uint64_t(acc);
+  acc = (acc >> 64) + (p00 >> 64) + 2 * u128(uint64_t(p01)) + l1;
+  w[1] = uint64_t(acc);
+  acc = (acc >> 64) + 2 * (p01 >> 64) + uint64_t(p11);
+  w[2] = uint64_t(acc);
+  w[3] = uint64_t((acc >> 64) + (p11 >> 64));
+  for (size_t i = 0; i < 4; ++i)
+    if (w[i] != ff::Fr::kModulus.limb[i]) return g;
+  // (p − 1) / 3 by long division from the top limb
+  auto e = Fp::kModulusMinusOne;
+  u128 rem = 0;
+  for (size_t i = std::size(e.limb); i-- > 0;) {
+    const u128 cur = (rem << 64) | e.limb[i];
+    e.limb[i] = uint64_t(cur / 3);
+    rem = cur % 3;
+  }
+  const ec::G1Affine gen = ec::generator<ec::G1Config>();
+  const ec::G1Affine want = ec::G1Jacobian::from_affine(gen).mul(ff::BigInt<2>{{l0, l1}}).to_affine();
+  for (uint64_t base = 2; base < 16; ++base) {
+    const Fp w3 = ff::pow_vartime(Fp::from_u64(base), e);
+    if (w3 == Fp::one()) continue;  // base is a cube: no root from it
+    for (const Fp& b : {w3, w3 * w3})
+      if (ec::G1Affine{b * gen.x, gen.y} == want) {
+        g.beta = b;
+        g.ok = true;
+        return g;
+      }
+    return g;
+  }
+  return g;
+}
+
+const Glv& glv() {
+  static const Glv g = make_glv();
+  return g;
+}
+
+// k = k₁ + k₂·λ (k < r, so k₂ ≤ λ + 1): binary long division, ~1 µs against ~127 doublings saved.
+void glv_split(const ff::Fr::Repr& k, u128 lambda, ff::Fr::Repr& k1, ff::Fr::Repr& k2) {
+  u128 rem = 0, q = 0;
+  for (size_t i = k.bit_length(); i-- > 0;) {
+    const bool top = rem >> 127;
+    rem = (rem << 1) | u128(k.bit(i));
+    q <<= 1;
+    if (top || rem >= lambda) {  // with top set the true value exceeds 2^128 > λ; mod 2^128 is exact
+      rem -= lambda;
+      q |= 1;
+    }
+  }
+  k1 = ff::Fr::Repr{};
+  k2 = ff::Fr::Repr{};
+  k1.limb[0] = uint64_t(rem);
+  k1.limb[1] = uint64_t(rem >> 64);
+  k2.limb[0] = uint64_t(q);
+  k2.limb[1] = uint64_t(q >> 64);
+}
+
+template <class C>
+ec::Jacobian<C> straus(std::span<const ec::Affine<C>> in_bases, std::span<const ff::Fr> scalars) {
+  using X = ec::Xyzz<C>;
+  constexpr size_t kMax = 2 * kStrausMax;  // G1's GLV splits a point in two
+  std::array<ec::Affine<C>, kMax> bases;
+  std::array<ff::Fr::Repr, kMax> k{};
+  std::array<bool, kMax> phi{};  // bases[i] = φ(bases[i − 1])
+  size_t n = 0;
+  for (size_t i = 0; i < in_bases.size(); ++i) {
+    if (in_bases[i].is_infinity()) continue;  // contributes nothing
+    const ff::Fr::Repr ki = scalars[i].to_repr();
+    if constexpr (std::is_same_v<C, ec::G1Config>) {
+      if (ki.bit_length() > 128 && glv().ok) {
+        glv_split(ki, glv().lambda, k[n], k[n + 1]);
+        bases[n] = in_bases[i];
+        bases[n + 1] = ec::Affine<C>{glv().beta * in_bases[i].x, in_bases[i].y};
+        phi[n + 1] = true;
+        n += 2;
+        continue;
+      }
+    }
+    bases[n] = in_bases[i];
+    k[n++] = ki;
+  }
+  std::array<size_t, kMax> len{};  // bits, or NAF digits for the tabled points
+  std::array<bool, kMax> tabled{};
+  std::array<std::array<int8_t, kNafBits>, kMax> naf;
+  std::vector<X> odd;  // (2j + 1)·Pᵢ at 8·i + j for the tabled points
+  size_t top = 0;
+  for (size_t i = 0; i < n; ++i) {
+    len[i] = k[i].bit_length();
+    if (len[i] > kBinaryBits) {
+      tabled[i] = true;
+      len[i] = naf5(k[i], naf[i]);
+      if (odd.empty()) odd.resize(8 * n);
+      if constexpr (std::is_same_v<C, ec::G1Config>) {
+        if (phi[i] && tabled[i - 1]) {  // φ is linear: φ(m·P) = m·φ(P), one multiplication each
+          for (size_t j = 0; j < 8; ++j) {
+            odd[8 * i + j] = odd[8 * (i - 1) + j];
+            odd[8 * i + j].X = glv().beta * odd[8 * i + j].X;  // x = X/ZZ scales with X
+          }
+          top = std::max(top, len[i]);
+          continue;
+        }
+      }
+      const X twice = X::dbl_affine(bases[i]);
+      odd[8 * i] = X::from_affine(bases[i]);
+      for (size_t j = 1; j < 8; ++j) odd[8 * i + j] = odd[8 * i + j - 1] + twice;
+    }
+    top = std::max(top, len[i]);
+  }
+  // After position b: acc = Σ ⌊kᵢ / 2^b⌋·Pᵢ for the bit-wise points and Σ_{j ≥ b} dᵢⱼ·2^(j−b)·Pᵢ
+  // for the NAF points; both are kᵢ·Pᵢ at b = 0.
+  X acc = X::infinity();
+  for (size_t b = top; b-- > 0;) {
+    acc = acc.dbl();
+    for (size_t i = 0; i < n; ++i) {
+      if (len[i] <= b) continue;
+      if (!tabled[i]) {
+        if (k[i].bit(b)) acc = acc.add_mixed(bases[i]);
+      } else if (const int d = naf[i][b]; d > 0) {
+        acc += odd[8 * i + size_t(d - 1) / 2];
+      } else if (d < 0) {
+        acc += -odd[8 * i + size_t(-d - 1) / 2];
+      }
+    }
+  }
+  return acc.to_jacobian();
+}
+
 }  // namespace
 
 template <class C>
@@ -142,6 +342,10 @@ ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const ff::Fr
                           " outside [2, 16]");
   const size_t n = bases.size();
   if (n == 0) return ec::Jacobian<C>::infinity();
+  if (n <= kStrausMax && opt.window_bits == 0) {  // an explicit window asks for Pippenger
+    throw_if_stopped(opt.stop, "msm");
+    return straus<C>(bases, scalars);
+  }
   const size_t threads = detail::resolve_threads(opt.threads);
   const detail::Plan plan =
       detail::make_plan(n, threads, opt.window_bits, reduce_weight(opt.accumulation));

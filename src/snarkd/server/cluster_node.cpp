@@ -450,8 +450,40 @@ void ClusterNode::complete_loop() {
   while (!stopping_) {
     seen = engine_.wait_finished(seen, milliseconds(250));
     collect_finished();
+    linger(seen);
     if (!flush_pending()) wait_connected(milliseconds(1000));
   }
+}
+
+// A partition that finished while others still compute here waits up to kCompleteLinger for
+// them, so that their results share one transaction (complete_many: one WAL flush, one lock
+// pass) instead of one each: 16 daemons at ~300 partitions/s committed 3,200 completion
+// transactions per 4,000 partitions. The wait ends early once every worker's result is in,
+// and never holds a failure, a release or a draining host's results. A result is safe meanwhile
+// exactly as while it was computing (the lease covers it; lost, it is proven again).
+void ClusterNode::linger(uint64_t& seen) {
+  const auto deadline = Clock::now() + kCompleteLinger;
+  for (;;) {
+    {
+      std::lock_guard l(mu_);
+      if (!worth_lingering()) return;
+    }
+    const auto left = std::chrono::ceil<milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) return;
+    seen = engine_.wait_finished(seen, left);
+    collect_finished();
+  }
+}
+
+bool ClusterNode::worth_lingering() const {
+  if (pending_.empty() || stopping_ || draining_) return false;
+  for (const Pending& p : pending_)
+    if (p.kind != Pending::kComplete) return false;
+  const size_t workers = device_names_.size() * size_t(cfg_.workers_per_device);
+  if (pending_.size() >= workers) return false;
+  for (const auto& [t, loc] : held_)
+    if (loc.eid && !loc.collected) return true;
+  return false;
 }
 
 std::string ClusterNode::partition_result(const engine::JobResult& r) {

@@ -131,6 +131,9 @@ class ClusterNode {
   void record_completions(const std::vector<Pending>& batch);  // kComplete only
   static void log_fenced(const ClusterClaim& c);
   static constexpr size_t kCompleteBatch = 64;
+  void linger(uint64_t& seen);    // gathers the completions of partitions still computing
+  bool worth_lingering() const;   // mu_ held
+  static constexpr std::chrono::milliseconds kCompleteLinger{30};
 
   void beat_loop();
   void beat_once(std::chrono::steady_clock::time_point& last_purge);

@@ -519,11 +519,14 @@ ClusterOutcome ClusterStore::finish_job(pg::Conn& c, uint64_t id, const std::str
   }
   out.set_verified(verified);
   out.set_attempts(attempts);
-  c.query("UPDATE jobs SET state = $2, error = $3, result = $4::bytea, finished_at = $5 WHERE id = $1",
-          pg::Params().i64(jid).text(state).text(error).bytes(out.SerializeAsString()).f64(out.finished_unix_s()));
-  c.query("DELETE FROM witness_chunks WHERE job_id = $1", pg::Params().i64(jid));
-  c.query("INSERT INTO events(job_id, event, detail) VALUES ($1, $2, $3)", pg::Params().i64(jid).text(state).text(error));
-  notify(c, "done", std::to_string(id));
+  // The end in one statement (one round trip instead of four: a job's end was ~1 of a 10-partition
+  // job's ~3 round trips per partition); the NOTIFY is delivered at commit all the same.
+  c.query("WITH u AS (UPDATE jobs SET state = $2, error = $3, result = $4::bytea, finished_at = $5 WHERE id = $1), "
+          "d AS (DELETE FROM witness_chunks WHERE job_id = $1), "
+          "e AS (INSERT INTO events(job_id, event, detail) VALUES ($1, $2, $3)) "
+          "SELECT CASE WHEN $6 THEN pg_notify($7, $8) END",
+          pg::Params().i64(jid).text(state).text(error).bytes(out.SerializeAsString()).f64(out.finished_unix_s())
+              .boolean(o_.notify).text(channel("done")).text(std::to_string(id)));
   bool any_claimed = false;
   for (int i = 0; i < stopped.rows(); ++i) any_claimed = any_claimed || stopped.boolean(i, 0);
   if (any_claimed) notify(c, "cancel", std::to_string(id));
