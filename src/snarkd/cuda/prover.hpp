@@ -162,6 +162,10 @@ class DeviceProvingKey {
   const NttTables* block_tables() const { return block_tables_.get(); }
 
  private:
+  struct ShapeOnly {};
+  // The key's shape, checked (check_key); both public constructors start here, then place it.
+  DeviceProvingKey(int device, const groth16::BoundKey& key, ShapeOnly);
+
   int device_;
   groth16::KeyFlavour flavour_;
   uint32_t log_domain_;

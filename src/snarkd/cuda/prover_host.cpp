@@ -126,8 +126,7 @@ uint64_t DeviceProvingKey::full_workspace_bytes(const groth16::BoundKey& key) {
       .total;
 }
 
-DeviceProvingKey::DeviceProvingKey(int device, const groth16::BoundKey& key, const KeyResidency& res, void* d_region,
-                                   cudaStream_t stream)
+DeviceProvingKey::DeviceProvingKey(int device, const groth16::BoundKey& key, ShapeOnly)
     : device_(device),
       flavour_(key.flavour()),
       log_domain_(key.pk().log_domain),
@@ -135,6 +134,11 @@ DeviceProvingKey::DeviceProvingKey(int device, const groth16::BoundKey& key, con
       num_inputs_(key.num_inputs()),
       num_vars_(key.num_vars()) {
   check_key(key);
+}
+
+DeviceProvingKey::DeviceProvingKey(int device, const groth16::BoundKey& key, const KeyResidency& res, void* d_region,
+                                   cudaStream_t stream)
+    : DeviceProvingKey(device, key, ShapeOnly{}) {
   detail::check_prover_workspace(d_region, "DeviceProvingKey (its region)");
   key_layout_ = layout_for(key, res);
   DeviceGuard guard(device);
@@ -142,13 +146,7 @@ DeviceProvingKey::DeviceProvingKey(int device, const groth16::BoundKey& key, con
 }
 
 DeviceProvingKey::DeviceProvingKey(int device, const groth16::BoundKey& key)
-    : device_(device),
-      flavour_(key.flavour()),
-      log_domain_(key.pk().log_domain),
-      num_constraints_(key.circuit().num_constraints()),
-      num_inputs_(key.num_inputs()),
-      num_vars_(key.num_vars()) {
-  check_key(key);
+    : DeviceProvingKey(device, key, ShapeOnly{}) {
   key_layout_ = layout_for(key, KeyResidency{});
   DeviceGuard guard(device);
   own_ = DeviceBuffer<uint8_t>(key_layout_.total);
