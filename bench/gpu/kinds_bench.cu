@@ -219,7 +219,7 @@ void bench_products(int sms, uint32_t reps, const Stream& s) {
   std::printf("field throughput, %d SMs, 4 chains per thread, median of %u runs\n", sms, reps);
   rate<Fr, Op::kMul>("Fr product", sms, 2048, reps, s);
   rate<Fp, Op::kMul>("Fp product", sms, 1024, reps, s);
-  rate<Fp2, Op::kMul>(SNARKD_CUDA_FP2_LAZY ? "Fp2 product (lazy reduction)" : "Fp2 product (3 full)", sms, 512, reps, s);
+  rate<Fp2, Op::kMul>(SNARKD_CUDA_FP2_LAZY ? "Fp2 product (lazy reduction)" : "Fp2 product (operator*: 3 full)", sms, 512, reps, s);
   rate<Fp2, Op::kFp2Karatsuba>("Fp2 product (3 full products)", sms, 512, reps, s);
   rate<Fp, Op::kInvGcd>("Fp inversion (binary GCD)", sms, 8, reps, s);
   rate<Fp, Op::kInvFermat>("Fp inversion (Fermat)", sms, 2, reps, s);

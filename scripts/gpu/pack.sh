@@ -9,8 +9,8 @@ build=$1; out=$2; shift 2
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 for p in "$@"; do
-  for f in "$build/$p"*; do
-    [ -e "$f" ] || { echo "pack: missing $build/$p" >&2; exit 1; }
+  for f in "$build/$p" "$build/$p".*; do
+    [ -e "$f" ] || { [ "$f" = "$build/$p" ] && { echo "pack: missing $build/$p" >&2; exit 1; }; continue; }
     rel=${f#"$build"/}
     mkdir -p "$stage/$(dirname "$rel")"
     cp -P "$f" "$stage/$rel"
@@ -18,5 +18,7 @@ for p in "$@"; do
   done
 done
 mkdir -p "$(dirname "$out")"
-tar -cf - -C "$stage" . | xz -T2 -6 > "$out"
+# -9e: the binaries share the CUDA library's code; its long matches took 146 MB of test
+# binaries to 17 MB where -6 gave 66 MB.
+tar -cf - -C "$stage" . | xz -T2 -9e > "$out"
 ls -l "$out"

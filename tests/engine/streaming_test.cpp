@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <set>
@@ -296,6 +297,49 @@ TEST(ChunkStreamer, SubscribersAtTheSameTimeShareFills) {
   EXPECT_EQ(n2, 12u);
   EXPECT_EQ(st.stats().fills, 12u);
   EXPECT_EQ(st.stats().taken, 24u);
+}
+
+// A slow consumer (the H MSM) enqueues its reads and releases its leases at once; its device
+// holds keep the slots in use. A consumer beside it (another step's witness MSMs) must get the
+// slots that free up, although the slow one still needs chunks: the fewest-in-use rule.
+TEST(ChunkStreamer, SlotsFreedBesideASlowConsumerGoToTheOneWithFewestInUse) {
+  FakeBackend be(3);
+  ChunkStreamer st(3, be);
+  const auto ids = st.add(fake_chunks(30));
+  auto slow = st.subscribe(0, std::vector<ChunkStreamer::ChunkId>(ids.begin(), ids.begin() + 10));
+  std::vector<ChunkStreamer::DeviceHold*> slow_holds;
+  for (int k = 0; k < 3; ++k) {  // its reads of all three slots are queued on the device
+    auto l = slow.next();
+    ASSERT_TRUE(l);
+    slow_holds.push_back(l->hold_for_device());
+  }
+  EXPECT_EQ(st.stats().device_holds, 3u);
+  auto fast = st.subscribe(1, std::vector<ChunkStreamer::ChunkId>(ids.begin() + 10, ids.end()));
+  std::atomic<bool> timed_out{false};
+  std::thread watchdog([&] {  // a wrong policy would leave `fast` waiting for ever
+    for (int i = 0; i < 200 && !timed_out; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    timed_out = true;
+    st.poke();
+  });
+  ChunkStreamer::done(slow_holds[0]);  // one slot's device reads are done
+  size_t got = 0;
+  while (auto l = fast.next([&] { return timed_out.load(); })) {
+    EXPECT_GE(l->chunk->first, 10u);
+    ChunkStreamer::DeviceHold* h = l->hold_for_device();
+    l.reset();
+    ChunkStreamer::done(h);  // fast: done at once
+    ++got;
+  }
+  EXPECT_EQ(got, 20u) << "the fast consumer starved beside the slow one's device holds";
+  EXPECT_EQ(st.stats().device_holds, 2u);
+  timed_out = true;
+  watchdog.join();
+  ChunkStreamer::done(slow_holds[1]);
+  ChunkStreamer::done(slow_holds[2]);
+  size_t rest = 0;
+  while (auto l = slow.next()) ++rest;
+  EXPECT_EQ(rest, 7u);
+  EXPECT_EQ(st.stats().device_holds, 0u);
 }
 
 TEST(ChunkStreamer, GiveUpAndDroppedSubscriptionsFreeTheirSlots) {

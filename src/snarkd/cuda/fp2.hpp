@@ -1,17 +1,19 @@
 // Fp2 = Fp[u]/(u² + 1) for host and device (G2 coordinates): one type name and interface, with
 // the bytes of ff::Fp2 (c0 then c1, each a cuda::Fp with ff::Fp's layout).
 //
-// Multiplication is Karatsuba: 3 Fp products + 5 additions instead of 4 + 2; on the device the
-// three products stay double-width and share two Montgomery reductions (mont32::fp2_mul_lazy:
-// ~5n² multiply-adds instead of 6n²) unless SNARKD_CUDA_FP2_LAZY is defined to 0 (then three
-// full Montgomery products, the earlier kernel, kept for the A/B measurement). Squaring uses
-// (a + b)(a − b) and 2ab: 2 products. On the host every operation forwards to ff::Fp2.
+// Multiplication is Karatsuba: 3 Fp products + 5 additions instead of 4 + 2, each a full
+// Montgomery product. SNARKD_CUDA_FP2_LAZY=1 keeps the three products double-width and shares
+// two Montgomery reductions (mont32::fp2_mul_lazy: ~5n² multiply-adds instead of 6n²); on the
+// H200 it measured slower (6.49 against 6.85 G Fp2 products/s; G2 MSM 2^24 649.7 ms against
+// 523 ms: the double-width products' registers), so it is off by default and kept for the A/B.
+// Squaring uses (a + b)(a − b) and 2ab: 2 products. On the host every operation forwards to
+// ff::Fp2.
 #pragma once
 #include "snarkd/cuda/field.hpp"
 #include "snarkd/ff/fp2.hpp"
 
 #if !defined(SNARKD_CUDA_FP2_LAZY)
-#define SNARKD_CUDA_FP2_LAZY 1
+#define SNARKD_CUDA_FP2_LAZY 0
 #endif
 
 namespace snarkd::cuda {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstddef>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -79,9 +80,25 @@ namespace snarkd::cuda {
 
 namespace {
 
-// Sort entries per Pippenger pass in the streamed MSMs: 2^26 keeps a pass's sort buffers near
-// 1 GiB (msm() allows 2^28, 4 GiB) at the cost of re-reading the scalars per pass (a few ms).
-constexpr uint64_t kStreamPassEntries = uint64_t{1} << 26;
+// Sort entries per Pippenger pass in the streamed MSMs: 2^24 keeps a pass's sort buffers and
+// CUB's temporary near 0.4 GiB (2^26: 1.5 GiB; msm() allows 2^28) at the cost of re-reading a
+// chunk's scalars once per pass (7 passes of 2 windows for a chunk of 2^23 points instead of 2).
+// The 1.1 GiB it saves in both the H MSM's kept range and the witness MSMs' step is what lets
+// the two run side by side on a 16 GiB card at PoRep size (13.9 GiB of working gap).
+// SNARKD_STREAM_PASS_LOG=20..28 overrides it (A/B runs).
+uint64_t stream_pass_entries() {
+  static const uint64_t e = [] {
+    uint64_t log = 24;
+    if (const char* v = std::getenv("SNARKD_STREAM_PASS_LOG")) {
+      char* end = nullptr;
+      log = std::strtoull(v, &end, 10);
+      if (end == v || *end || log < 20 || log > 28)
+        throw InvalidArgument(std::string("SNARKD_STREAM_PASS_LOG: '") + v + "' is not an integer in [20, 28]");
+    }
+    return uint64_t{1} << log;
+  }();
+  return e;
+}
 
 detail::WindowLayout window_layout(uint64_t n, uint64_t max_pass_entries) {
   const uint32_t c = msm_default_window(n);
@@ -122,7 +139,7 @@ StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& c
   StreamLayout l;
   const uint32_t L = pk.log_domain;
   l.depth = split_depth(pk.flavour, L);
-  l.max_pass_entries = kStreamPassEntries;
+  l.max_pass_entries = stream_pass_entries();
   const uint64_t n = pk.domain_size(), wb = align256(circuit.num_vars() * sizeof(Fr)), vb = align256(n * sizeof(Fr));
   // Step 0.
   l.w = 0;

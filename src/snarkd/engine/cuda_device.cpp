@@ -50,7 +50,7 @@ std::shared_ptr<const CudaDevice::HostKey> CudaDevice::host_key(const CircuitEnt
   return h;
 }
 
-// The streamer's copies: on the device's copy stream, after the slot's previous readers.
+// The streamer's copies: on the slot's copy stream, after the slot's previous readers.
 class CudaBackend final : public ChunkStreamer::Backend {
  public:
   explicit CudaBackend(CudaDevice& d) : d_(d) {}
@@ -77,13 +77,12 @@ CudaDevice::CudaDevice(uint32_t ordinal, uint64_t ledger_bytes) : ordinal_(ordin
   pool_ = cuda::DeviceBuffer<std::byte>(pool_bytes_);
   ledger_ = std::make_unique<VramLedger>(pool_bytes_);
   loader_ = cuda::Stream();
-  copy_ = cuda::Stream();
   const uint64_t mib = env_u64("SNARKD_SLOT_MIB", 0);
   slot_bytes_ = align_segment(mib ? mib << 20 : std::min(kMaxSlotBytes, pool_bytes_ / 24));
   const uint32_t slots = uint32_t(env_u64("SNARKD_STREAM_SLOTS", 3));
   if (slots > 0 && uint64_t(slots) * slot_bytes_ <= pool_bytes_ / 2) {
     slots_ = *ledger_->reserve_resident(uint64_t(slots) * slot_bytes_);
-    for (uint32_t k = 0; k < slots; ++k) ready_.emplace_back();
+    for (uint32_t k = 0; k < slots; ++k) ready_.emplace_back(), copies_.emplace_back();
     backend_ = std::make_unique<CudaBackend>(*this);
     streamer_ = std::make_unique<ChunkStreamer>(slots, *backend_);
   }
@@ -93,7 +92,7 @@ CudaDevice::CudaDevice(uint32_t ordinal, uint64_t ledger_bytes) : ordinal_(ordin
 
 CudaDevice::~CudaDevice() {
   streamer_.reset();  // joins the filler before the streams and events go
-  cudaStreamSynchronize(copy_);
+  for (const cuda::Stream& c : copies_) cudaStreamSynchronize(c);
 }
 
 uint64_t CudaDevice::memory_used(uint32_t ordinal) {
@@ -239,24 +238,27 @@ struct FillSpan {
 
 void CudaDevice::fill(uint32_t slot, const StreamChunk& chunk, const std::vector<uint32_t>& previous) {
   cuda::DeviceGuard g(static_cast<int>(ordinal_));
+  cudaStream_t copy = copies_[slot];
   for (uint32_t c : previous)
-    if (c < consumed_.size()) consumed_[c][slot].wait_in(copy_);
+    if (c < consumed_.size()) consumed_[c][slot].wait_in(copy);
   auto* span = new FillSpan{this, {}, chunk.bytes, [](FillSpan* s) {
                               const auto end = std::chrono::steady_clock::now();
                               CudaDevice& d = *s->device;
                               std::lock_guard l(d.mu_);
-                              d.copy_busy_s_ += std::chrono::duration<double>(end - s->begin).count();
+                              const auto from = std::max(s->begin, d.copy_busy_until_);  // the union
+                              if (end > from) d.copy_busy_s_ += std::chrono::duration<double>(end - from).count();
+                              d.copy_busy_until_ = std::max(d.copy_busy_until_, end);
                               if (d.record_spans_) d.spans_.push_back(CopySpan{s->begin, end, s->bytes});
                               delete s;
                             }};
   SNARKD_CUDA_CHECK(cudaLaunchHostFunc(
-      copy_, [](void* p) { static_cast<FillSpan*>(p)->begin = std::chrono::steady_clock::now(); }, span));
+      copy, [](void* p) { static_cast<FillSpan*>(p)->begin = std::chrono::steady_clock::now(); }, span));
   std::byte* dst = pool() + slots_.offset() + uint64_t(slot) * slot_bytes_;
   for (const CopySegment& s : chunk.segments)
-    cuda::copy_to_device_async(dst + s.offset, s.host, s.bytes, copy_);
-  ready_[slot].record(copy_);
+    cuda::copy_to_device_async(dst + s.offset, s.host, s.bytes, copy);
+  ready_[slot].record(copy);
   SNARKD_CUDA_CHECK(cudaLaunchHostFunc(
-      copy_, [](void* p) { auto* s = static_cast<FillSpan*>(p); s->done(s); }, span));
+      copy, [](void* p) { auto* s = static_cast<FillSpan*>(p); s->done(s); }, span));
 }
 
 StreamStats CudaDevice::stream_stats() const {

@@ -10,14 +10,15 @@
 //
 // A circuit whose key fits beside the workers' working sets is fully resident and a partition
 // is one step: witness upload (cuda::WitnessStager), then cuda::prove_on_stream. Otherwise the
-// rest of the key streams through the slots (engine/streamer.hpp, a copy stream of the device's
-// own, event-ordered: a fill waits for the slot's previous readers' events, readers wait for the
+// rest of the key streams through the slots (engine/streamer.hpp, a copy stream per slot,
+// event-ordered: a fill waits for the slot's previous readers' events, readers wait for the
 // fill's) and a partition runs the two steps of cuda/prover_stream.hpp.
 //
 // Tuning (environment, read at construction): SNARKD_STREAM_SLOTS (3) slots of SNARKD_SLOT_MIB
 // (min(832, pool/24) MiB: 2^23 G1 points with their index entries).
 #pragma once
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -115,7 +116,11 @@ class CudaDevice final : public Device {
   cuda::DeviceBuffer<std::byte> pool_;
   std::unique_ptr<VramLedger> ledger_;
   Reservation slots_;
-  cuda::Stream loader_, copy_;  // key placement; slot fills
+  cuda::Stream loader_;                // key placement
+  // Slot fills, one stream per slot: a fill waits for its slot's previous readers, and on one
+  // shared stream that wait (behind an H Pippenger of ~75 ms) held up the fills of the other
+  // slots that a faster consumer beside it was waiting for.
+  std::vector<cuda::Stream> copies_;
   std::vector<cuda::Event> ready_;                   // per slot: recorded after its fill
   std::vector<std::vector<cuda::Event>> consumed_;   // per worker, per slot: after its reads
   std::unique_ptr<ChunkStreamer::Backend> backend_;
@@ -125,7 +130,8 @@ class CudaDevice final : public Device {
   std::map<std::string, std::shared_ptr<const Loaded>> loaded_;
   bool record_spans_ = false;          // mu_
   std::vector<CopySpan> spans_;        // mu_
-  double copy_busy_s_ = 0;             // mu_
+  double copy_busy_s_ = 0;             // mu_: the union of the fills' spans
+  std::chrono::steady_clock::time_point copy_busy_until_{};  // mu_
   uint64_t witness_bytes_ = 0;         // mu_
 };
 

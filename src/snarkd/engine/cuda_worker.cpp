@@ -84,10 +84,18 @@ auto drained_on_error(cudaStream_t stream, Fn&& fn) {
 
 // Records a slot's consumed event on the consumer's stream when it goes out of scope (the slot's
 // next fill waits for it): after the reads a visit enqueued, whether it returned or threw.
+// After a visit's reads of a slot (also when visit throws): the consumed event the slot's next
+// fill waits for, and a device hold the streamer keeps until the stream has passed the reads.
 struct ConsumedMark {
   cudaEvent_t event;
   cudaStream_t stream;
-  ~ConsumedMark() { cudaEventRecord(event, stream); }
+  ChunkStreamer::Lease* lease;
+  ~ConsumedMark() {
+    cudaEventRecord(event, stream);
+    ChunkStreamer::DeviceHold* hold = lease->hold_for_device();
+    auto done = [](void* h) { ChunkStreamer::done(static_cast<ChunkStreamer::DeviceHold*>(h)); };
+    if (cudaLaunchHostFunc(stream, done, hold) != cudaSuccess) ChunkStreamer::done(hold);
+  }
 };
 
 }  // namespace
@@ -297,7 +305,7 @@ cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l, const std::stop_to
     if (!sub) return;
     while (auto lease = sub->next(stop)) {
       d_.ready_[lease->slot].wait_in(stream);
-      const ConsumedMark mark{d_.consumed_[consumer][lease->slot].get(), stream};  // before the lease goes
+      const ConsumedMark mark{d_.consumed_[consumer][lease->slot].get(), stream, &*lease};  // before the lease goes
       const std::byte* slot = d_.pool() + d_.slots_.offset() + uint64_t(lease->slot) * d_.slot_bytes_;
       const StreamChunk& ch = *lease->chunk;
       cuda::ChunkView cv{ch.first, ch.count};

@@ -88,6 +88,7 @@ ResidencyPlan plan_residency(const KeyCatalogue& k, const ResidencyInput& in) {
       if (!p.resident(KeyPart(part), c.index)) p.streamed_bytes_per_partition += c.bytes;
   // One step: Q, the witness MSMs on the same witness, then the H MSM on the kept tail.
   p.one_step_bytes = in.sizes.one;
+  p.kept_bytes = in.sizes.q_shrunk;
   if (one_step) p.steps = {{in.sizes.one, true}};
   else p.steps = {{in.sizes.q, true}, {in.sizes.m, true}};
   return p;
@@ -104,8 +105,9 @@ std::string describe(const KeyCatalogue& k, const ResidencyPlan& p) {
     s += b;
   }
   s += " (" + gib(p.key_bytes) + " resident, " + gib(p.streamed_bytes_per_partition) + " streamed per partition";
-  if (p.steps.size() == 1) return s + "; one step of " + gib(p.steps[0].bytes) + ")";
-  s += "; two steps of " + gib(p.steps[0].bytes) + " and " + gib(p.steps.back().bytes);
+  const std::string kept = p.kept_bytes ? " (" + gib(p.kept_bytes) + " kept for the H MSM)" : "";
+  if (p.steps.size() == 1) return s + "; one step of " + gib(p.steps[0].bytes) + kept + ")";
+  s += "; two steps of " + gib(p.steps[0].bytes) + kept + " and " + gib(p.steps.back().bytes);
   return s + (p.one_step_bytes ? ", one would need " + gib(p.one_step_bytes) + ")" : ")");
 }
 

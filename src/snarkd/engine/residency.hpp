@@ -61,6 +61,7 @@ struct ResidencyPlan {
   uint64_t streamed_bytes_per_partition = 0;  // key bytes one partition streams (no sharing)
   std::vector<DeviceStep> steps;
   uint64_t one_step_bytes = 0;  // the one step's range (StepSizes::one), also when two steps were chosen
+  uint64_t kept_bytes = 0;      // what step 0 keeps for the H MSM (StepSizes::q_shrunk)
 
   bool resident(KeyPart p, uint32_t chunk) const {
     return is_query(p) ? chunk < resident_chunks[query_index(p)] : matrices;

@@ -1,6 +1,7 @@
 #include "snarkd/engine/streamer.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 
@@ -16,8 +17,14 @@ ChunkStreamer::ChunkStreamer(uint32_t slots, Backend& backend) : backend_(backen
 
 ChunkStreamer::~ChunkStreamer() {
   {
-    std::lock_guard l(mu_);
+    std::unique_lock l(mu_);
     stop_ = true;
+    // Device holds end with work already enqueued (the workers have synchronised their streams
+    // by now); a broken device may never run their host functions, so the wait is bounded.
+    const bool drained = cv_.wait_for(l, std::chrono::seconds(30), [&] {
+      return std::all_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.holds.empty(); });
+    });
+    if (!drained) std::fprintf(stderr, "snarkd streamer: device holds still open at shutdown\n");
   }
   cv_.notify_all();
   thread_.join();
@@ -56,6 +63,8 @@ ChunkStreamer::Subscription ChunkStreamer::subscribe(uint32_t consumer, const st
   const uint64_t key = next_sub_++;
   Sub& s = subs_[key];
   s.consumer = consumer;
+  s.cursor = cursor_;
+  s.served_at = picks_;
   for (ChunkId id : chunks) {
     auto it = chunks_.find(id);
     if (it == chunks_.end()) throw std::logic_error("ChunkStreamer::subscribe: unknown chunk");
@@ -105,7 +114,7 @@ std::optional<ChunkStreamer::Lease> ChunkStreamer::Subscription::next(const std:
       if (std::find(slot.consumers.begin(), slot.consumers.end(), me.consumer) == slot.consumers.end())
         slot.consumers.push_back(me.consumer);
       ++st.stats_.taken;
-      return Lease(k, id, &e.chunk, &st);
+      return Lease(k, id, &e.chunk, &st, key_);
     }
     if (give_up && give_up()) return std::nullopt;
     st.cv_.wait(l);
@@ -125,6 +134,25 @@ void ChunkStreamer::Lease::release() {
   s_ = nullptr;
 }
 
+ChunkStreamer::DeviceHold* ChunkStreamer::Lease::hold_for_device() {
+  if (!s_) return nullptr;  // released: nothing to hold
+  std::lock_guard l(s_->mu_);
+  s_->slots_[slot].holds.insert(sub_);
+  return new DeviceHold{s_, slot, sub_};
+}
+
+void ChunkStreamer::done(DeviceHold* hold) {
+  if (!hold) return;
+  ChunkStreamer& st = *hold->streamer;
+  {
+    std::lock_guard l(st.mu_);
+    auto& holds = st.slots_[hold->slot].holds;
+    if (auto it = holds.find(hold->sub); it != holds.end()) holds.erase(it);
+  }
+  st.cv_.notify_all();
+  delete hold;
+}
+
 void ChunkStreamer::poke() {
   std::lock_guard l(mu_);
   cv_.notify_all();
@@ -133,29 +161,57 @@ void ChunkStreamer::poke() {
 ChunkStreamer::Stats ChunkStreamer::stats() const {
   std::lock_guard l(mu_);
   Stats s = stats_;
-  for (const Slot& slot : slots_) s.open_leases += slot.leases;
+  for (const Slot& slot : slots_) s.open_leases += slot.leases, s.device_holds += slot.holds.size();
   s.subscriptions = subs_.size();
   return s;
 }
 
-bool ChunkStreamer::pick(uint32_t& slot, ChunkId& id) {
+std::optional<ChunkStreamer::ChunkId> ChunkStreamer::next_for(const Sub& s) const {
+  // The first chunk after s.cursor (then from the start) that s needs and no slot holds.
+  std::optional<ChunkId> after, first;
+  for (ChunkId id : s.left) {
+    if (chunks_.at(id).slot >= 0) continue;
+    if (id > s.cursor && (!after || id < *after)) after = id;
+    if (!first || id < *first) first = id;
+  }
+  return after ? after : first;
+}
+
+size_t ChunkStreamer::in_use(uint64_t key, const Sub& s) const {
+  size_t n = 0;
+  for (const Slot& sl : slots_)
+    if ((sl.chunk && s.left.count(*sl.chunk)) || sl.holds.count(key)) ++n;
+  return n;
+}
+
+bool ChunkStreamer::pick(uint32_t& slot, ChunkId& id, Sub*& for_sub) {
   // A free slot: not filling, no open lease, holding nothing or a chunk nobody still needs.
   int free_slot = -1;
   for (uint32_t k = 0; k < slots_.size(); ++k) {
     const Slot& s = slots_[k];
-    if (s.filling || s.leases > 0) continue;
+    if (s.filling || s.leases > 0 || !s.holds.empty()) continue;
     if (s.chunk && chunks_.at(*s.chunk).demand > 0) continue;
     if (free_slot < 0 || !s.chunk) free_slot = int(k);
     if (!s.chunk) break;
   }
   if (free_slot < 0) return false;
-  // The next wanted chunk after the cursor, cyclically, that no slot holds.
-  auto wanted = [](const auto& kv) { return kv.second.demand > 0 && kv.second.slot < 0; };
-  auto it = std::find_if(chunks_.upper_bound(cursor_), chunks_.end(), wanted);
-  if (it == chunks_.end()) it = std::find_if(chunks_.begin(), chunks_.end(), wanted);
-  if (it == chunks_.end()) return false;
+  // The subscriber with the fewest slots in use, then the one served longest ago, that needs a
+  // chunk no slot holds.
+  Sub* best = nullptr;
+  size_t best_held = 0;
+  std::optional<ChunkId> best_id;
+  for (auto& [key, s] : subs_) {
+    if (s.left.empty()) continue;
+    const size_t held = in_use(key, s);
+    if (best && (held > best_held || (held == best_held && s.served_at >= best->served_at))) continue;
+    const std::optional<ChunkId> c = next_for(s);
+    if (!c) continue;
+    best = &s, best_held = held, best_id = c;
+  }
+  if (!best) return false;
   slot = uint32_t(free_slot);
-  id = it->first;
+  id = *best_id;
+  for_sub = best;
   return true;
 }
 
@@ -165,8 +221,11 @@ void ChunkStreamer::run() {
   for (;;) {
     uint32_t k = 0;
     ChunkId id = 0;
-    cv_.wait(l, [&] { return stop_ || pick(k, id); });
+    Sub* for_sub = nullptr;
+    cv_.wait(l, [&] { return stop_ || pick(k, id, for_sub); });
     if (stop_) return;
+    for_sub->cursor = id;
+    for_sub->served_at = ++picks_;
     Slot& slot = slots_[k];
     if (slot.chunk)
       if (auto old = chunks_.find(*slot.chunk); old != chunks_.end()) old->second.slot = -1;
