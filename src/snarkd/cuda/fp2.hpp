@@ -5,7 +5,8 @@
 // Montgomery product. SNARKD_CUDA_FP2_LAZY=1 keeps the three products double-width and shares
 // two Montgomery reductions (mont32::fp2_mul_lazy: ~5n² multiply-adds instead of 6n²); on the
 // H200 it measured slower (6.49 against 6.85 G Fp2 products/s; G2 MSM 2^24 649.7 ms against
-// 523 ms: the double-width products' registers), so it is off by default and kept for the A/B.
+// 514.7 ms with full products: the double-width products' registers), so it is off by default
+// and kept for the A/B.
 // Squaring uses (a + b)(a − b) and 2ab: 2 products. On the host every operation forwards to
 // ff::Fp2.
 #pragma once

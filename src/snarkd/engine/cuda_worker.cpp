@@ -82,10 +82,9 @@ auto drained_on_error(cudaStream_t stream, Fn&& fn) {
   }
 }
 
-// Records a slot's consumed event on the consumer's stream when it goes out of scope (the slot's
-// next fill waits for it): after the reads a visit enqueued, whether it returned or threw.
-// After a visit's reads of a slot (also when visit throws): the consumed event the slot's next
-// fill waits for, and a device hold the streamer keeps until the stream has passed the reads.
+// After the reads a visit enqueued on a slot, whether it returned or threw: the consumed event
+// the slot's next fill waits for, and a device hold the streamer keeps until the consumer's
+// stream has passed the reads (a host function ends it).
 struct ConsumedMark {
   cudaEvent_t event;
   cudaStream_t stream;
