@@ -55,11 +55,11 @@ std::vector<ec::Affine<C>> virtual_points(const std::vector<ec::Affine<C>>& base
   return out;
 }
 
-// Runs the passes the way pippenger() does; returns the virtual windows' buckets (XYZZ, host
-// bytes; poisoned first, so a bucket nobody writes shows).
+// Runs the passes the way pippenger_chunk() does into `out` (the virtual windows' buckets, XYZZ
+// host bytes), adding to every bucket when `continues_all` (a later chunk of one MSM).
 template <class C>
-std::vector<ec::Xyzz<C>> accumulate(const std::vector<ec::Affine<C>>& pts, const std::vector<Fr>& scalars,
-                                    const Shape& s, Lanes lanes, uint32_t lane_count) {
+void accumulate_into(const std::vector<ec::Affine<C>>& pts, const std::vector<Fr>& scalars, const Shape& s,
+                     Lanes lanes, uint32_t lane_count, std::vector<ec::Xyzz<C>>& out, bool continues_all) {
   using F = DevF<C>;
   const size_t n = scalars.size();
   const Order order{s.virtual_windows, s.copies, s.windows - (s.copies - 1) * s.virtual_windows};
@@ -67,10 +67,9 @@ std::vector<ec::Xyzz<C>> accumulate(const std::vector<ec::Affine<C>>& pts, const
   const int key_bits = int(s.c) + std::bit_width(std::min(per_pass, s.virtual_windows) - 1);
   const uint32_t sentinel = uint32_t((uint64_t{1} << key_bits) - 1);
   const uint32_t buckets = (1u << (s.c - 1)) + 1;
-  std::vector<ec::Xyzz<C>> out(size_t(s.virtual_windows) * buckets);
-  for (auto& b : out) b = std::bit_cast<ec::Xyzz<C>>(Xyzz<F>{F::one(), F::one(), F::one(), F::one()});  // poison
   for (uint32_t q0 = 0; q0 < s.windows; q0 += per_pass) {
-    const Pass pass = make_pass(order, s.windows, q0, per_pass);
+    Pass pass = make_pass(order, s.windows, q0, per_pass);
+    pass.continues_all = continues_all;
     const size_t entries = size_t(pass.qc) * n;
     std::vector<uint32_t> keys(entries, 0xdeadbeef), vals(entries, 0xdeadbeef);
     for (size_t i = 0; i < n; ++i)
@@ -96,6 +95,22 @@ std::vector<ec::Xyzz<C>> accumulate(const std::vector<ec::Affine<C>>& pts, const
     }
     for (uint32_t t = 0; t < pass.vc * buckets; ++t) fixup_bucket(a, t);
   }
+}
+
+// The buckets, poisoned first (a bucket nobody writes shows).
+template <class C>
+std::vector<ec::Xyzz<C>> poisoned_buckets(const Shape& s) {
+  using F = DevF<C>;
+  std::vector<ec::Xyzz<C>> out(size_t(s.virtual_windows) * ((1u << (s.c - 1)) + 1));
+  for (auto& b : out) b = std::bit_cast<ec::Xyzz<C>>(Xyzz<F>{F::one(), F::one(), F::one(), F::one()});
+  return out;
+}
+
+template <class C>
+std::vector<ec::Xyzz<C>> accumulate(const std::vector<ec::Affine<C>>& pts, const std::vector<Fr>& scalars,
+                                    const Shape& s, Lanes lanes, uint32_t lane_count) {
+  std::vector<ec::Xyzz<C>> out = poisoned_buckets<C>(s);
+  accumulate_into<C>(pts, scalars, s, lanes, lane_count, out, false);
   return out;
 }
 
@@ -200,6 +215,38 @@ TEST(MsmAccumulateHost, CopiesAndSplitPasses) {
   const auto b2 = snarkd::test::random_points<ec::G1Config>(g, 3);
   const auto s2 = random_scalars<ec::G1Config>(g, 3);
   expect_msm<ec::G1Config>(b2, s2, {5, 52, 52, 1, 4}, "n=3 < 52 windows, one window per pass");
+}
+
+// One MSM over chunks of points (the streamed H MSM): the first chunk sets the buckets, every
+// later one adds to them (continues_all), one reduction at the end — chunks of unequal sizes,
+// one chunk, chunks of one point and chunks with passes of one window.
+template <class C>
+void expect_chunked(std::mt19937_64& g, size_t n, std::vector<size_t> cuts, const Shape& s, const std::string& what) {
+  const auto b = snarkd::test::random_points<C>(g, n);
+  auto sc = random_scalars<C>(g, n);
+  for (size_t i = 0; i < n; i += 5) sc[i] = i % 10 ? Fr::one() : Fr::zero();
+  const auto want = msm::msm<C>(b, sc);
+  cuts.push_back(n);
+  for (Lanes l : {Lanes::kXyzz, Lanes::kAffine}) {
+    std::vector<ec::Xyzz<C>> buckets = poisoned_buckets<C>(s);
+    size_t from = 0;
+    for (size_t k = 0; k < cuts.size(); ++k) {
+      const std::vector<ec::Affine<C>> pts(b.begin() + from, b.begin() + cuts[k]);
+      const std::vector<Fr> part(sc.begin() + from, sc.begin() + cuts[k]);
+      accumulate_into<C>(pts, part, s, l, 5, buckets, k > 0);
+      from = cuts[k];
+    }
+    EXPECT_EQ(combine<C>(buckets, s), want) << what << (l == Lanes::kXyzz ? " xyzz" : " affine");
+  }
+}
+
+TEST(MsmAccumulateHost, BucketsCarriedAcrossChunks) {
+  auto g = snarkd::test::rng("msm-acc-chunks");
+  expect_chunked<ec::G1Config>(g, 200, {64, 128, 192}, plain(7), "4 equal chunks");
+  expect_chunked<ec::G1Config>(g, 150, {1, 2, 100}, plain(6), "chunks of 1, 1, 98, 50");
+  expect_chunked<ec::G1Config>(g, 90, {}, plain(9), "one chunk");
+  expect_chunked<ec::G1Config>(g, 120, {40, 80}, {8, 32, 32, 1, 50}, "passes of one window");
+  expect_chunked<ec::G2Config>(g, 60, {17, 33}, plain(5), "G2");
 }
 
 }  // namespace

@@ -174,6 +174,36 @@ TEST(StreamOps, ChunkCountsBoundSubRangesFromOverlappingChunks) {
   EXPECT_FALSE(empty.bound(0, 1).has_value());
 }
 
+// The tail's length through flushes, chunks added by bounds or by counts in random order: the
+// host's value is never below the device's length and equals it whenever it claims to be exact
+// (a flush after a bounded chunk once left the next chunk's bound standing as an exact length:
+// the Pippenger then read stale tail entries, a wrong B G2 sum at bit fraction 0.2).
+TEST(StreamOps, TailLengthIsExactWheneverItSaysSo) {
+  auto g = snarkd::test::rng("stream-tail-length");
+  for (int run = 0; run < 200; ++run) {
+    const uint64_t cap = 50 + g() % 100;
+    detail::TailLength tail;
+    uint64_t device = 0, flushes = 0;
+    for (int chunk = 0; chunk < 100; ++chunk) {
+      const uint64_t others = g() % (cap / 2), slack = g() % 3 == 0 ? 0 : g() % (cap / 2 - others + 1);
+      const bool counted = g() % 2;
+      const uint64_t told = counted ? others : others + slack;  // a bound is ≥ the count
+      if (!tail.fits(told, cap)) {
+        if (!tail.exact()) tail.set(device);
+        ASSERT_EQ(tail.value(), device) << "run " << run << " chunk " << chunk << ": flushing a bound";
+        tail.set(device = 0), ++flushes;
+      }
+      device += others;
+      tail.add(told, counted);
+      ASSERT_GE(tail.value(), device);
+      if (tail.exact()) ASSERT_EQ(tail.value(), device) << "run " << run << " chunk " << chunk;
+    }
+    if (!tail.exact()) tail.set(device);
+    ASSERT_EQ(tail.value(), device);
+    ASSERT_GT(flushes, 0u);
+  }
+}
+
 TEST(StreamOps, ScalarClassesAndChunkScalars) {
   auto g = snarkd::test::rng("stream-ops-scalars");
   std::vector<ff::Fr> w(500);
@@ -398,13 +428,13 @@ TEST(StreamProver, BellpersonStepsMatchTheCpuResidentStreamedAndMixed) {
     const std::string what = "bellperson m=" + std::to_string(k.m) + " bits=" + std::to_string(k.bits);
     for (const KeyResidency& res : {KeyResidency{}, none(), half(pk)}) {
       Placed placed(pk, sc.circuit, res);
-      // Both paths: fused H + B G2 bounded by B G1's counts, and the old ones.
+      // Both paths: fused H, B G2 bounded by B G1's counts and H buckets across chunks; the old ones.
       for (const bool fast : {true, false}) {
-        const detail::ScopedProverPaths paths(ProverPaths{fast, fast});
+        const detail::ScopedProverPaths paths(ProverPaths{fast, fast, fast});
         uint64_t streamed = 0;
         const QuerySums got = run_steps(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, &streamed);
         expect_equal(got, want,
-                     what + (fast ? " [fused, B shared]" : " [unfused, B twice]") + " (" + std::to_string(streamed) +
+                     what + (fast ? " [fused, B shared, H buckets]" : " [unfused, B twice, H per chunk]") + " (" + std::to_string(streamed) +
                          " chunks copied)");
       }
       // The engine's one-step order (witness once, witness MSMs before the H MSM).
@@ -446,9 +476,9 @@ TEST(StreamProver, SnarkjsFlavourStepsMatchTheCpu) {
   for (const KeyResidency& res : {KeyResidency{}, none()}) {
     Placed placed(sj, sc.circuit, res);
     for (const bool fast : {true, false}) {  // random scalars: B's tails flush often
-      const detail::ScopedProverPaths paths(ProverPaths{fast, fast});
+      const detail::ScopedProverPaths paths(ProverPaths{fast, fast, fast});
       expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 250), want,
-                   std::string("snarkjs random witness") + (fast ? " [fused, B shared]" : " [unfused, B twice]"));
+                   std::string("snarkjs random witness") + (fast ? " [fused, B shared, H buckets]" : " [unfused, B twice, H per chunk]"));
     }
     expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 250, nullptr, true), want, "snarkjs [one step]");
   }

@@ -109,6 +109,20 @@ template <class F>
 void pippenger(const Affine<F>* d_points, const Fr* d_scalars, size_t n, const WindowLayout& l, Xyzz<F>* d_result,
                void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who);
 
+// One Pippenger over several chunks of points (the streamed H MSM, whose bases arrive in
+// chunks): each chunk's passes add into buckets that stay in the scratch between calls, and one
+// reduction at the end — instead of a reduction per chunk (2·2^(c−1) additions per window each,
+// ≈ 7 M G1 additions per 2^23-point chunk at c = 19). Every call passes the same max_n (≥ each
+// chunk's n; it fixes the scratch's carve: pippenger_scratch_bytes(max_n, l)), layout and scratch;
+// `first` marks the first chunk with n > 0, which sets the buckets instead of adding to them.
+// pippenger_reduce then writes Σ over all chunks to *d_result (only after a first chunk).
+template <class F>
+void pippenger_chunk(const Affine<F>* d_points, const Fr* d_scalars, size_t n, size_t max_n, const WindowLayout& l,
+                     bool first, void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who);
+template <class F>
+void pippenger_reduce(size_t max_n, const WindowLayout& l, Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes,
+                      cudaStream_t stream, const char* who);
+
 }  // namespace detail
 
 // Synchronous convenience over host memory (tests, tools): allocates, copies, runs on a private
@@ -133,6 +147,11 @@ ec::Jacobian<C> msm_sync(std::span<const ec::Affine<C>> bases, std::span<const f
   extern template size_t detail::pippenger_scratch_bytes<F>(size_t, const detail::WindowLayout&);     \
   extern template void detail::pippenger<F>(const Affine<F>*, const Fr*, size_t, const detail::WindowLayout&, \
                                             Xyzz<F>*, void*, size_t, cudaStream_t, const char*);   \
+  extern template void detail::pippenger_chunk<F>(const Affine<F>*, const Fr*, size_t, size_t,     \
+                                                  const detail::WindowLayout&, bool, void*, size_t, \
+                                                  cudaStream_t, const char*);                      \
+  extern template void detail::pippenger_reduce<F>(size_t, const detail::WindowLayout&, Xyzz<F>*,  \
+                                                   void*, size_t, cudaStream_t, const char*);      \
   extern template void msm<F>(const Affine<F>*, const Fr*, size_t, Xyzz<F>*, void*, size_t,       \
                               cudaStream_t, uint32_t);                                            \
   extern template ec::Jacobian<C> msm_sync<C>(std::span<const ec::Affine<C>>,                      \

@@ -62,8 +62,14 @@ struct Order {
 // What one pass covers: order positions [q0, q0 + qc), virtual windows from v0 on.
 struct Pass {
   uint32_t q0 = 0, qc = 0, v0 = 0, vc = 0;
-  bool continues_v0 = false;  // v0's buckets already hold sums from the previous pass
+  bool continues_v0 = false;   // v0's buckets already hold sums from the previous pass
+  bool continues_all = false;  // every bucket holds sums from earlier calls (one MSM over chunks)
 };
+
+// Whether the pass adds to virtual window v0 + vl's buckets instead of setting them.
+SNARKD_HD bool continues(const Pass& pass, uint32_t vl) {
+  return pass.continues_all || (pass.continues_v0 && vl == 0);
+}
 
 // The pass that starts at order position q0 and takes at most per_pass positions.
 inline Pass make_pass(const Order& order, uint32_t windows, uint32_t q0, uint32_t per_pass) {
@@ -150,8 +156,8 @@ SNARKD_HD Xyzz<F>* bucket_of(const ChunkArgs<F>& a, uint32_t key) {
 }
 
 // Where a lane's finished run goes: the chunk's first run → head, its last (another run) → tail,
-// one strictly inside → the bucket itself (added to it when the pass continues virtual window
-// v0, whose bucket then holds the previous pass's sum).
+// one strictly inside → the bucket itself (added to it when the pass continues the window's
+// buckets: virtual window v0 after an earlier pass, or every window after an earlier chunk).
 enum RunPlace : uint8_t { kHead, kInside, kTail };
 template <class F>
 SNARKD_HD void emit(const ChunkArgs<F>& a, uint32_t chunk, uint32_t key, const Xyzz<F>& sum, RunPlace place) {
@@ -161,7 +167,7 @@ SNARKD_HD void emit(const ChunkArgs<F>& a, uint32_t chunk, uint32_t key, const X
     a.tail[chunk] = sum;
   } else {
     Xyzz<F>* b = bucket_of(a, key);
-    *b = (a.pass.continues_v0 && (key >> a.c) == 0) ? *b + sum : sum;
+    *b = continues(a.pass, key >> a.c) ? *b + sum : sum;
   }
 }
 
@@ -343,7 +349,7 @@ template <class F>
 SNARKD_HD void fixup_bucket(const ChunkArgs<F>& a, uint32_t t) {
   const uint32_t vl = t / a.buckets, j = t % a.buckets;
   Xyzz<F>* out = a.bucket_out + size_t(a.pass.v0 + vl) * a.buckets + j;
-  const bool cont = a.pass.continues_v0 && vl == 0;
+  const bool cont = continues(a.pass, vl);
   const size_t valid = *a.valid, len = chunk_length(valid, a.chunks);
   const uint32_t key = (vl << a.c) | j;
   const size_t lo = j == 0 ? valid : lower_bound(a.keys, valid, key);

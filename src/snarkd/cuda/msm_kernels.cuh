@@ -158,7 +158,7 @@ __global__ void accumulate_kernel(const ChunkArgs<F> a) {
   if (t >= size_t(a.pass.vc) * a.buckets) return;
   const uint32_t vl = uint32_t(t / a.buckets), j = uint32_t(t % a.buckets);
   Xyzz<F>* bucket = a.bucket_out + size_t(a.pass.v0 + vl) * a.buckets + j;
-  Xyzz<F> acc = (vl == 0 && a.pass.continues_v0) ? *bucket : Xyzz<F>::infinity();
+  Xyzz<F> acc = continues(a.pass, vl) ? *bucket : Xyzz<F>::infinity();
   if (j != 0) {
     const uint32_t key = (vl << a.c) | j;
     const size_t entries = *a.valid;
@@ -346,21 +346,36 @@ void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 
+// The scratch of a plan, checked.
 template <class F>
-void pippenger(const Affine<F>* d_points, const Fr* d_scalars, size_t n, const WindowLayout& l, Xyzz<F>* d_result,
-               void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who) {
-  const Plan p = make_plan<F>(n, l, who);
-  if (n == 0) {
-    set_infinity_kernel<F><<<1, 1, 0, stream>>>(d_result);
-    SNARKD_CUDA_CHECK_LAUNCH();
-    return;
-  }
+Buffers<F> checked_carve(const Plan& p, void* d_scratch, size_t scratch_bytes, const char* who) {
   if (scratch_bytes < p.total || d_scratch == nullptr)
     throw InvalidArgument(std::string(who) + ": scratch of " + std::to_string(scratch_bytes) + " bytes, needs " +
                           std::to_string(p.total));
-  const Buffers<F> b = carve<F>(p, d_scratch);
-  for (uint32_t q0 = 0; q0 < l.windows; q0 += p.per_pass)
-    run_pass<F>(p, b, d_points, d_scalars, n, make_pass(p.order, l.windows, q0, p.per_pass), stream);
+  return carve<F>(p, d_scratch);
+}
+
+template <class F>
+void pippenger_chunk(const Affine<F>* d_points, const Fr* d_scalars, size_t n, size_t max_n, const WindowLayout& l,
+                     bool first, void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who) {
+  if (n > max_n)
+    throw InvalidArgument(std::string(who) + ": a chunk of " + std::to_string(n) + " points, planned for at most " +
+                          std::to_string(max_n));
+  const Plan p = make_plan<F>(max_n, l, who);  // max_n fixes the carve: the buckets stay in place
+  if (n == 0) return;
+  const Buffers<F> b = checked_carve<F>(p, d_scratch, scratch_bytes, who);
+  for (uint32_t q0 = 0; q0 < l.windows; q0 += p.per_pass) {
+    Pass pass = make_pass(p.order, l.windows, q0, p.per_pass);
+    pass.continues_all = !first;
+    run_pass<F>(p, b, d_points, d_scalars, n, pass, stream);
+  }
+}
+
+template <class F>
+void pippenger_reduce(size_t max_n, const WindowLayout& l, Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes,
+                      cudaStream_t stream, const char* who) {
+  const Plan p = make_plan<F>(max_n, l, who);
+  const Buffers<F> b = checked_carve<F>(p, d_scratch, scratch_bytes, who);
   reduce_window_kernel<F><<<dim3(p.blocks_per_window, l.virtual_windows), kSegments, 0, stream>>>(
       b.buckets, p.buckets, b.partials);
   SNARKD_CUDA_CHECK_LAUNCH();
@@ -368,6 +383,19 @@ void pippenger(const Affine<F>* d_points, const Fr* d_scalars, size_t n, const W
   SNARKD_CUDA_CHECK_LAUNCH();
   horner_kernel<F><<<1, 1, 0, stream>>>(b.sums, l.virtual_windows, l.c, d_result);
   SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+template <class F>
+void pippenger(const Affine<F>* d_points, const Fr* d_scalars, size_t n, const WindowLayout& l, Xyzz<F>* d_result,
+               void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who) {
+  if (n == 0) {
+    make_plan<F>(n, l, who);  // checks the layout
+    set_infinity_kernel<F><<<1, 1, 0, stream>>>(d_result);
+    SNARKD_CUDA_CHECK_LAUNCH();
+    return;
+  }
+  msm_detail::pippenger_chunk<F>(d_points, d_scalars, n, n, l, true, d_scratch, scratch_bytes, stream, who);
+  msm_detail::pippenger_reduce<F>(n, l, d_result, d_scratch, scratch_bytes, stream, who);
 }
 
 }  // namespace snarkd::cuda::msm_detail
@@ -383,6 +411,19 @@ template <class F>
 void detail::pippenger(const Affine<F>* d_points, const Fr* d_scalars, size_t n, const WindowLayout& l,
                        Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who) {
   msm_detail::pippenger<F>(d_points, d_scalars, n, l, d_result, d_scratch, scratch_bytes, stream, who);
+}
+
+template <class F>
+void detail::pippenger_chunk(const Affine<F>* d_points, const Fr* d_scalars, size_t n, size_t max_n,
+                             const WindowLayout& l, bool first, void* d_scratch, size_t scratch_bytes,
+                             cudaStream_t stream, const char* who) {
+  msm_detail::pippenger_chunk<F>(d_points, d_scalars, n, max_n, l, first, d_scratch, scratch_bytes, stream, who);
+}
+
+template <class F>
+void detail::pippenger_reduce(size_t max_n, const WindowLayout& l, Xyzz<F>* d_result, void* d_scratch,
+                              size_t scratch_bytes, cudaStream_t stream, const char* who) {
+  msm_detail::pippenger_reduce<F>(max_n, l, d_result, d_scratch, scratch_bytes, stream, who);
 }
 
 template <class F>
@@ -412,6 +453,11 @@ void msm(const Affine<F>* d_bases, const Fr* d_scalars, size_t n, Xyzz<F>* d_res
   template size_t detail::pippenger_scratch_bytes<F>(size_t, const detail::WindowLayout&);                    \
   template void detail::pippenger<F>(const Affine<F>*, const Fr*, size_t, const detail::WindowLayout&, Xyzz<F>*, \
                                      void*, size_t, cudaStream_t, const char*);                               \
+  template void detail::pippenger_chunk<F>(const Affine<F>*, const Fr*, size_t, size_t,                       \
+                                           const detail::WindowLayout&, bool, void*, size_t, cudaStream_t,     \
+                                           const char*);                                                       \
+  template void detail::pippenger_reduce<F>(size_t, const detail::WindowLayout&, Xyzz<F>*, void*, size_t,     \
+                                            cudaStream_t, const char*);                                        \
   template void msm<F>(const Affine<F>*, const Fr*, size_t, Xyzz<F>*, void*, size_t, cudaStream_t, uint32_t); \
   template void msm<F>(const Affine<F>*, const Fr*, size_t, Xyzz<F>*, void*, size_t, cudaStream_t,             \
                        const MsmOptions&);

@@ -206,10 +206,13 @@ void h_msm_g1(const G1Affine* bases, const Fr* scalars, uint64_t n, G1Xyzz* out,
 struct ProverPaths {
   bool fused_h = true;   // H by h_phase() (h_phase.hpp); false: 7 transforms + a pointwise kernel
   bool shared_b = true;  // one classification of the B scalars for the B G1 and B G2 MSMs
+  // The streamed H MSM: buckets carried across the H query's chunks, reduced once; false: a whole
+  // Pippenger per chunk (prover_stream.hpp).
+  bool h_buckets_across_chunks = true;
   bool operator==(const ProverPaths&) const = default;
 };
-// The paths in force: SNARKD_H_PHASE = fused | unfused and SNARKD_B_CLASSIFY = once | twice (read
-// once per process; InvalidArgument naming the variable for another value), unless a
+// The paths in force: SNARKD_H_PHASE = fused | unfused, SNARKD_B_CLASSIFY = once | twice and
+// SNARKD_STREAM_H_MSM = buckets | chunks (read once per process; InvalidArgument naming the variable for another value), unless a
 // ScopedProverPaths overrides them.
 ProverPaths prover_paths();
 namespace detail {

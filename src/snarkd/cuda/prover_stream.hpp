@@ -11,12 +11,13 @@
 //   pass 2 over rows chunks of C (bellperson) or A, B (snarkjs: c = a∘b): c → v2; c transformed;
 //   v1 = (v1 − c)/Z (bellperson, then its coset inverse) or v1 − c (snarkjs): the H scalars.
 //   The caller then keeps only [hs | v1] (Reservation::keep_tail(keep_bytes)) — the witness, b/c
-//   and the NTT scratch go back to the ledger — and sums the H MSM over h's chunks into hs
-//   (one bounded Pippenger per chunk, the partial sums added at the end).
+//   and the NTT scratch go back to the ledger — and sums the H MSM over h's chunks into hs: one
+//   Pippenger whose buckets persist across the chunks (detail::pippenger_chunk), reduced once
+//   (SNARKD_STREAM_H_MSM=chunks: a whole Pippenger per chunk, the partial sums added at the end).
 // Step 1 (stream_witness_msms), workspace [w | tail | accumulators | partials | scratch]: A, B
 //   (G1, G2) and L over their chunks, bit-split per chunk: a kernel counts the chunk's "other"
 //   scalars (the host reads the count: one wait per chunk, on this stream; B G2 reuses B G1's
-//   counts as bounds, detail::ChunkCounts), the tail buffer is
+//   counts as bounds, detail::ChunkCounts and TailLength), the tail buffer is
 //   flushed through a Pippenger if it would overflow, then one kernel adds the bases of the ones
 //   into per-thread accumulators and gathers the others' bases and scalars into the tail; at the
 //   end the tail's Pippenger and a tree over the accumulators.
@@ -110,6 +111,7 @@ struct StreamLayout {
   uint64_t keep_bytes = 0, keep_v1 = 0;
   uint64_t hs_partials = 0, hs_gather = 0, hs_scratch = 0, hs_scratch_bytes = 0;
   uint32_t h_partials = 0;            // H chunks + 1 (the total)
+  uint64_t h_chunk = 0;               // the largest H chunk: the H MSM's buckets are planned for it
   // Step 1: [w | tail (bases, then scalars: per part) | accumulators | partials | counters |
   // Pippenger scratch], m_bytes in all.
   uint64_t tail = 0, tail_bytes = 0, accum = 0, partials = 0, counters = 0, m_scratch = 0, m_scratch_bytes = 0;
@@ -176,6 +178,22 @@ class ChunkCounts {
 
  private:
   std::map<uint64_t, std::pair<uint64_t, uint64_t>> by_first_;  // first → (count, others)
+};
+
+// A tail's length as the host knows it: exact, or an upper bound once a chunk was added by its
+// ChunkCounts bound. A flush reads the exact length from the device first; the chunk added after
+// a flush keeps the bound's inexactness (the Pippenger must never run over a bound).
+class TailLength {
+ public:
+  uint64_t value() const { return used_; }
+  bool exact() const { return exact_; }
+  bool fits(uint64_t others, uint64_t capacity) const { return used_ + others <= capacity; }
+  void add(uint64_t others, bool exact) { used_ += others, exact_ = exact_ && (exact || others == 0); }
+  void set(uint64_t exact_length) { used_ = exact_length, exact_ = true; }
+
+ private:
+  uint64_t used_ = 0;
+  bool exact_ = true;
 };
 
 // Kernel launchers (prover_stream.cu), each enqueued on `stream`; the drivers above sequence them.

@@ -152,6 +152,7 @@ StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& c
   const uint64_t head = l.small + 256;
   const uint64_t ch = limits.chunk_points[4];
   l.h_partials = uint32_t(limits.chunks[4] + 1);
+  l.h_chunk = ch;
   l.hs_partials = 0;
   l.hs_gather = align256(l.h_partials * sizeof(G1Xyzz));
   l.hs_scratch = l.hs_gather + (l.depth ? align256(ch * sizeof(Fr)) : 0);
@@ -384,22 +385,31 @@ void stream_h_msm(const DeviceProvingKey& key, const StreamLayout& l, void* d_ke
   const Fr* v1 = reinterpret_cast<const Fr*>(base + l.keep_v1);
   auto* partials = reinterpret_cast<G1Xyzz*>(base + l.hs_partials);
   Fr* gathered = reinterpret_cast<Fr*>(base + l.hs_gather);
+  const bool per_chunk = !prover_paths().h_buckets_across_chunks;
+  const detail::WindowLayout hl = window_layout(l.h_chunk, l.max_pass_entries);
+  G1Xyzz* total = &partials[l.h_partials - 1];
   uint32_t np = 0;
   stop_point(stop, stream, sync, "stream_h_msm");
   feed(StreamPart::kH, [&](const ChunkView& c) {
     stop_point(stop, stream, sync, "stream_h_msm");
     if (np + 1 >= l.h_partials) throw std::logic_error("stream_h_msm: more H chunks than the layout has room for");
+    if (c.count == 0) return;
     const Fr* scalars = v1 + c.first;
     if (l.depth) {  // the H scalars are in split order: this chunk's, in natural order
       detail::launch_gather_split(v1, c.first, c.count, key.log_domain(), l.depth, gathered, stream);
       scalars = gathered;
     }
-    detail::pippenger<Fp>(static_cast<const G1Affine*>(c.points), scalars, c.count,
-                          window_layout(c.count, l.max_pass_entries), &partials[np++], base + l.hs_scratch,
-                          l.hs_scratch_bytes, stream, "stream_h_msm");
+    const auto* points = static_cast<const G1Affine*>(c.points);
+    if (per_chunk)
+      detail::pippenger<Fp>(points, scalars, c.count, window_layout(c.count, l.max_pass_entries), &partials[np],
+                            base + l.hs_scratch, l.hs_scratch_bytes, stream, "stream_h_msm");
+    else
+      detail::pippenger_chunk<Fp>(points, scalars, c.count, l.h_chunk, hl, np == 0, base + l.hs_scratch,
+                                  l.hs_scratch_bytes, stream, "stream_h_msm");
+    ++np;
   });
-  G1Xyzz* total = &partials[l.h_partials - 1];
-  detail::launch_sum_points<Fp>(partials, np, total, stream);
+  if (per_chunk || np == 0) detail::launch_sum_points<Fp>(partials, per_chunk ? np : 0, total, stream);
+  else detail::pippenger_reduce<Fp>(l.h_chunk, hl, total, base + l.hs_scratch, l.hs_scratch_bytes, stream, "stream_h_msm");
   SNARKD_CUDA_CHECK(cudaMemcpyAsync(&sums->h, total, sizeof(G1Xyzz), cudaMemcpyDeviceToHost, stream));
   if (timer) timer->phase("msm_h", stream);
   wait(stream, sync);
@@ -427,27 +437,27 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* b
   detail::launch_set_infinity<F>(accum, l.accum_threads, stream);
   SNARKD_CUDA_CHECK(cudaMemsetAsync(tail_count, 0, 2 * sizeof(uint64_t), stream));
   uint32_t np = 0;
-  uint64_t used = 0;   // the tail's length on the device, or a bound of it when `bounded`
-  bool bounded = false;
+  detail::TailLength tail;
   auto flush = [&] {
-    if (bounded) {  // the exact length, from the device
+    if (!tail.exact()) {  // the exact length, from the device
       SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_count, tail_count, sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
       wait(stream, sync);
-      used = *h_count, bounded = false;
+      tail.set(*h_count);
     }
-    if (used == 0) return;
+    if (tail.value() == 0) return;
     if (np + 2 >= l.max_partials) throw std::logic_error("stream_witness_msms: more flushes than the layout has room for");
-    detail::pippenger<F>(tail_bases, tail_scalars, used, window_layout(used, l.max_pass_entries), &partials[np++],
-                         base + l.m_scratch, l.m_scratch_bytes, stream, "stream_witness_msms");
+    detail::pippenger<F>(tail_bases, tail_scalars, tail.value(), window_layout(tail.value(), l.max_pass_entries),
+                         &partials[np++], base + l.m_scratch, l.m_scratch_bytes, stream, "stream_witness_msms");
     SNARKD_CUDA_CHECK(cudaMemsetAsync(tail_count, 0, sizeof(uint64_t), stream));
-    used = 0;
+    tail.set(0);
   };
   feed(part, [&](const ChunkView& c) {
     stop_point(stop, stream, sync, "stream_witness_msms");
     uint64_t others = 0;
+    bool exact = true;
     if (const std::optional<uint64_t> b = known ? known->bound(c.first, c.count) : std::nullopt) {
       others = std::min(*b, c.count);
-      bounded = bounded || others > 0;
+      exact = false;
     } else {
       SNARKD_CUDA_CHECK(cudaMemsetAsync(chunk_count, 0, sizeof(uint64_t), stream));
       detail::launch_count_others(c, w, offset, chunk_count, stream);
@@ -456,9 +466,9 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* b
       others = *h_count;
       if (record) record->record(c.first, c.count, others);
     }
-    if (used + others > cap) flush();
+    if (!tail.fits(others, cap)) flush();
     detail::launch_ones_gather<F>(c, w, offset, accum, l.accum_threads, tail_bases, tail_scalars, tail_count, stream);
-    used += others;
+    tail.add(others, exact);
   });
   flush();
   detail::launch_sum_points<F>(accum, l.accum_threads, &partials[np++], stream);
@@ -478,14 +488,14 @@ void stream_witness_msms(const DeviceProvingKey& key, const StreamLayout& l, voi
   if (timer) timer->start(stream);
   witness_part<Fp>(key, l, base, StreamPart::kA, feed, stream, sync, &sums->a, h_count, stop);
   if (timer) timer->phase("msm_a", stream);
-  // The B G2 chunks count their own scalars. Bounding them from the B G1 chunks' counts
-  // (detail::ChunkCounts, SNARKD_B_CLASSIFY=once) gave a wrong B G2 sum on the H200
-  // (StreamProver.BellpersonStepsMatchTheCpuResidentStreamedAndMixed, bit fraction 0.2, resident
-  // and streamed keys alike), so the streamed prover classifies twice until that is understood;
-  // the resident prover's shared classification passed its GPU tests.
-  witness_part<Fp>(key, l, base, StreamPart::kB1, feed, stream, sync, &sums->b1, h_count, stop);
+  // One classification of the B scalars for both B MSMs (SNARKD_B_CLASSIFY=twice: each counts).
+  const bool shared_b = prover_paths().shared_b;
+  detail::ChunkCounts b_counts;
+  witness_part<Fp>(key, l, base, StreamPart::kB1, feed, stream, sync, &sums->b1, h_count, stop,
+                   shared_b ? &b_counts : nullptr);
   if (timer) timer->phase("msm_b1", stream);
-  witness_part<Fp2>(key, l, base, StreamPart::kB2, feed, stream, sync, &sums->b2, h_count, stop);
+  witness_part<Fp2>(key, l, base, StreamPart::kB2, feed, stream, sync, &sums->b2, h_count, stop, nullptr,
+                    shared_b ? &b_counts : nullptr);
   if (timer) timer->phase("msm_b2", stream);
   witness_part<Fp>(key, l, base, StreamPart::kL, feed, stream, sync, &sums->l, h_count, stop);
   if (timer) timer->phase("msm_l", stream);
