@@ -83,8 +83,13 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const std::vector<Fr
     const uint32_t threads = lane_count;
     const uint32_t chunks = lanes == Lanes::kXyzz ? threads : threads * 4;
     std::vector<Xyzz<F>> head(chunks), tail(chunks);
+    // The driver's copy of the pass's buckets before it (run_pass), which the fix-up adds back.
+    std::vector<Xyzz<F>> carry;
+    if (continues_all)
+      for (size_t t = 0; t < size_t(pass.vc) * buckets; ++t)
+        carry.push_back(std::bit_cast<Xyzz<F>>(out[size_t(pass.v0) * buckets + t]));
     ChunkArgs<F> a{k2.data(), v2.data(), reinterpret_cast<const Affine<F>*>(pts.data()), &valid, s.c, buckets,
-                   chunks, pass, reinterpret_cast<Xyzz<F>*>(out.data()), head.data(), tail.data()};
+                   chunks, pass, reinterpret_cast<Xyzz<F>*>(out.data()), head.data(), tail.data(), carry.data()};
     for (uint32_t t = 0; t < threads; ++t) {
       if (lanes == Lanes::kXyzz) {
         chunk_xyzz(a, t);

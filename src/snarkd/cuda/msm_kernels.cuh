@@ -71,7 +71,7 @@ struct Plan {
   size_t entries = 0;  // per_pass · n
   size_t sort_temp = 0;
   size_t keys_in = 0, vals_in = 0, keys_out = 0, vals_out = 0, temp = 0;
-  size_t bucket = 0, partial = 0, sums = 0, valid = 0, head = 0, tail = 0, lanes = 0, total = 0;
+  size_t bucket = 0, partial = 0, sums = 0, valid = 0, head = 0, tail = 0, lanes = 0, carry = 0, total = 0;
 };
 
 inline size_t align_up(size_t x) { return (x + 255) & ~size_t{255}; }
@@ -132,6 +132,8 @@ Plan make_plan(size_t n, const WindowLayout& l, const char* who) {
   p.head = take(size_t{p.chunks} * sizeof(Xyzz<F>));
   p.tail = take(size_t{p.chunks} * sizeof(Xyzz<F>));
   p.lanes = take(p.mode == MsmAccumulation::kChunkedAffine ? size_t{p.chunks} * sizeof(AffineLane<F>) : 0);
+  const bool carry = l.carries && p.mode != MsmAccumulation::kBucketThreads;  // bucket threads read their own
+  p.carry = take(carry ? size_t{std::min(p.per_pass, l.virtual_windows)} * p.buckets * sizeof(Xyzz<F>) : 0);
   p.total = off;
   return p;
 }
@@ -306,7 +308,7 @@ template <class F>
 struct Buffers {
   uint32_t *keys_in, *vals_in, *keys_out, *vals_out, *valid;
   void *temp, *lanes;
-  Xyzz<F> *buckets, *partials, *sums, *head, *tail;
+  Xyzz<F> *buckets, *partials, *sums, *head, *tail, *carry;
 };
 
 template <class F>
@@ -317,7 +319,7 @@ Buffers<F> carve(const Plan& p, void* scratch) {
           reinterpret_cast<uint32_t*>(b + p.valid),    b + p.temp,                               b + p.lanes,
           reinterpret_cast<Xyzz<F>*>(b + p.bucket),    reinterpret_cast<Xyzz<F>*>(b + p.partial),
           reinterpret_cast<Xyzz<F>*>(b + p.sums),      reinterpret_cast<Xyzz<F>*>(b + p.head),
-          reinterpret_cast<Xyzz<F>*>(b + p.tail)};
+          reinterpret_cast<Xyzz<F>*>(b + p.tail),     reinterpret_cast<Xyzz<F>*>(b + p.carry)};
 }
 
 // One pass: digits, sort, valid count, accumulation into the buckets.
@@ -335,11 +337,14 @@ void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const
   SNARKD_CUDA_CHECK_LAUNCH();
   const size_t bucket_threads = size_t(pass.vc) * p.buckets;
   ChunkArgs<F> a{b.keys_out, b.vals_out, points, b.valid, p.l.c, p.buckets, p.chunks, pass,
-                 b.buckets,  b.head,     b.tail};
+                 b.buckets,  b.head,     b.tail, b.carry};
   if (p.mode == MsmAccumulation::kBucketThreads) {
     launch_bucket_threads<F>(a, stream);
     return;
   }
+  if (pass.continues_all)  // the buckets before the pass, for the fix-up to add back
+    SNARKD_CUDA_CHECK(cudaMemcpyAsync(b.carry, b.buckets + size_t(pass.v0) * p.buckets,
+                                      bucket_threads * sizeof(Xyzz<F>), cudaMemcpyDeviceToDevice, stream));
   if (p.mode == MsmAccumulation::kChunkedXyzz) launch_chunk_xyzz<F>(a, p.chunks, stream);
   else launch_chunk_affine<F>(a, p.lane_threads, b.lanes, stream);
   fixup_kernel<F><<<blocks_for(bucket_threads), kThreads, 0, stream>>>(a);
@@ -361,6 +366,7 @@ void pippenger_chunk(const Affine<F>* d_points, const Fr* d_scalars, size_t n, s
   if (n > max_n)
     throw InvalidArgument(std::string(who) + ": a chunk of " + std::to_string(n) + " points, planned for at most " +
                           std::to_string(max_n));
+  if (!l.carries) throw InvalidArgument(std::string(who) + ": pippenger_chunk needs a layout with carries");
   const Plan p = make_plan<F>(max_n, l, who);  // max_n fixes the carve: the buckets stay in place
   if (n == 0) return;
   const Buffers<F> b = checked_carve<F>(p, d_scratch, scratch_bytes, who);

@@ -206,13 +206,15 @@ void h_msm_g1(const G1Affine* bases, const Fr* scalars, uint64_t n, G1Xyzz* out,
 struct ProverPaths {
   bool fused_h = true;   // H by h_phase() (h_phase.hpp); false: 7 transforms + a pointwise kernel
   bool shared_b = true;  // one classification of the B scalars for the B G1 and B G2 MSMs
-  // The streamed H MSM: buckets carried across the H query's chunks, reduced once; false: a whole
-  // Pippenger per chunk (prover_stream.hpp).
-  bool h_buckets_across_chunks = true;
+  // The streamed H MSM: buckets carried across the H query's chunks and reduced once, or (the
+  // default) a whole Pippenger per chunk (prover_stream.hpp). The carried buckets save 6–20
+  // reductions per partition but have no H200 timing yet; with the carry added inside the lanes
+  // they measured 2.4× slower (docs/PERFORMANCE.md), so they stay opt-in until measured.
+  bool h_buckets_across_chunks = false;
   bool operator==(const ProverPaths&) const = default;
 };
 // The paths in force: SNARKD_H_PHASE = fused | unfused, SNARKD_B_CLASSIFY = once | twice and
-// SNARKD_STREAM_H_MSM = buckets | chunks (read once per process; InvalidArgument naming the variable for another value), unless a
+// SNARKD_STREAM_H_MSM = chunks | buckets (read once per process; InvalidArgument naming the variable for another value), unless a
 // ScopedProverPaths overrides them.
 ProverPaths prover_paths();
 namespace detail {
