@@ -94,7 +94,17 @@ Fp12T<Cfg> Fp12T<Cfg>::mul_by_034(const Fp2& l0, const Fp2& l3, const Fp2& l4) c
   return {t0 + t1.mul_by_nonresidue(), r1};
 }
 
-template struct Fp12T<Bls12381Tower>;
-template struct Fp12T<bn254::Tower>;
+// The out-of-line members only (see fp2.cpp for why not `template struct`).
+#define SNARKD_FF_INSTANTIATE_FP12(C)                                                          \
+  template Fp12T<C> Fp12T<C>::operator*(const Fp12T<C>&) const;                               \
+  template Fp12T<C> Fp12T<C>::square() const;                                                 \
+  template Fp12T<C> Fp12T<C>::inverse() const;                                                \
+  template Fp12T<C> Fp12T<C>::frobenius(size_t) const;                                        \
+  template Fp12T<C> Fp12T<C>::mul_by_014(const Fp2T<C>&, const Fp2T<C>&, const Fp2T<C>&) const; \
+  template Fp12T<C> Fp12T<C>::mul_by_034(const Fp2T<C>&, const Fp2T<C>&, const Fp2T<C>&) const; \
+  template Fp12T<C> Fp12T<C>::cyclotomic_square() const;
+SNARKD_FF_INSTANTIATE_FP12(Bls12381Tower)
+SNARKD_FF_INSTANTIATE_FP12(bn254::Tower)
+#undef SNARKD_FF_INSTANTIATE_FP12
 
 }  // namespace snarkd::ff

@@ -113,7 +113,16 @@ Fp6T<Cfg> Fp6T<Cfg>::frobenius(size_t k) const {
   return {c0.frobenius(k), c1.frobenius(k) * g[2], c2.frobenius(k) * g[4]};
 }
 
-template struct Fp6T<Bls12381Tower>;
-template struct Fp6T<bn254::Tower>;
+// The out-of-line members only (see fp2.cpp for why not `template struct`).
+#define SNARKD_FF_INSTANTIATE_FP6(C)                                        \
+  template Fp6T<C> Fp6T<C>::operator*(const Fp6T<C>&) const;                \
+  template Fp6T<C> Fp6T<C>::square() const;                                 \
+  template Fp6T<C> Fp6T<C>::inverse() const;                                \
+  template Fp6T<C> Fp6T<C>::mul_by_01(const Fp2T<C>&, const Fp2T<C>&) const; \
+  template Fp6T<C> Fp6T<C>::mul_by_1(const Fp2T<C>&) const;                 \
+  template Fp6T<C> Fp6T<C>::frobenius(size_t) const;
+SNARKD_FF_INSTANTIATE_FP6(Bls12381Tower)
+SNARKD_FF_INSTANTIATE_FP6(bn254::Tower)
+#undef SNARKD_FF_INSTANTIATE_FP6
 
 }  // namespace snarkd::ff
