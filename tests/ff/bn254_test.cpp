@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/gmp_util.hpp"
+#include "common/json.hpp"
 #include "common/seed.hpp"
 #include "snarkd/ff/bn254.hpp"
 #include "snarkd/ff/bn254_tower.hpp"
@@ -54,7 +55,7 @@ TEST(Bn254Constants, FrRootOfUnityFromFive) {
   EXPECT_EQ(mpz_legendre(g, gf.p), -1) << "5 must be a quadratic non-residue mod r";
   mpz_fdiv_q_2exp(e, minus_one, 28);
   mpz_powm(w, g, e, gf.p);
-  const Fr root = Fr::root_of_unity(28, 5);
+  const Fr root = ff::bn254::kRootOfUnity5;
   EXPECT_TRUE(gf.has_value(root, w));
   mpz_powm_ui(t, w, uint64_t(1) << 27, gf.p);
   EXPECT_TRUE(t == minus_one) << "w^(2^27) must be −1";
@@ -63,6 +64,15 @@ TEST(Bn254Constants, FrRootOfUnityFromFive) {
     mpz_powm(t, w, e, gf.p);
     EXPECT_TRUE(gf.has_value(Fr::root_of_unity(k, 5), t)) << "k=" << k;
   }
+}
+
+// The same root as ffjavascript's Fr.w[28] (what snarkjs's FFTs use), from tests/vectors/bn254.json.
+TEST(Bn254Constants, FrRootOfUnityMatchesSnarkjs) {
+  const Json v = Json::load(std::string(SNARKD_VECTORS_DIR) + "/bn254.json");
+  const Json& root = v["fr_root_of_unity"];
+  EXPECT_EQ(root["s"].as_u64(), Fr::kTwoAdicity);
+  EXPECT_EQ(root["generator"].str(), std::to_string(ff::bn254::kSnarkjsDomainGenerator));
+  EXPECT_EQ(ff::bn254::kRootOfUnity5.to_repr(), ff::BigInt<4>::from_hex(root["w"].str().c_str()));
 }
 
 class Bn254Fp2 : public ::testing::Test {

@@ -1,5 +1,6 @@
 // Known-answer vectors for BN254 (alt_bn128): the generators, scalar multiples, the optimal ate
-// pairing (tests/pairing), the final exponentiation, and the snarkjs point encodings (tests/ec).
+// pairing (tests/pairing), the final exponentiation, the snarkjs point encodings (tests/ec) and
+// snarkjs's Fr root of unity (tests/ff).
 // Pairings and group operations come from @noble/curves and are cross-checked value for value
 // against mcl-wasm (BN_SNARK1: the same curve, tower and pairing exponent); the LEM bytes and the
 // JSON objects come from ffjavascript's bn128 (G1/G2 toRprLEM and toObject, what snarkjs writes
@@ -138,6 +139,12 @@ for (let i = 0; i < NUM_ENCODINGS; i++) {
   }
   encodings.push(entry);
 }
+// snarkjs's Fr domain: ffjavascript's 2^s-th root of unity from its non-residue (5 for bn128).
+const frRoot = {
+  s: curve.Fr.s,
+  generator: curve.Fr.toObject(curve.Fr.nqr).toString(10),
+  w: hexFp(curve.Fr.toObject(curve.Fr.w[curve.Fr.s])),
+};
 await curve.terminate();
 
 const b2 = G2.CURVE ? G2.CURVE.b : G2.Point.CURVE().b;
@@ -151,6 +158,7 @@ const doc = {
   cases,
   final_exponentiation: finalExp,
   encodings,
+  fr_root_of_unity: frRoot,
 };
 writeFileSync(OUT, JSON.stringify(doc, null, 2) + '\n');
 console.log(`bn254.mjs: wrote ${cases.length} pairing cases, ${finalExp.length} final exponentiations, ${encodings.length} encodings`);
