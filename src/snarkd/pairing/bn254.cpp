@@ -166,7 +166,7 @@ Fp12 multi_miller_loop(std::span<const G1G2Pair> pairs) {
   return miller_loop_states(states);
 }
 
-// Fuentes-Castañeda et al., SAC 2011, §6 (BN curves): m^(λ0 + λ1·p + λ2·p² + λ3·p³) with
+// Fuentes-Castañeda et al. (SAC 2011), their BN hard part: m^(λ0 + λ1·p + λ2·p² + λ3·p³) with
 //   λ0 = 12u³ + 12u² + 6u + 1, λ1 = 12u³ + 6u² + 4u, λ2 = 12u³ + 6u² + 6u, λ3 = λ1 − 1,
 // which is 2u(6u² + 3u + 1)·(p⁴ − p² + 1)/r. Built from A = m^(12u³ + 6u²):
 //   x1 = A·m^(4u), x2 = A·m^(6u), x3 = x1·m⁻¹, x0 = x2·m^(6u²)·m.
