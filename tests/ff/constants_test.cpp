@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "common/gmp_util.hpp"
+#include "snarkd/ff/bn254.hpp"
 #include "snarkd/ff/fp.hpp"
 #include "snarkd/ff/fr.hpp"
 
@@ -34,7 +35,7 @@ TEST(FieldConstants, ModuliFromCurveParameter) {
 
 template <class F>
 class DerivedConstants : public ::testing::Test {};
-using Fields = ::testing::Types<ff::Fp, ff::Fr>;
+using Fields = ::testing::Types<ff::Fp, ff::Fr, ff::bn254::Fp, ff::bn254::Fr>;
 TYPED_TEST_SUITE(DerivedConstants, Fields);
 
 TYPED_TEST(DerivedConstants, MontgomeryConstants) {

@@ -1,5 +1,5 @@
-// Differential tests of ff::Field (Fp and Fr) against GMP: every operation on ≥ 100,000 inputs,
-// a fixed share of them drawn from edge values where carries and reductions go wrong.
+// Differential tests of ff::Field (BLS12-381 and BN254 Fp and Fr) against GMP: every operation on
+// ≥ 100,000 inputs, a fixed share of them drawn from edge values where carries and reductions go wrong.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 
 #include "common/seed.hpp"
 #include "common/gmp_util.hpp"
+#include "snarkd/ff/bn254.hpp"
 #include "snarkd/ff/fp.hpp"
 #include "snarkd/ff/fr.hpp"
 #include "snarkd/ff/inverse.hpp"
@@ -68,7 +69,7 @@ class FieldDiff : public ::testing::Test {
   }
 };
 
-using Fields = ::testing::Types<ff::Fp, ff::Fr>;
+using Fields = ::testing::Types<ff::Fp, ff::Fr, ff::bn254::Fp, ff::bn254::Fr>;
 TYPED_TEST_SUITE(FieldDiff, Fields);
 
 TYPED_TEST(FieldDiff, AddSubNegDbl) {

@@ -24,4 +24,9 @@ static_assert(Fr::kTwoAdicity == 28);
 
 inline constexpr uint64_t kCurveParameter = 4965661367192848881ull;
 
+// snarkjs derives its bn128 Fr domains from 5 (ffjavascript's smallest non-residue); the
+// primitive 2^28-th root of unity from it, computed at compile time.
+inline constexpr uint64_t kSnarkjsDomainGenerator = 5;
+inline constexpr Fr kRootOfUnity5 = Fr::root_of_unity(28, kSnarkjsDomainGenerator);
+
 }  // namespace snarkd::ff::bn254

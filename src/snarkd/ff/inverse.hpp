@@ -128,8 +128,9 @@ Field<P> inverse_vartime(const Field<P>& a) {
 }
 
 // Fp2::inverse with the binary-GCD inversion of the norm.
-inline Fp2 inverse_vartime(const Fp2& a) {
-  const Fp t = inverse_vartime(a.norm());
+template <class Cfg>
+Fp2T<Cfg> inverse_vartime(const Fp2T<Cfg>& a) {
+  const typename Cfg::Base t = inverse_vartime(a.norm());
   return {a.c0 * t, -(a.c1 * t)};
 }
 
