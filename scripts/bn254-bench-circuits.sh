@@ -17,7 +17,8 @@ set -eu
 
 LOG=${1:-16}
 case $LOG in 16 | 20) ;; *) echo "usage: $0 [16|20]" >&2; exit 2 ;; esac
-CIRCUIT=bench/circom/bn254_$LOG.circom
+BENCH=bench/circom
+CIRCUIT=$BENCH/bn254_$LOG.circom
 [ -f "$CIRCUIT" ] || { echo "run from the repository root ($CIRCUIT not found)" >&2; exit 2; }
 . scripts/bn254-lib.sh
 bn254_tools
