@@ -12,7 +12,7 @@
 #                made if missing: 36 minutes at 2^16 on the loaded 2-core dev VM)
 #   BN254_PTAU20 the 2^20 ptau is made only when this is 1: snarkjs needs an estimated
 #                ~12 hours for it on the 2-core dev VM (bench/circom/README.md). Else, without
-#                a 2^20 ptau, the script stops after compiling the circuit.
+#                a 2^20 ptau, the script stops after the circuit and its witness.
 set -eu
 
 LOG=${1:-16}
@@ -30,6 +30,15 @@ if bn254_stale "$OUT/bn254_$LOG.r1cs" "$CIRCUIT" bench/circom/poseidon_chain.cir
   "$CIRCOM" "$CIRCUIT" --r1cs --wasm --prime bn128 -l "$CIRCOM_LIBS" -o "$OUT"
 fi
 
+# The witness needs no key: made before the ptau, so the 2^20 one exists without a 2^20 ptau.
+if bn254_stale "$OUT/input.json" "$0"; then
+  echo '{"seed": "20260523", "nonce": "1234567890123456789"}' >"$OUT/input.json"
+fi
+if bn254_stale "$OUT/W.wtns" "$OUT/bn254_$LOG.r1cs" "$OUT/input.json"; then
+  bn254_step "snarkjs wtns calculate"
+  "$SNARKJS" wtns calculate "$OUT/bn254_${LOG}_js/bn254_$LOG.wasm" "$OUT/input.json" "$OUT/W.wtns.part"
+  mv "$OUT/W.wtns.part" "$OUT/W.wtns"
+fi
 if [ -z "${PTAU:-}" ]; then
   if [ "$LOG" = 20 ] && [ ! -f "$BN254_DIR/ptau/pot20.ptau" ] && [ "${BN254_PTAU20:-0}" != 1 ]; then
     echo "no 2^20 ptau ($BN254_DIR/ptau/pot20.ptau): set PTAU to one, or BN254_PTAU20=1 to make it" \
@@ -49,14 +58,6 @@ if bn254_stale "$OUT/K.zkey" "$OUT/bn254_$LOG.r1cs" "$PTAU"; then
   rm -f "$OUT/K_0.zkey"
   "$SNARKJS" zkey export verificationkey "$OUT/K.zkey" "$OUT/vk.json" >/dev/null
   bn254_step "setup + contribute: $(($(date +%s) - t0)) s"
-fi
-if bn254_stale "$OUT/input.json" "$0"; then
-  echo '{"seed": "20260523", "nonce": "1234567890123456789"}' >"$OUT/input.json"
-fi
-if bn254_stale "$OUT/W.wtns" "$OUT/bn254_$LOG.r1cs" "$OUT/input.json"; then
-  bn254_step "snarkjs wtns calculate"
-  "$SNARKJS" wtns calculate "$OUT/bn254_${LOG}_js/bn254_$LOG.wasm" "$OUT/input.json" "$OUT/W.wtns.part"
-  mv "$OUT/W.wtns.part" "$OUT/W.wtns"
 fi
 bn254_info "$OUT/bn254_$LOG.r1cs" "$OUT/K.zkey" | tee "$OUT/info.txt"
 echo "zkey $OUT/K.zkey ($(du -h "$OUT/K.zkey" | cut -f1)), witness $OUT/W.wtns"
