@@ -44,7 +44,9 @@ bn254_tools() {
     fi
   done
   SNARKJS=$npm_abs/node_modules/.bin/snarkjs
+  # shellcheck disable=SC2034 # used by the scripts that source this file
   CIRCOM=$npm_abs/node_modules/.bin/circom2
+  # shellcheck disable=SC2034
   CIRCOM_LIBS=$npm_abs/node_modules # `include "circomlib/circuits/..."` resolves under it
 }
 
