@@ -94,30 +94,13 @@ if [ ! -x "$SNARKD_BIN" ]; then
   exit 2
 fi
 
-# Whole-process wall time of each run, in node (which snarkjs needs anyway): POSIX sh has no
-# sub-second clock. A run that fails stops the benchmark.
+# Whole-process wall times, alternating, in node (scripts/time-alternating.cjs). A run that
+# fails stops the benchmark.
 echo "timing $RUNS runs each, alternating (whole-process wall time)"
-node - "$RUNS" "$SNARKJS groth16 prove $OUT/K.zkey $OUT/W.wtns $OUT/p.json $OUT/pub.json" \
-  "$SNARKD_BIN prove --zkey $OUT/K.zkey --witness $OUT/W.wtns --proof $OUT/p2.json --public $OUT/pub2.json" <<'EOF'
-const { spawnSync } = require("child_process");
-const [runs, cmdA, cmdB] = [Number(process.argv[2]), process.argv[3], process.argv[4]];
-function time(cmd) {
-  const [file, ...args] = cmd.split(" ");
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(file, args, { stdio: ["ignore", "ignore", "inherit"] });
-  const s = Number(process.hrtime.bigint() - t0) / 1e9;
-  if (r.status !== 0) { console.error(`failed (${r.status ?? r.signal}): ${cmd}`); process.exit(1); }
-  return s;
-}
-const median = (xs) => { const s = [...xs].sort((x, y) => x - y); const m = s.length >> 1;
-                         return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-const a = [], b = [];
-for (let i = 0; i < runs; ++i) { a.push(time(cmdA)); b.push(time(cmdB)); }
-const f = (xs) => xs.map((x) => x.toFixed(3)).join(" ");
-console.log(`snarkjs groth16 prove: ${f(a)} s; median ${median(a).toFixed(3)} s`);
-console.log(`snarkd prove --zkey:   ${f(b)} s; median ${median(b).toFixed(3)} s`);
-console.log(`speed-up (snarkjs median / snarkd median): ${(median(a) / median(b)).toFixed(2)}x (goal: >= 3x)`);
-EOF
+node scripts/time-alternating.cjs "$RUNS" \
+  "snarkjs groth16 prove|$SNARKJS groth16 prove $OUT/K.zkey $OUT/W.wtns $OUT/p.json $OUT/pub.json" \
+  "snarkd prove --zkey|$SNARKD_BIN prove --zkey $OUT/K.zkey --witness $OUT/W.wtns --proof $OUT/p2.json --public $OUT/pub2.json"
+echo "(goal: speed-up >= 3x)"
 
 echo "snarkjs groth16 verify on snarkd's proof:"
 "$SNARKJS" groth16 verify "$OUT/vk.json" "$OUT/pub2.json" "$OUT/p2.json"

@@ -1,0 +1,87 @@
+#!/bin/sh
+# BN254 (circom's bn128) Groth16 fixtures made with circom2 + snarkjs + circomlib from npm
+# (issue 23): the circuits under tests/bn254/fixtures, each compiled, keyed, witnessed and proved
+# by snarkjs, whose own verifier must accept its proof with the public signals circomlibjs
+# computes (tests/bn254/fixtures/inputs.mjs). Binaries are made here, not committed.
+#
+# Run from the repository root:  sh scripts/bn254-fixtures.sh
+# For each NAME in poseidon, merkle, eddsa, $BN254_DIR/fixtures/NAME/ holds:
+#   NAME.r1cs, NAME_js/NAME.wasm   circom2 --r1cs --wasm --prime bn128
+#   NAME.zkey                      groth16 setup + one zkey contribute (so delta != 1)
+#   verification_key.json          zkey export verificationkey
+#   input.json, expected_public.json, NAME.wtns (wtns calculate, then wtns check)
+#   proof.json, public.json        snarkjs groth16 prove; groth16 verify must accept
+# and $BN254_DIR/fixtures/fixtures.txt lists each one's sizes (constraints, public, domain).
+# Idempotent: a file is remade only when missing or older than what it is made from.
+#
+# Environment (and those of scripts/bn254-lib.sh):
+#   PTAU        a prepared bn128 ptau of at least 2^13 (default: made once as
+#               $BN254_DIR/ptau/pot13.ptau, about 5 minutes on the 2-core dev VM)
+# Exit status 77 (ctest's skip) when node or npm is missing.
+set -eu
+
+FIXTURES=tests/bn254/fixtures
+NAMES="poseidon merkle eddsa"
+[ -d "$FIXTURES" ] || { echo "run from the repository root ($FIXTURES not found)" >&2; exit 2; }
+for tool in node npm; do
+  command -v $tool >/dev/null 2>&1 || { echo "bn254 fixtures: skipped, $tool not found"; exit 77; }
+done
+. scripts/bn254-lib.sh
+bn254_tools
+OUT=$BN254_DIR/fixtures
+mkdir -p "$OUT"
+
+# 2^13 = 8192 rows: EdDSA-Poseidon is the largest, 8086 constraints + 3 public + 1.
+[ -n "${PTAU:-}" ] || bn254_ptau 13
+
+# Runs a tool with its output in the log; prints the log's tail when it fails.
+LOG=$OUT/log.txt
+: >"$LOG"
+quiet() {
+  if ! "$@" >>"$LOG" 2>&1; then
+    tail -n 20 "$LOG" >&2
+    bn254_fail "command failed: $*"
+  fi
+}
+
+if bn254_stale "$OUT/eddsa/input.json" "$FIXTURES/inputs.mjs"; then
+  bn254_step "inputs (circomlibjs)"
+  quiet node "$FIXTURES/inputs.mjs" "$CIRCOM_LIBS" "$OUT"
+fi
+
+: >"$OUT/fixtures.txt.part"
+for name in $NAMES; do
+  src=$FIXTURES/$name/$name.circom
+  w=$OUT/$name
+  mkdir -p "$w"
+  if bn254_stale "$w/$name.r1cs" "$src"; then
+    bn254_step "$name: circom2"
+    quiet "$CIRCOM" "$src" --r1cs --wasm --prime bn128 -l "$CIRCOM_LIBS" -o "$w"
+  fi
+  if bn254_stale "$w/$name.zkey" "$w/$name.r1cs" "$PTAU"; then
+    bn254_step "$name: groth16 setup, zkey contribute"
+    quiet "$SNARKJS" groth16 setup "$w/$name.r1cs" "$PTAU" "$w/${name}_0.zkey"
+    quiet "$SNARKJS" zkey contribute "$w/${name}_0.zkey" "$w/$name.zkey.part" \
+      --name=snarkd-bn254 -e="snarkd bn254 fixture $name"
+    mv "$w/$name.zkey.part" "$w/$name.zkey"
+    rm -f "$w/${name}_0.zkey"
+    quiet "$SNARKJS" zkey export verificationkey "$w/$name.zkey" "$w/verification_key.json"
+  fi
+  if bn254_stale "$w/$name.wtns" "$w/$name.r1cs" "$w/input.json"; then
+    bn254_step "$name: witness"
+    quiet "$SNARKJS" wtns calculate "$w/${name}_js/$name.wasm" "$w/input.json" "$w/$name.wtns"
+    quiet "$SNARKJS" wtns check "$w/$name.r1cs" "$w/$name.wtns"
+  fi
+  if bn254_stale "$w/proof.json" "$w/$name.zkey" "$w/$name.wtns"; then
+    bn254_step "$name: snarkjs groth16 prove"
+    quiet "$SNARKJS" groth16 prove "$w/$name.zkey" "$w/$name.wtns" "$w/proof.json" "$w/public.json"
+  fi
+  # Checked on every run: cheap, and it is the point of the fixtures.
+  "$SNARKJS" groth16 verify "$w/verification_key.json" "$w/public.json" "$w/proof.json" >>"$LOG" 2>&1 ||
+    bn254_fail "$name: snarkjs groth16 verify rejects its own proof"
+  [ "$(tr -d ' \n\r\t' <"$w/public.json")" = "$(tr -d ' \n\r\t' <"$w/expected_public.json")" ] ||
+    bn254_fail "$name: public.json differs from circomlibjs's expected_public.json"
+  echo "$name: $(bn254_info "$w/$name.r1cs" "$w/$name.zkey")" | tee -a "$OUT/fixtures.txt.part"
+done
+mv "$OUT/fixtures.txt.part" "$OUT/fixtures.txt"
+bn254_step "fixtures ok: snarkjs verifies its proofs (ptau $PTAU), in $OUT"
