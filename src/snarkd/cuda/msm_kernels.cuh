@@ -366,7 +366,8 @@ void pippenger_chunk(const Affine<F>* d_points, const Fr* d_scalars, size_t n, s
   if (n > max_n)
     throw InvalidArgument(std::string(who) + ": a chunk of " + std::to_string(n) + " points, planned for at most " +
                           std::to_string(max_n));
-  if (!l.carries) throw InvalidArgument(std::string(who) + ": pippenger_chunk needs a layout with carries");
+  if (!first && !l.carries)  // a continuing chunk copies its passes' buckets aside (the carry)
+    throw InvalidArgument(std::string(who) + ": a continuing pippenger_chunk needs a layout with carries");
   const Plan p = make_plan<F>(max_n, l, who);  // max_n fixes the carve: the buckets stay in place
   if (n == 0) return;
   const Buffers<F> b = checked_carve<F>(p, d_scratch, scratch_bytes, who);
