@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "snarkd/ec/bn254.hpp"
 #include "snarkd/ec/g1.hpp"
 #include "snarkd/ec/g2.hpp"
 #include "snarkd/msm/buckets.hpp"
@@ -51,14 +52,25 @@ const std::vector<ec::G2Affine>& g2_bases() {
   static const auto bases = make_bases<ec::G2Config>(ec::kG2Generator, size_t(1) << 16);
   return bases;
 }
+const std::vector<ec::bn254::G1Affine>& bn254_g1_bases() {
+  using C = ec::bn254::G1Config;
+  static const auto bases = make_bases<C>(ec::generator<C>(), size_t(1) << 16);
+  return bases;
+}
+const std::vector<ec::bn254::G2Affine>& bn254_g2_bases() {
+  using C = ec::bn254::G2Config;
+  static const auto bases = make_bases<C>(ec::generator<C>(), size_t(1) << 16);
+  return bases;
+}
 
 // Witness-like scalars: percentages of zeros and ones, the rest uniformly random.
-std::vector<Fr> scalars(size_t n, unsigned zero_pct, unsigned one_pct) {
+template <class S = Fr>
+std::vector<S> scalars(size_t n, unsigned zero_pct, unsigned one_pct) {
   std::mt19937_64 g(42);
-  std::vector<Fr> s(n);
-  for (Fr& k : s) {
+  std::vector<S> s(n);
+  for (S& k : s) {
     const unsigned roll = unsigned(g() % 100);
-    k = roll < zero_pct ? Fr::zero() : roll < zero_pct + one_pct ? Fr::one() : Fr::random(g);
+    k = roll < zero_pct ? S::zero() : roll < zero_pct + one_pct ? S::one() : S::random(g);
   }
   return s;
 }
@@ -68,7 +80,7 @@ void run_msm(benchmark::State& state, const std::vector<ec::Affine<C>>& all,
              msm::Accumulation acc = msm::Options{}.accumulation) {
   const size_t n = size_t(1) << state.range(0);
   const std::span<const ec::Affine<C>> bases(all.data(), n);
-  const auto k = scalars(n, 0, 0);
+  const auto k = scalars<typename C::Scalar>(n, 0, 0);
   msm::Options opt;
   opt.accumulation = acc;
   for (auto _ : state) benchmark::DoNotOptimize(msm::msm<C>(bases, k, opt));
@@ -78,6 +90,12 @@ void run_msm(benchmark::State& state, const std::vector<ec::Affine<C>>& all,
 void BM_MsmG1(benchmark::State& state) { run_msm<ec::G1Config>(state, g1_bases()); }
 void BM_MsmG1Large(benchmark::State& state) { run_msm<ec::G1Config>(state, g1_bases()); }
 void BM_MsmG2(benchmark::State& state) { run_msm<ec::G2Config>(state, g2_bases()); }
+void BM_MsmBn254G1(benchmark::State& state) {
+  run_msm<ec::bn254::G1Config>(state, bn254_g1_bases());
+}
+void BM_MsmBn254G2(benchmark::State& state) {
+  run_msm<ec::bn254::G2Config>(state, bn254_g2_bases());
+}
 // The XYZZ-bucket reference, to compare with the default batch-affine buckets.
 void BM_MsmG1Xyzz(benchmark::State& state) {
   run_msm<ec::G1Config>(state, g1_bases(), msm::Accumulation::kXyzz);
@@ -129,6 +147,8 @@ BENCHMARK(BM_MsmG1)->Arg(16)->Arg(18)->Unit(benchmark::kMillisecond)->UseRealTim
 BENCHMARK(BM_MsmG1Large)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_MsmG1Xyzz)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MsmG2)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MsmBn254G1)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MsmBn254G2)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MsmBucketReduction<false>)->Arg(15)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MsmBucketReduction<true>)->Arg(15)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MsmSumBits)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();

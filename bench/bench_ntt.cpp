@@ -64,6 +64,20 @@ void BM_NttForwardPortable(benchmark::State& state) {
 void BM_NttForwardBitReversed(benchmark::State& state) {
   run(state, [](const Domain& d, std::vector<Fr>& x) { snarkd::poly::ntt_nr(d, x); });
 }
+// BN254's Fr (snarkjs's generator 5): the portable kernels, the only ones for that field.
+void BM_NttBn254Forward(benchmark::State& state) {
+  using F = snarkd::ff::bn254::Fr;
+  const snarkd::poly::bn254::Domain domain(static_cast<uint32_t>(state.range(0)),
+                                           snarkd::ff::bn254::kSnarkjsDomainGenerator);
+  std::mt19937_64 g(domain.size());
+  std::vector<F> data(domain.size());
+  for (F& x : data) x = F::random(g);
+  for (auto _ : state) {
+    snarkd::poly::ntt(domain, data);
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * domain.size()));
+}
 
 }  // namespace
 
@@ -73,5 +87,6 @@ BENCHMARK(BM_NttCoset)->Arg(16)->Arg(18)->Arg(20)->Unit(benchmark::kMillisecond)
 BENCHMARK(BM_NttCosetInverse)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_NttForwardBitReversed)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_NttForwardPortable)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_NttBn254Forward)->Arg(16)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_NttForwardLarge)->Arg(22)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()
     ->Iterations(2);

@@ -24,10 +24,12 @@ using ff::bn254::Fr;
 
 struct G1Config {
   using Field = Fp;
+  using Scalar = Fr;  // the group order's field: what an MSM multiplies by
   static constexpr Fp b() { return Fp::from_u64(3); }
 };
 struct G2Config {
   using Field = Fp2;
+  using Scalar = Fr;
   // b' = 3/ξ (computed once at compile time).
   static constexpr Fp2 b() { return kB; }
   static constexpr Fp2 kB = Fp2{Fp::from_u64(3), Fp::zero()} * Fp2::nonresidue().inverse();

@@ -8,6 +8,7 @@ namespace snarkd::ec {
 
 struct G1Config {
   using Field = ff::Fp;
+  using Scalar = ff::Fr;  // the group order's field: what an MSM multiplies by
   static constexpr ff::Fp b() { return ff::Fp::from_u64(4); }
 };
 using G1Affine = Affine<G1Config>;

@@ -8,6 +8,7 @@ namespace snarkd::ec {
 
 struct G2Config {
   using Field = ff::Fp2;
+  using Scalar = ff::Fr;
   static constexpr ff::Fp2 b() { return {ff::Fp::from_u64(4), ff::Fp::from_u64(4)}; }
 };
 using G2Affine = Affine<G2Config>;

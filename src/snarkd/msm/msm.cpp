@@ -140,11 +140,13 @@ ec::Jacobian<C> sum_bits_threads(std::span<const ec::Affine<C>> bases, const uin
 // doubling and 7 additions to build).
 constexpr size_t kStrausMax = 16;
 constexpr size_t kBinaryBits = 24;
-constexpr size_t kNafBits = ff::Fr::kBits + 1;  // a w-NAF is at most one digit longer
+// A w-NAF is at most one digit longer than its scalar; room for either curve's.
+constexpr size_t kNafBits = std::max(ff::Fr::kBits, ff::bn254::Fr::kBits) + 1;
 
 // Width-5 NAF of k: digits[i] for i < the returned length, Σ digits[i]·2^i = k.
-size_t naf5(const ff::Fr::Repr& k, std::array<int8_t, kNafBits>& digits) {
-  constexpr size_t L = std::size(ff::Fr::Repr{}.limb);
+template <class Repr>
+size_t naf5(const Repr& k, std::array<int8_t, kNafBits>& digits) {
+  constexpr size_t L = std::size(Repr{}.limb);
   uint64_t v[L + 1] = {};  // one spare limb: adding back a negative digit may carry past k's top
   for (size_t i = 0; i < L; ++i) v[i] = k.limb[i];
   auto is_zero = [&] {
@@ -259,16 +261,18 @@ void glv_split(const ff::Fr::Repr& k, u128 lambda, ff::Fr::Repr& k1, ff::Fr::Rep
 }
 
 template <class C>
-ec::Jacobian<C> straus(std::span<const ec::Affine<C>> in_bases, std::span<const ff::Fr> scalars) {
+ec::Jacobian<C> straus(std::span<const ec::Affine<C>> in_bases,
+                       std::span<const typename C::Scalar> scalars) {
   using X = ec::Xyzz<C>;
+  using Repr = typename C::Scalar::Repr;
   constexpr size_t kMax = 2 * kStrausMax;  // G1's GLV splits a point in two
   std::array<ec::Affine<C>, kMax> bases;
-  std::array<ff::Fr::Repr, kMax> k{};
+  std::array<Repr, kMax> k{};
   std::array<bool, kMax> phi{};  // bases[i] = φ(bases[i − 1])
   size_t n = 0;
   for (size_t i = 0; i < in_bases.size(); ++i) {
     if (in_bases[i].is_infinity()) continue;  // contributes nothing
-    const ff::Fr::Repr ki = scalars[i].to_repr();
+    const Repr ki = scalars[i].to_repr();
     if constexpr (std::is_same_v<C, ec::G1Config>) {
       if (ki.bit_length() > 128 && glv().ok) {
         glv_split(ki, glv().lambda, k[n], k[n + 1]);
@@ -331,8 +335,9 @@ ec::Jacobian<C> straus(std::span<const ec::Affine<C>> in_bases, std::span<const 
 }  // namespace
 
 template <class C>
-ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const ff::Fr> scalars,
-                    const Options& opt) {
+ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases,
+                    std::span<const typename C::Scalar> scalars, const Options& opt) {
+  using S = typename C::Scalar;
   if (bases.size() != scalars.size())
     throw InvalidArgument("msm: " + std::to_string(bases.size()) + " bases but " +
                           std::to_string(scalars.size()) + " scalars");
@@ -348,8 +353,8 @@ ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const ff::Fr
   }
   const size_t threads = detail::resolve_threads(opt.threads);
   const detail::Plan plan =
-      detail::make_plan(n, threads, opt.window_bits, reduce_weight(opt.accumulation));
-  const std::vector<int16_t> digits = detail::recode(scalars, plan, threads);
+      detail::make_plan<S>(n, threads, opt.window_bits, reduce_weight(opt.accumulation));
+  const std::vector<int16_t> digits = detail::recode<S>(scalars, plan, threads);
   std::vector<ec::Xyzz<C>> partial(plan.windows * plan.chunks);
   detail::run_tasks(partial.size(), threads, [&](size_t t) {
     const size_t w = t / plan.chunks, ch = t % plan.chunks;
@@ -366,8 +371,8 @@ ec::Jacobian<C> sum_bits(std::span<const ec::Affine<C>> bases, const uint64_t* b
 }
 
 template <class C>
-ec::Jacobian<C> msm_split(std::span<const ec::Affine<C>> bases, const ScalarSplit& split,
-                          const Options& opt) {
+ec::Jacobian<C> msm_split(std::span<const ec::Affine<C>> bases,
+                          const ScalarSplitT<typename C::Scalar>& split, const Options& opt) {
   if (bases.size() != split.size)
     throw InvalidArgument("msm_split: " + std::to_string(bases.size()) +
                           " bases for a split of " + std::to_string(split.size) + " scalars");
@@ -383,26 +388,31 @@ ec::Jacobian<C> msm_split(std::span<const ec::Affine<C>> bases, const ScalarSpli
 }
 
 template <class C>
-ec::Jacobian<C> msm_split(std::span<const ec::Affine<C>> bases, std::span<const ff::Fr> scalars,
-                          SplitStats* stats, const Options& opt) {
+ec::Jacobian<C> msm_split(std::span<const ec::Affine<C>> bases,
+                          std::span<const typename C::Scalar> scalars, SplitStats* stats,
+                          const Options& opt) {
   if (bases.size() != scalars.size())
     throw InvalidArgument("msm_split: " + std::to_string(bases.size()) + " bases but " +
                           std::to_string(scalars.size()) + " scalars");
-  const ScalarSplit split = split_scalars(scalars);
+  const ScalarSplitT<typename C::Scalar> split = split_scalars(scalars);
   if (stats) *stats = split.stats;
   return msm_split<C>(bases, split, opt);
 }
 
-#define SNARKD_MSM_INSTANTIATE(C)                                                           \
-  template ec::Jacobian<C> msm<C>(std::span<const ec::Affine<C>>, std::span<const ff::Fr>,  \
-                                  const Options&);                                          \
-  template ec::Jacobian<C> sum_bits<C>(std::span<const ec::Affine<C>>, const uint64_t*);    \
-  template ec::Jacobian<C> msm_split<C>(std::span<const ec::Affine<C>>, const ScalarSplit&, \
-                                        const Options&);                                    \
-  template ec::Jacobian<C> msm_split<C>(std::span<const ec::Affine<C>>,                     \
-                                        std::span<const ff::Fr>, SplitStats*, const Options&);
+#define SNARKD_MSM_INSTANTIATE(C)                                                             \
+  template ec::Jacobian<C> msm<C>(std::span<const ec::Affine<C>>,                             \
+                                  std::span<const typename C::Scalar>, const Options&);       \
+  template ec::Jacobian<C> sum_bits<C>(std::span<const ec::Affine<C>>, const uint64_t*);      \
+  template ec::Jacobian<C> msm_split<C>(std::span<const ec::Affine<C>>,                       \
+                                        const ScalarSplitT<typename C::Scalar>&,              \
+                                        const Options&);                                      \
+  template ec::Jacobian<C> msm_split<C>(std::span<const ec::Affine<C>>,                       \
+                                        std::span<const typename C::Scalar>, SplitStats*,     \
+                                        const Options&);
 SNARKD_MSM_INSTANTIATE(ec::G1Config)
 SNARKD_MSM_INSTANTIATE(ec::G2Config)
+SNARKD_MSM_INSTANTIATE(ec::bn254::G1Config)
+SNARKD_MSM_INSTANTIATE(ec::bn254::G2Config)
 #undef SNARKD_MSM_INSTANTIATE
 
 }  // namespace snarkd::msm

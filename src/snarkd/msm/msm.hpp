@@ -7,8 +7,11 @@
 // msm_split() classifies the scalars into zero (skipped), one (sum_bits) and the rest
 //             (Pippenger over a compacted tail); same result as msm().
 //
-// Scalars are Fr in Montgomery form; bases are affine with infinity as (0, 0). Every entry point
-// runs on the global thread pool and returns Jacobian infinity for an empty input.
+// Scalars are the curve's C::Scalar (ec::G1Config::Scalar = ff::Fr for BLS12-381,
+// ec::bn254::G1Config::Scalar = ff::bn254::Fr) in Montgomery form; bases are affine with
+// infinity as (0, 0). Every entry point runs on the global thread pool and returns Jacobian
+// infinity for an empty input. C is never deduced from the scalars: callers name it
+// (msm<ec::G1Config>(bases, scalars)) and vectors convert to the spans.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -16,9 +19,11 @@
 #include <stop_token>
 #include <vector>
 
+#include "snarkd/ec/bn254.hpp"
 #include "snarkd/ec/curve.hpp"
 #include "snarkd/ec/g1.hpp"
 #include "snarkd/ec/g2.hpp"
+#include "snarkd/ff/bn254.hpp"
 #include "snarkd/ff/fr.hpp"
 
 namespace snarkd::msm {
@@ -44,8 +49,8 @@ inline constexpr size_t kStopCheckPoints = size_t(1) << 14;
 // Σ scalars[i]·bases[i]. Throws InvalidArgument when the sizes differ or window_bits is out of
 // range.
 template <class C>
-ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases, std::span<const ff::Fr> scalars,
-                    const Options& opt = {});
+ec::Jacobian<C> msm(std::span<const ec::Affine<C>> bases,
+                    std::span<const typename C::Scalar> scalars, const Options& opt = {});
 
 // Σ bases[i] over the i < bases.size() whose bit (bitmap[i / 64] >> (i % 64)) & 1 is set; the
 // bitmap holds ceil(n / 64) words, bits at or past n are ignored.
@@ -57,42 +62,50 @@ struct SplitStats {
   uint64_t zeros = 0, ones = 0, others = 0;
 };
 
-// A classified scalar vector; it can serve several base vectors of the same length (the Groth16
-// A, B_G1 and B_G2 queries share one witness).
-struct ScalarSplit {
-  size_t size = 0;                    // length of the classified vector
-  std::vector<uint64_t> ones;         // bitmap: bit i set iff scalars[i] == 1
-  std::vector<size_t> others;         // ascending indices of scalars that are neither 0 nor 1
-  std::vector<ff::Fr> other_scalars;  // scalars[others[j]]
+// A classified scalar vector over the scalar field S; it can serve several base vectors of the
+// same length (the Groth16 A, B_G1 and B_G2 queries share one witness).
+template <class S>
+struct ScalarSplitT {
+  size_t size = 0;               // length of the classified vector
+  std::vector<uint64_t> ones;    // bitmap: bit i set iff scalars[i] == 1
+  std::vector<size_t> others;    // ascending indices of scalars that are neither 0 nor 1
+  std::vector<S> other_scalars;  // scalars[others[j]]
   SplitStats stats;
 };
+using ScalarSplit = ScalarSplitT<ff::Fr>;
 
-// Classifies by comparing Montgomery limbs with those of 0 and Fr::one() (no conversion).
+// Classifies by comparing Montgomery limbs with those of 0 and S::one() (no conversion). One
+// overload per scalar field, so that vectors convert.
 ScalarSplit split_scalars(std::span<const ff::Fr> scalars);
+ScalarSplitT<ff::bn254::Fr> split_scalars(std::span<const ff::bn254::Fr> scalars);
 
 // Σ scalars[i]·bases[i] for the scalars that `split` classified; throws InvalidArgument when
 // bases.size() != split.size.
 template <class C>
-ec::Jacobian<C> msm_split(std::span<const ec::Affine<C>> bases, const ScalarSplit& split,
-                          const Options& opt = {});
+ec::Jacobian<C> msm_split(std::span<const ec::Affine<C>> bases,
+                          const ScalarSplitT<typename C::Scalar>& split, const Options& opt = {});
 
 // split_scalars + msm_split; stats (if non-null) receives the classification counts.
 template <class C>
-ec::Jacobian<C> msm_split(std::span<const ec::Affine<C>> bases, std::span<const ff::Fr> scalars,
-                          SplitStats* stats = nullptr, const Options& opt = {});
+ec::Jacobian<C> msm_split(std::span<const ec::Affine<C>> bases,
+                          std::span<const typename C::Scalar> scalars, SplitStats* stats = nullptr,
+                          const Options& opt = {});
 
-// Instantiated in msm.cpp for both groups.
+// Instantiated in msm.cpp for the BLS12-381 and the BN254 groups.
 #define SNARKD_MSM_DECLARE(C)                                                                    \
   extern template ec::Jacobian<C> msm<C>(std::span<const ec::Affine<C>>,                         \
-                                         std::span<const ff::Fr>, const Options&);               \
+                                         std::span<const typename C::Scalar>, const Options&);   \
   extern template ec::Jacobian<C> sum_bits<C>(std::span<const ec::Affine<C>>, const uint64_t*);  \
   extern template ec::Jacobian<C> msm_split<C>(std::span<const ec::Affine<C>>,                   \
-                                               const ScalarSplit&, const Options&);              \
+                                               const ScalarSplitT<typename C::Scalar>&,          \
+                                               const Options&);                                  \
   extern template ec::Jacobian<C> msm_split<C>(std::span<const ec::Affine<C>>,                   \
-                                               std::span<const ff::Fr>, SplitStats*,             \
+                                               std::span<const typename C::Scalar>, SplitStats*, \
                                                const Options&);
 SNARKD_MSM_DECLARE(ec::G1Config)
 SNARKD_MSM_DECLARE(ec::G2Config)
+SNARKD_MSM_DECLARE(ec::bn254::G1Config)
+SNARKD_MSM_DECLARE(ec::bn254::G2Config)
 #undef SNARKD_MSM_DECLARE
 
 }  // namespace snarkd::msm

@@ -9,15 +9,15 @@ namespace snarkd::msm {
 
 namespace {
 
-constexpr ff::Fr kOne = ff::Fr::one();  // Montgomery limbs of 1 (R mod r)
-
 struct Part {
   SplitStats stats;
   std::vector<size_t> others;
 };
 
 // Classifies scalars [b, e) (b a multiple of 64), writing their bitmap words.
-Part classify(std::span<const ff::Fr> scalars, size_t b, size_t e, uint64_t* ones) {
+template <class S>
+Part classify(std::span<const S> scalars, size_t b, size_t e, uint64_t* ones) {
+  constexpr S kOne = S::one();  // Montgomery limbs of 1 (R mod r)
   Part part;
   for (size_t i = b; i < e; ++i) {
     if (scalars[i].is_zero()) {
@@ -33,11 +33,10 @@ Part classify(std::span<const ff::Fr> scalars, size_t b, size_t e, uint64_t* one
   return part;
 }
 
-}  // namespace
-
-ScalarSplit split_scalars(std::span<const ff::Fr> scalars) {
+template <class S>
+ScalarSplitT<S> split_any(std::span<const S> scalars) {
   const size_t n = scalars.size(), words = (n + 63) / 64;
-  ScalarSplit split;
+  ScalarSplitT<S> split;
   split.size = n;
   split.ones.assign(words, 0);
   const size_t threads = detail::resolve_threads(0);
@@ -58,6 +57,14 @@ ScalarSplit split_scalars(std::span<const ff::Fr> scalars) {
   for (size_t j = 0; j < split.others.size(); ++j)
     split.other_scalars[j] = scalars[split.others[j]];
   return split;
+}
+
+}  // namespace
+
+ScalarSplit split_scalars(std::span<const ff::Fr> scalars) { return split_any(scalars); }
+
+ScalarSplitT<ff::bn254::Fr> split_scalars(std::span<const ff::bn254::Fr> scalars) {
+  return split_any(scalars);
 }
 
 }  // namespace snarkd::msm

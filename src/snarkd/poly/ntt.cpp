@@ -72,10 +72,11 @@ using detail::task_parts;
 constexpr size_t kColumnWidth = 8;
 
 // w^k for k < count, in parallel (one multiplication each after a pow per chunk).
-std::vector<Fr> powers(const Fr& w, size_t count) {
-  std::vector<Fr> out(count);
+template <class F>
+std::vector<F> powers(const F& w, size_t count) {
+  std::vector<F> out(count);
   auto body = [&](size_t begin, size_t end) {
-    Fr f = w.pow(uint64_t{begin});
+    F f = w.pow(uint64_t{begin});
     for (size_t i = begin; i < end; ++i) {
       out[i] = f;
       f = f * w;
@@ -87,21 +88,26 @@ std::vector<Fr> powers(const Fr& w, size_t count) {
 
 // `avx512`: the AVX-512 kernels will run the column passes (they build their own twiddles in
 // lanes), so no `full` table; instead the radix-2^52 copy of the leaf table.
-Twiddles make_twiddles(const Fr& root, uint32_t log_n, uint32_t pass_log, bool avx512) {
-  Twiddles t;
+template <class F>
+TwiddlesT<F> make_twiddles(const F& root, uint32_t log_n, uint32_t pass_log, bool avx512) {
+  TwiddlesT<F> t;
   t.roots.resize(log_n + 1);
   t.roots[log_n] = root;
   for (uint32_t m = log_n; m > 0; --m) t.roots[m - 1] = t.roots[m] * t.roots[m];
   t.leaf_log = std::min(log_n, pass_log);
   t.leaf.resize((size_t{1} << t.leaf_log) - 1);
   for (uint32_t s = 0; s < t.leaf_log; ++s) {
-    Fr* level = t.leaf.data() + (size_t{1} << s) - 1;
-    level[0] = Fr::one();
+    F* level = t.leaf.data() + (size_t{1} << s) - 1;
+    level[0] = F::one();
     for (size_t j = 1; j < (size_t{1} << s); ++j) level[j] = level[j - 1] * t.roots[s + 1];
   }
-  if (avx512)
-    t.leaf52 = detail::avx512_leaf(t, std::min(t.leaf_log, detail::kAvx512MaxPassLog));
-  else if (log_n > t.leaf_log && log_n - 1 <= Domain::kMaxFullTableLog)
+  if constexpr (kHasIfmaKernels<F>) {
+    if (avx512) {
+      t.leaf52 = detail::avx512_leaf(t, std::min(t.leaf_log, detail::kAvx512MaxPassLog));
+      return t;
+    }
+  }
+  if (log_n > t.leaf_log && log_n - 1 <= DomainT<F>::kMaxFullTableLog)
     t.full = powers(root, size_t{1} << (log_n - 1));
   return t;
 }
@@ -111,20 +117,22 @@ Twiddles make_twiddles(const Fr& root, uint32_t log_n, uint32_t pass_log, bool a
 // network (same operations, same twiddles). w0, w1 are the upper level's twiddles (half-width
 // 2q) for pairs (0, 2q) and (q, 3q); w2 the lower level's (half-width q).
 // DIF: level 2q, then level q. 4 multiplications, 4 additions, 4 subtractions.
-[[gnu::always_inline]] inline void dif4(Fr* x, size_t q, const Fr& w0, const Fr& w1,
-                                        const Fr& w2) {
-  const Fr a0 = x[0], a1 = x[q], a2 = x[2 * q], a3 = x[3 * q];
-  const Fr b0 = a0 + a2, b1 = a1 + a3, b2 = (a0 - a2) * w0, b3 = (a1 - a3) * w1;
+template <class F>
+[[gnu::always_inline]] inline void dif4(F* x, size_t q, const F& w0, const F& w1,
+                                        const F& w2) {
+  const F a0 = x[0], a1 = x[q], a2 = x[2 * q], a3 = x[3 * q];
+  const F b0 = a0 + a2, b1 = a1 + a3, b2 = (a0 - a2) * w0, b3 = (a1 - a3) * w1;
   x[0] = b0 + b1;
   x[q] = (b0 - b1) * w2;
   x[2 * q] = b2 + b3;
   x[3 * q] = (b2 - b3) * w2;
 }
 // DIT: level q (twiddle w2), then level 2q (w0 for pair (0, 2q), w1 for pair (q, 3q)).
-[[gnu::always_inline]] inline void dit4(Fr* x, size_t q, const Fr& w0, const Fr& w1,
-                                        const Fr& w2) {
-  const Fr a0 = x[0], a2 = x[2 * q], c1 = x[q] * w2, c3 = x[3 * q] * w2;
-  const Fr b0 = a0 + c1, b1 = a0 - c1, d2 = (a2 + c3) * w0, d3 = (a2 - c3) * w1;
+template <class F>
+[[gnu::always_inline]] inline void dit4(F* x, size_t q, const F& w0, const F& w1,
+                                        const F& w2) {
+  const F a0 = x[0], a2 = x[2 * q], c1 = x[q] * w2, c3 = x[3 * q] * w2;
+  const F b0 = a0 + c1, b1 = a0 - c1, d2 = (a2 + c3) * w0, d3 = (a2 - c3) * w1;
   x[0] = b0 + d2;
   x[2 * q] = b0 - d2;
   x[q] = b1 + d3;
@@ -132,17 +140,17 @@ Twiddles make_twiddles(const Fr& root, uint32_t log_n, uint32_t pass_log, bool a
 }
 // j = 0 of a radix-4 group when the level twiddles there are 1 (w0 = w2 = 1; w1 = ω_4 is not):
 // one multiplication instead of four.
-template <bool kDif>
-[[gnu::always_inline]] inline void first4(Fr* x, size_t q, const Fr& w1) {
-  const Fr a0 = x[0], a1 = x[q], a2 = x[2 * q], a3 = x[3 * q];
+template <bool kDif, class F>
+[[gnu::always_inline]] inline void first4(F* x, size_t q, const F& w1) {
+  const F a0 = x[0], a1 = x[q], a2 = x[2 * q], a3 = x[3 * q];
   if constexpr (kDif) {
-    const Fr b0 = a0 + a2, b1 = a1 + a3, b2 = a0 - a2, b3 = (a1 - a3) * w1;
+    const F b0 = a0 + a2, b1 = a1 + a3, b2 = a0 - a2, b3 = (a1 - a3) * w1;
     x[0] = b0 + b1;
     x[q] = b0 - b1;
     x[2 * q] = b2 + b3;
     x[3 * q] = b2 - b3;
   } else {
-    const Fr b0 = a0 + a1, b1 = a0 - a1, b2 = a2 + a3, b3 = (a2 - a3) * w1;
+    const F b0 = a0 + a1, b1 = a0 - a1, b2 = a2 + a3, b3 = (a2 - a3) * w1;
     x[0] = b0 + b2;
     x[2 * q] = b0 - b2;
     x[q] = b1 + b3;
@@ -151,10 +159,11 @@ template <bool kDif>
 }
 
 // One radix-2 level of half-width h over x[0, len) (used once when the level count is odd).
-void radix2_level(Fr* x, size_t len, size_t h, const Fr* t, bool unit_first, bool dif) {
-  for (Fr* blk = x; blk != x + len; blk += 2 * h) {
+template <class F>
+void radix2_level(F* x, size_t len, size_t h, const F* t, bool unit_first, bool dif) {
+  for (F* blk = x; blk != x + len; blk += 2 * h) {
     for (size_t j = 0; j < h; ++j) {
-      const Fr u = blk[j], v = blk[j + h];
+      const F u = blk[j], v = blk[j + h];
       if (j == 0 && unit_first) {
         blk[0] = u + v;
         blk[h] = u - v;
@@ -162,7 +171,7 @@ void radix2_level(Fr* x, size_t len, size_t h, const Fr* t, bool unit_first, boo
         blk[j] = u + v;
         blk[j + h] = (u - v) * t[j];
       } else {
-        const Fr vt = v * t[j];
+        const F vt = v * t[j];
         blk[j] = u + vt;
         blk[j + h] = u - vt;
       }
@@ -171,11 +180,11 @@ void radix2_level(Fr* x, size_t len, size_t h, const Fr* t, bool unit_first, boo
 }
 
 // Levels s and s − 1 (half-widths 2q and q) over x[0, len) in one sweep.
-template <bool kDif>
-void radix4_levels(Fr* x, size_t len, size_t q, const Fr* tw, bool unit_first) {
-  const Fr* t_hi = tw + 2 * q - 1;  // level with half-width 2q
-  const Fr* t_lo = tw + q - 1;      // level with half-width q
-  for (Fr* blk = x; blk != x + len; blk += 4 * q) {
+template <bool kDif, class F>
+void radix4_levels(F* x, size_t len, size_t q, const F* tw, bool unit_first) {
+  const F* t_hi = tw + 2 * q - 1;  // level with half-width 2q
+  const F* t_lo = tw + q - 1;      // level with half-width q
+  for (F* blk = x; blk != x + len; blk += 4 * q) {
     size_t j = 0;
     if (unit_first) {
       first4<kDif>(blk, q, t_hi[q]);
@@ -193,7 +202,8 @@ void radix4_levels(Fr* x, size_t len, size_t q, const Fr* tw, bool unit_first) {
 // DIF on x[0, 2^log_len) with per-level twiddles tw (level s at tw + 2^s − 1), levels from the
 // top down; an odd top level goes alone. unit_first says that each level's twiddle 0 is 1
 // (true for the standard table), saving those multiplications.
-void dif_kernel(Fr* x, uint32_t log_len, const Fr* tw, bool unit_first) {
+template <class F>
+void dif_kernel(F* x, uint32_t log_len, const F* tw, bool unit_first) {
   const size_t len = size_t{1} << log_len;
   uint32_t s = log_len;
   if (s % 2 == 1) {
@@ -204,7 +214,8 @@ void dif_kernel(Fr* x, uint32_t log_len, const Fr* tw, bool unit_first) {
 }
 
 // DIT counterpart: the same butterflies transposed, levels upwards (an odd bottom level alone).
-void dit_kernel(Fr* x, uint32_t log_len, const Fr* tw, bool unit_first) {
+template <class F>
+void dit_kernel(F* x, uint32_t log_len, const F* tw, bool unit_first) {
   const size_t len = size_t{1} << log_len;
   uint32_t s = 0;
   if (log_len % 2 == 1) {
@@ -216,20 +227,22 @@ void dit_kernel(Fr* x, uint32_t log_len, const Fr* tw, bool unit_first) {
 
 enum class Direction { kDif, kDit };
 
-void run_kernel(Direction dir, Fr* x, uint32_t log_len, const Fr* tw, bool unit_first) {
+template <class F>
+void run_kernel(Direction dir, F* x, uint32_t log_len, const F* tw, bool unit_first) {
   if (dir == Direction::kDif)
     dif_kernel(x, log_len, tw, unit_first);
   else
     dit_kernel(x, log_len, tw, unit_first);
 }
 
-// Twiddles of column c of a pass over bits [lo, lo + a), given w = ω_{2^(lo+a)}^c: level s
+// TwiddlesT<F> of column c of a pass over bits [lo, lo + a), given w = ω_{2^(lo+a)}^c: level s
 // gets w_s·leaf_s[j] with w_(a−1) = w and w_(s−1) = w_s² (2^a − 1 + a muls for 2^a elements).
-void column_twiddles(const Twiddles& tw, uint32_t a, Fr w, Fr* out) {
+template <class F>
+void column_twiddles(const TwiddlesT<F>& tw, uint32_t a, F w, F* out) {
   for (uint32_t s = a; s-- > 0;) {
     const size_t h = size_t{1} << s;
-    const Fr* leaf = tw.leaf.data() + h - 1;
-    Fr* level = out + h - 1;
+    const F* leaf = tw.leaf.data() + h - 1;
+    F* level = out + h - 1;
     level[0] = w;
     for (size_t j = 1; j < h; ++j) level[j] = w * leaf[j];
     w = w * w;
@@ -238,31 +251,33 @@ void column_twiddles(const Twiddles& tw, uint32_t a, Fr w, Fr* out) {
 
 // The same twiddles copied from tw.full: level s of column c uses
 // ω_{2^(lo+s+1)}^(c + 2^lo·j) = full[(c + 2^lo·j) · 2^(log_n − lo − s − 1)].
-void column_twiddles_from_table(const Twiddles& tw, uint32_t log_n, Pass p, size_t c, Fr* out) {
+template <class F>
+void column_twiddles_from_table(const TwiddlesT<F>& tw, uint32_t log_n, Pass p, size_t c, F* out) {
   for (uint32_t s = 0; s < p.hi - p.lo; ++s) {
     const size_t h = size_t{1} << s;
     const uint32_t shift = log_n - p.lo - s - 1;
-    Fr* level = out + h - 1;
+    F* level = out + h - 1;
     for (size_t j = 0; j < h; ++j) level[j] = tw.full[(c + (j << p.lo)) << shift];
   }
 }
 
 // A pass with lo > 0: items are (block of 2^hi, group of kColumnWidth adjacent columns).
-void column_pass(const Twiddles& tw, std::span<Fr> x, uint32_t log_n, Pass p, Direction dir) {
+template <class F>
+void column_pass(const TwiddlesT<F>& tw, std::span<F> x, uint32_t log_n, Pass p, Direction dir) {
   const uint32_t a = p.hi - p.lo;
   const size_t rows = size_t{1} << a, stride = size_t{1} << p.lo;
   const size_t width = std::min(kColumnWidth, stride);
   const size_t groups = stride / width;
-  const Fr& step = tw.roots[p.hi];  // column c's top twiddle base is step^c
+  const F& step = tw.roots[p.hi];  // column c's top twiddle base is step^c
   auto body = [&](size_t begin, size_t end) {
-    std::vector<Fr> buf(width * rows), col_tw(rows);
+    std::vector<F> buf(width * rows), col_tw(rows);
     for (size_t item = begin; item < end; ++item) {
       const size_t c0 = (item % groups) * width;
-      Fr* base = x.data() + ((item / groups) << p.hi) + c0;
+      F* base = x.data() + ((item / groups) << p.hi) + c0;
       for (size_t r = 0; r < rows; ++r)
         for (size_t c = 0; c < width; ++c) buf[c * rows + r] = base[r * stride + c];
       const bool table = !tw.full.empty();
-      Fr w = table ? Fr::one() : step.pow(uint64_t{c0});  // derived twiddles only
+      F w = table ? F::one() : step.pow(uint64_t{c0});  // derived twiddles only
       for (size_t c = 0; c < width; ++c) {
         if (table) {
           column_twiddles_from_table(tw, log_n, p, c0 + c, col_tw.data());
@@ -280,11 +295,12 @@ void column_pass(const Twiddles& tw, std::span<Fr> x, uint32_t log_n, Pass p, Di
 }
 
 // The pass with lo = 0: contiguous blocks, standard twiddles, optional fused scaling.
-void block_pass(const Twiddles& tw, std::span<Fr> x, uint32_t a, Direction dir, const Fr* scale) {
+template <class F>
+void block_pass(const TwiddlesT<F>& tw, std::span<F> x, uint32_t a, Direction dir, const F* scale) {
   const size_t len = size_t{1} << a;
   auto body = [&](size_t begin, size_t end) {
     for (size_t b = begin; b < end; ++b) {
-      Fr* blk = x.data() + b * len;
+      F* blk = x.data() + b * len;
       run_kernel(dir, blk, a, tw.leaf.data(), true);
       if (scale)
         for (size_t i = 0; i < len; ++i) blk[i] = blk[i] * *scale;
@@ -295,15 +311,19 @@ void block_pass(const Twiddles& tw, std::span<Fr> x, uint32_t a, Direction dir, 
 
 // The Domain decided at construction: it built leaf52 exactly when its transforms run on the
 // AVX-512 kernels (IFMA chosen and avx512_applies).
-bool uses_avx512(const Domain& d) { return !d.forward_twiddles().leaf52.empty(); }
+template <class F>
+bool uses_avx512(const DomainT<F>& d) { return !d.forward_twiddles().leaf52.empty(); }
 
 // The whole network with the domain's kernels; scale (may be null) multiplies every output.
 // The portable schedule takes as few passes as leaf_log allows.
-void transform(const Domain& d, const Twiddles& tw, std::span<Fr> x, Direction dir,
-               const Fr* scale) {
+template <class F>
+void transform(const DomainT<F>& d, const TwiddlesT<F>& tw, std::span<F> x, Direction dir,
+               const Scalar<F>* scale) {
   const uint32_t log_n = d.log_size();
-  if (uses_avx512(d))
-    return detail::avx512_transform(tw, x, log_n, dir == Direction::kDif, scale, nullptr);
+  if constexpr (kHasIfmaKernels<F>) {
+    if (uses_avx512(d))
+      return detail::avx512_transform(tw, x, log_n, dir == Direction::kDif, scale, nullptr);
+  }
   const uint32_t count = log_n == 0 ? 0 : (log_n + tw.leaf_log - 1) / tw.leaf_log;
   std::vector<Pass> passes = detail::plan(log_n, count);
   if (dir == Direction::kDif) std::reverse(passes.begin(), passes.end());
@@ -315,13 +335,15 @@ void transform(const Domain& d, const Twiddles& tw, std::span<Fr> x, Direction d
   }
 }
 
-void check_size(const Domain& d, std::span<const Fr> data, const char* what) {
-  if (data.size() != d.size())
-    throw InvalidArgument(std::string(what) + ": data has " + std::to_string(data.size()) +
+template <class F>
+void check_size(const DomainT<F>& d, size_t size, const char* what) {
+  if (size != d.size())
+    throw InvalidArgument(std::string(what) + ": data has " + std::to_string(size) +
                           " elements but the domain has " + std::to_string(d.size()));
 }
 
-void check_shift(const Fr& shift, const char* what) {
+template <class F>
+void check_shift(const F& shift, const char* what) {
   if (shift.is_zero()) throw InvalidArgument(std::string(what) + ": coset shift is zero");
 }
 
@@ -330,8 +352,16 @@ void check_shift(const Fr& shift, const char* what) {
 namespace {
 
 // kAuto → the AVX-512 kernels where the CPU has IFMA, unless SNARKD_NTT_KERNELS=portable (for
-// A/B runs of whole programs); SNARKD_NTT_KERNELS=avx512 insists on them.
+// A/B runs of whole programs); SNARKD_NTT_KERNELS=avx512 insists on them. A field without those
+// kernels runs the portable ones under kAuto whatever the variable says (a whole-program A/B
+// run may prove on either curve), and rejects an explicit kAvx512Ifma.
+template <class F>
 NttKernels resolve_kernels(NttKernels asked) {
+  if constexpr (!kHasIfmaKernels<F>) {
+    if (asked == NttKernels::kAvx512Ifma)
+      throw InvalidArgument("Domain: no AVX-512 IFMA kernels for this field");
+    return NttKernels::kPortable;
+  }
   if (asked == NttKernels::kAuto) {
     const char* env = std::getenv("SNARKD_NTT_KERNELS");
     const std::string v = env ? env : "";
@@ -349,19 +379,20 @@ NttKernels resolve_kernels(NttKernels asked) {
 
 }  // namespace
 
-Domain::Domain(uint32_t log_n, uint64_t generator, uint32_t pass_log, NttKernels kernels)
-    : log_n_(log_n), generator_(generator), kernels_(resolve_kernels(kernels)) {
+template <class F>
+DomainT<F>::DomainT(uint32_t log_n, uint64_t generator, uint32_t pass_log, NttKernels kernels)
+    : log_n_(log_n), generator_(generator), kernels_(resolve_kernels<F>(kernels)) {
   if (log_n > kMaxLogSize)
-    throw InvalidArgument("Domain: log_n = " + std::to_string(log_n) +
-                          " exceeds 32, the 2-adicity of Fr");
+    throw InvalidArgument("Domain: log_n = " + std::to_string(log_n) + " exceeds " +
+                          std::to_string(kMaxLogSize) + ", the 2-adicity of the field");
   if (pass_log < 1 || pass_log > kMaxPassLog)
     throw InvalidArgument("Domain: pass_log = " + std::to_string(pass_log) + " is not in [1, " +
                           std::to_string(kMaxPassLog) + "]");
-  const Fr omega = Fr::root_of_unity(log_n, generator);
+  const F omega = F::root_of_unity(log_n, generator);
   // Exact order 2^log_n: ω^(2^(log_n−1)) = −1 (or ω = 1 for log_n = 0).
-  Fr half = omega;
+  F half = omega;
   for (uint32_t i = 1; i < log_n; ++i) half = half * half;
-  if (log_n == 0 ? !omega.is_one() : half != -Fr::one())
+  if (log_n == 0 ? !omega.is_one() : half != -F::one())
     throw InvalidArgument("Domain: generator " + std::to_string(generator) +
                           " gives no root of unity of order 2^" + std::to_string(log_n) +
                           " (it must be a quadratic non-residue mod r, e.g. 5 or 7)");
@@ -369,37 +400,43 @@ Domain::Domain(uint32_t log_n, uint64_t generator, uint32_t pass_log, NttKernels
                       detail::avx512_applies(log_n, std::min(log_n, pass_log));
   forward_ = make_twiddles(omega, log_n, pass_log, avx512);
   inverse_ = make_twiddles(omega.inverse(), log_n, pass_log, avx512);
-  size_inv_ = Fr::from_u64(uint64_t{1} << log_n).inverse();
+  size_inv_ = F::from_u64(uint64_t{1} << log_n).inverse();
 }
 
-void ntt_nr(const Domain& d, std::span<Fr> data) {
-  check_size(d, data, "ntt_nr");
+template <class F>
+void ntt_nr(const DomainT<F>& d, Data<F> data) {
+  check_size(d, data.size(), "ntt_nr");
   transform(d, d.forward_twiddles(), data, Direction::kDif, nullptr);
 }
 
-void ntt_rn(const Domain& d, std::span<Fr> data) {
-  check_size(d, data, "ntt_rn");
+template <class F>
+void ntt_rn(const DomainT<F>& d, Data<F> data) {
+  check_size(d, data.size(), "ntt_rn");
   transform(d, d.forward_twiddles(), data, Direction::kDit, nullptr);
 }
 
-void intt_nr(const Domain& d, std::span<Fr> data) {
-  check_size(d, data, "intt_nr");
+template <class F>
+void intt_nr(const DomainT<F>& d, Data<F> data) {
+  check_size(d, data.size(), "intt_nr");
   transform(d, d.inverse_twiddles(), data, Direction::kDif, &d.size_inv());
 }
 
-void intt_rn(const Domain& d, std::span<Fr> data) {
-  check_size(d, data, "intt_rn");
+template <class F>
+void intt_rn(const DomainT<F>& d, Data<F> data) {
+  check_size(d, data.size(), "intt_rn");
   transform(d, d.inverse_twiddles(), data, Direction::kDit, &d.size_inv());
 }
 
-void ntt(const Domain& d, std::span<Fr> data) {
-  check_size(d, data, "ntt");
+template <class F>
+void ntt(const DomainT<F>& d, Data<F> data) {
+  check_size(d, data.size(), "ntt");
   transform(d, d.forward_twiddles(), data, Direction::kDif, nullptr);
   detail::permute(data, d.log_size(), {});
 }
 
-void intt(const Domain& d, std::span<Fr> data) {
-  check_size(d, data, "intt");
+template <class F>
+void intt(const DomainT<F>& d, Data<F> data) {
+  check_size(d, data.size(), "intt");
   transform(d, d.inverse_twiddles(), data, Direction::kDif, &d.size_inv());
   detail::permute(data, d.log_size(), {});
 }
@@ -407,46 +444,57 @@ void intt(const Domain& d, std::span<Fr> data) {
 // Evaluations at shift·ω^j are the NTT of c_i·shift^i. Portable kernels: the scaling rides on
 // the permutation that DIT needs anyway (factor indexed by where the value comes from). AVX-512:
 // it rides on the DIF's first (top) pass, in lanes, and the permutation moves values only.
-void coset_ntt(const Domain& d, std::span<Fr> data, const Fr& shift) {
-  check_size(d, data, "coset_ntt");
+template <class F>
+void coset_ntt(const DomainT<F>& d, Data<F> data, const Scalar<F>& shift) {
+  check_size(d, data.size(), "coset_ntt");
   check_shift(shift, "coset_ntt");
-  if (uses_avx512(d)) {
-    const detail::Geometric powers{Fr::one(), shift};
-    detail::avx512_transform(d.forward_twiddles(), data, d.log_size(), true, nullptr, &powers);
-    detail::permute(data, d.log_size(), {});
-    return;
+  if constexpr (kHasIfmaKernels<F>) {
+    if (uses_avx512(d)) {
+      const detail::Geometric powers{F::one(), shift};
+      detail::avx512_transform(d.forward_twiddles(), data, d.log_size(), true, nullptr, &powers);
+      detail::permute(data, d.log_size(), {});
+      return;
+    }
   }
-  detail::permute(data, d.log_size(), {detail::Scaling::Kind::kBySource, Fr::one(), shift});
+  detail::permute(data, d.log_size(), {detail::ScalingKind::kBySource, F::one(), shift});
   transform(d, d.forward_twiddles(), data, Direction::kDit, nullptr);
 }
 
 // Inverse of coset_ntt: c_i = n⁻¹·shift^(−i)·(Σ_j a_j ω^(−ij)). Portable kernels: n⁻¹·shift^(−i)
 // is applied by the permutation after the DIF (factor indexed by where the value goes).
 // AVX-512: permutation first, then DIT, whose last (top) pass applies the factors as it stores.
-void coset_intt(const Domain& d, std::span<Fr> data, const Fr& shift) {
-  check_size(d, data, "coset_intt");
+template <class F>
+void coset_intt(const DomainT<F>& d, Data<F> data, const Scalar<F>& shift) {
+  check_size(d, data.size(), "coset_intt");
   check_shift(shift, "coset_intt");
-  if (uses_avx512(d)) {
-    const detail::Geometric powers{d.size_inv(), shift.inverse()};
-    detail::permute(data, d.log_size(), {});
-    detail::avx512_transform(d.inverse_twiddles(), data, d.log_size(), false, nullptr, &powers);
-    return;
+  if constexpr (kHasIfmaKernels<F>) {
+    if (uses_avx512(d)) {
+      const detail::Geometric powers{d.size_inv(), shift.inverse()};
+      detail::permute(data, d.log_size(), {});
+      detail::avx512_transform(d.inverse_twiddles(), data, d.log_size(), false, nullptr,
+                               &powers);
+      return;
+    }
   }
   transform(d, d.inverse_twiddles(), data, Direction::kDif, nullptr);
   detail::permute(data, d.log_size(),
-                  {detail::Scaling::Kind::kByDestination, d.size_inv(), shift.inverse()});
+                  {detail::ScalingKind::kByDestination, d.size_inv(), shift.inverse()});
 }
 
-void bit_reverse(std::span<Fr> data) {
+namespace {
+
+template <class F>
+void bit_reverse_impl(std::span<F> data) {
   const size_t n = data.size();
   if (n == 0 || (n & (n - 1)) != 0)
     throw InvalidArgument("bit_reverse: size " + std::to_string(n) + " is not a power of two");
   detail::permute(data, static_cast<uint32_t>(__builtin_ctzll(n)), {});
 }
 
-void scale_by_powers(std::span<Fr> data, const Fr& c, const Fr& g) {
+template <class F>
+void scale_by_powers_impl(std::span<F> data, const F& c, const F& g) {
   auto body = [&](size_t begin, size_t end) {
-    Fr f = c * g.pow(uint64_t{begin});
+    F f = c * g.pow(uint64_t{begin});
     for (size_t i = begin; i < end; ++i) {
       data[i] = data[i] * f;
       f = f * g;
@@ -454,5 +502,32 @@ void scale_by_powers(std::span<Fr> data, const Fr& c, const Fr& g) {
   };
   parallel_for(data.size(), body, task_parts());
 }
+
+}  // namespace
+
+void bit_reverse(std::span<Fr> data) { bit_reverse_impl(data); }
+void bit_reverse(std::span<ff::bn254::Fr> data) { bit_reverse_impl(data); }
+
+void scale_by_powers(std::span<Fr> data, const Fr& c, const Fr& g) {
+  scale_by_powers_impl(data, c, g);
+}
+void scale_by_powers(std::span<ff::bn254::Fr> data, const ff::bn254::Fr& c,
+                     const ff::bn254::Fr& g) {
+  scale_by_powers_impl(data, c, g);
+}
+
+#define SNARKD_POLY_INSTANTIATE(F)                                           \
+  template class DomainT<F>;                                                 \
+  template void ntt<F>(const DomainT<F>&, Data<F>);                          \
+  template void intt<F>(const DomainT<F>&, Data<F>);                         \
+  template void coset_ntt<F>(const DomainT<F>&, Data<F>, const Scalar<F>&);  \
+  template void coset_intt<F>(const DomainT<F>&, Data<F>, const Scalar<F>&); \
+  template void ntt_nr<F>(const DomainT<F>&, Data<F>);                       \
+  template void ntt_rn<F>(const DomainT<F>&, Data<F>);                       \
+  template void intt_nr<F>(const DomainT<F>&, Data<F>);                      \
+  template void intt_rn<F>(const DomainT<F>&, Data<F>);
+SNARKD_POLY_INSTANTIATE(ff::Fr)
+SNARKD_POLY_INSTANTIATE(ff::bn254::Fr)
+#undef SNARKD_POLY_INSTANTIATE
 
 }  // namespace snarkd::poly

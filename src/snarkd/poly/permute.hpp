@@ -6,11 +6,10 @@
 #include <span>
 #include <vector>
 
+#include "snarkd/ff/bn254.hpp"
 #include "snarkd/ff/fr.hpp"
 
 namespace snarkd::poly::detail {
-
-using ff::Fr;
 
 // The low `bits` bits of v in reverse order.
 inline uint64_t reverse_bits(uint64_t v, uint32_t bits) {
@@ -23,14 +22,21 @@ inline uint64_t reverse_bits(uint64_t v, uint32_t bits) {
 
 // How permute() scales what it moves: value·c·g^k with k the destination index or the source
 // index; kNone moves values unchanged, kConstant multiplies by c only.
+enum class ScalingKind { kNone, kConstant, kByDestination, kBySource };
+template <class F>
 struct Scaling {
-  enum class Kind { kNone, kConstant, kByDestination, kBySource };
+  using Kind = ScalingKind;
   Kind kind = Kind::kNone;
-  Fr c = Fr::one();
-  Fr g = Fr::one();
+  F c = F::one();
+  F g = F::one();
 };
 
-// data'[d] = data[bitrev(d)] · (scaling), for data.size() = 2^log_n.
-void permute(std::span<Fr> data, uint32_t log_n, const Scaling& scaling);
+// data'[d] = data[bitrev(d)] · (scaling), for data.size() = 2^log_n. Instantiated in
+// permute.cpp for BLS12-381's and BN254's Fr.
+template <class F>
+void permute(std::span<F> data, uint32_t log_n, const Scaling<F>& scaling);
+extern template void permute<ff::Fr>(std::span<ff::Fr>, uint32_t, const Scaling<ff::Fr>&);
+extern template void permute<ff::bn254::Fr>(std::span<ff::bn254::Fr>, uint32_t,
+                                            const Scaling<ff::bn254::Fr>&);
 
 }  // namespace snarkd::poly::detail
