@@ -32,12 +32,7 @@ class Fp2Test : public ::testing::Test {
   using Fp2 = T;
   using Fp = typename T::Base;
   GmpField<Fp> gf;
-  std::mt19937_64 g;
-
-  Fp2Test() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    g = rng(std::string(info->test_suite_name()) + "." + info->name());
-  }
+  std::mt19937_64 g = current_test_rng();
 
   // A component: 1 in 8 is an edge value (0, 1, p − 1, (p − 1)/2, (p + 1)/2), else uniform.
   Fp component(mpz_ptr v) {

@@ -87,11 +87,7 @@ struct Api : Curve {
 template <class T>
 class Pairing : public ::testing::Test {
  protected:
-  std::mt19937_64 g;
-  Pairing() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    g = snarkd::test::rng(std::string(info->test_suite_name()) + "." + info->name());
-  }
+  std::mt19937_64 g = snarkd::test::current_test_rng();
   typename T::Fr random_fr() { return T::Fr::random(g); }
 };
 using Curves = ::testing::Types<Api<Bls12381>, Api<Bn254>>;

@@ -37,12 +37,7 @@ class TowerTest : public ::testing::Test {
   // ξ = kXiC0 + u, built from integers (not from Fp2::nonresidue).
   const Fp2 xi{Fp::from_u64(Tower::kXiC0), Fp::one()};
   const Mpz p = snarkd::test::to_mpz(Fp::kModulus);
-  std::mt19937_64 g;
-
-  TowerTest() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    g = snarkd::test::rng(std::string(info->test_suite_name()) + "." + info->name());
-  }
+  std::mt19937_64 g = snarkd::test::current_test_rng();
 
   // Product of polynomials over Fp2 of degree < n, reduced with X^n = ξ (schoolbook).
   template <size_t n>
