@@ -1,5 +1,7 @@
 // Random seeds for tests: fresh each run, printed, pinned by SNARKD_TEST_SEED=<n>.
 #pragma once
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +32,13 @@ inline std::mt19937_64 rng(const std::string& label) {
   uint64_t h = process_seed();
   for (unsigned char c : label) h = (h ^ c) * 0x100000001b3ULL;  // FNV-style mix
   return std::mt19937_64(h);
+}
+
+// The running test's stream, labelled "<suite>.<test>" (a typed suite's name carries its type:
+// "Fp2Test/1.FieldAxioms").
+inline std::mt19937_64 current_test_rng() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return rng(std::string(info->test_suite_name()) + "." + info->name());
 }
 
 }  // namespace snarkd::test

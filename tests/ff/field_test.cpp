@@ -31,8 +31,7 @@ class FieldDiff : public ::testing::Test {
   std::vector<Mpz> edges;
 
   FieldDiff() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    g = rng(std::string(info->test_suite_name()) + "." + info->name());
+    g = current_test_rng();
     auto next = [this]() -> Mpz& { return edges.emplace_back(); };
     for (uint64_t s : {0, 1, 2, 3}) mpz_set_ui(next(), s);
     for (uint64_t s : {1, 2}) mpz_sub_ui(next(), gf.p, s);  // p − 1, p − 2

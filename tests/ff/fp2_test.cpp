@@ -1,5 +1,5 @@
-// Fp2 = Fp[u]/(u² + 1): field axioms, and every operation against formulas evaluated with GMP on
-// the components.
+// Fp2 = Fp[u]/(u² + 1) of both towers, BLS12-381 (ξ = 1 + u) and BN254 (ξ = 9 + u), in one typed
+// suite: field axioms, and every operation against formulas evaluated with GMP on the components.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -8,26 +8,31 @@
 
 #include "common/seed.hpp"
 #include "common/gmp_util.hpp"
+#include "snarkd/ff/bn254_tower.hpp"
 #include "snarkd/ff/fp2.hpp"
+#include "snarkd/ff/inverse.hpp"
 
 namespace snarkd::test {
 namespace {
 
-using ff::Fp;
-using ff::Fp2;
-
 constexpr size_t kIters = 50000;
 constexpr size_t kSlowIters = 2000;  // sqrt and p-th powers: ~100 µs each
 
+// The tower configuration of an Fp2 type: ξ = kXiC0 + u.
+template <class T>
+struct TowerOf;
+template <class Cfg>
+struct TowerOf<ff::Fp2T<Cfg>> {
+  using type = Cfg;
+};
+
+template <class T>
 class Fp2Test : public ::testing::Test {
  protected:
+  using Fp2 = T;
+  using Fp = typename T::Base;
   GmpField<Fp> gf;
-  std::mt19937_64 g;
-  Mpz a0, a1, b0, b1, t0, t1, u;  // components of the operands and scratch
-
-  Fp2Test()
-      : g(rng(std::string("Fp2.") +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name())) {}
+  std::mt19937_64 g = current_test_rng();
 
   // A component: 1 in 8 is an edge value (0, 1, p − 1, (p − 1)/2, (p + 1)/2), else uniform.
   Fp component(mpz_ptr v) {
@@ -58,10 +63,15 @@ class Fp2Test : public ::testing::Test {
   }
 };
 
-TEST_F(Fp2Test, FieldAxioms) {
+using Fp2Types = ::testing::Types<ff::Fp2, ff::bn254::Fp2>;
+TYPED_TEST_SUITE(Fp2Test, Fp2Types);
+
+TYPED_TEST(Fp2Test, FieldAxioms) {
+  using Fp2 = TypeParam;
+  Mpz a0, a1, b0, b1, c0, c1;
   const Fp2 zero = Fp2::zero(), one = Fp2::one();
   for (size_t i = 0; i < kIters; ++i) {
-    Fp2 x = sample(a0, a1), y = sample(b0, b1), z = sample(t0, t1);
+    Fp2 x = this->sample(a0, a1), y = this->sample(b0, b1), z = this->sample(c0, c1);
     ASSERT_TRUE((x + y) + z == x + (y + z)) << i;
     ASSERT_TRUE(x + y == y + x) << i;
     ASSERT_TRUE((x * y) * z == x * (y * z)) << i;
@@ -80,30 +90,36 @@ TEST_F(Fp2Test, FieldAxioms) {
   EXPECT_TRUE(one.is_one() && !zero.is_one() && zero.is_zero());
 }
 
-// (a0 + a1u)(b0 + b1u) = (a0b0 − a1b1) + (a0b1 + a1b0)u, and the squaring special case.
-TEST_F(Fp2Test, MulAndSquareMatchSchoolbook) {
+// (a0 + a1u)(b0 + b1u) = (a0b0 − a1b1) + (a0b1 + a1b0)u, the squaring special case, the product
+// by an Fp element, sum and difference.
+TYPED_TEST(Fp2Test, MulAndSquareMatchSchoolbook) {
+  Mpz a0, a1, b0, b1, t0, t1;
   for (size_t i = 0; i < kIters; ++i) {
-    Fp2 x = sample(a0, a1), y = sample(b0, b1);
+    TypeParam x = this->sample(a0, a1), y = this->sample(b0, b1);
     mpz_mul(t0, a0, b0);
     mpz_submul(t0, a1, b1);
     mpz_mul(t1, a0, b1);
     mpz_addmul(t1, a1, b0);
-    ASSERT_TRUE(has_value(x * y, t0, t1)) << "mul, i=" << i;
+    ASSERT_TRUE(this->has_value(x * y, t0, t1)) << "mul, i=" << i;
     mpz_mul(t0, a0, a0);
     mpz_submul(t0, a1, a1);
     mpz_mul(t1, a0, a1);
     mpz_mul_2exp(t1, t1, 1);
-    ASSERT_TRUE(has_value(x.square(), t0, t1)) << "square, i=" << i;
+    ASSERT_TRUE(this->has_value(x.square(), t0, t1)) << "square, i=" << i;
     mpz_mul(t0, a0, b0);  // scalar multiplication by the Fp element b0
     mpz_mul(t1, a1, b0);
-    ASSERT_TRUE(has_value(x * y.c0, t0, t1)) << "mul by Fp, i=" << i;
+    ASSERT_TRUE(this->has_value(x * y.c0, t0, t1)) << "mul by Fp, i=" << i;
+    ASSERT_TRUE(this->has_value(x + y, (mpz_add(t0, a0, b0), t0), (mpz_add(t1, a1, b1), t1))) << "add, i=" << i;
+    ASSERT_TRUE(this->has_value(x - y, (mpz_sub(t0, a0, b0), t0), (mpz_sub(t1, a1, b1), t1))) << "sub, i=" << i;
   }
 }
 
 // Every pair of operands built from edge components, including those whose Montgomery limbs are
 // 0, 1, p − 1, p − 2: the lazily reduced multiplication (ADX builds) is at its bounds there
 // (a0 + a1 close to 2p unreduced, a0b0 − a1b1 borrowing or not, products close to p²).
-TEST_F(Fp2Test, MulAtEdgeComponents) {
+TYPED_TEST(Fp2Test, MulAtEdgeComponents) {
+  const auto& gf = this->gf;
+  Mpz t0, t1;
   std::vector<Mpz> edges(10);
   mpz_set_ui(edges[0], 0);
   mpz_set_ui(edges[1], 1);
@@ -121,44 +137,51 @@ TEST_F(Fp2Test, MulAtEdgeComponents) {
     for (auto& x1 : edges)
       for (auto& y0 : edges)
         for (auto& y1 : edges) {
-          const Fp2 x{gf.element(x0), gf.element(x1)}, y{gf.element(y0), gf.element(y1)};
+          const TypeParam x{gf.element(x0), gf.element(x1)}, y{gf.element(y0), gf.element(y1)};
           mpz_mul(t0, x0, y0);
           mpz_submul(t0, x1, y1);
           mpz_mul(t1, x0, y1);
           mpz_addmul(t1, x1, y0);
-          ASSERT_TRUE(has_value(x * y, t0, t1)) << "operand set " << n;
+          ASSERT_TRUE(this->has_value(x * y, t0, t1)) << "operand set " << n;
           ++n;
         }
 }
 
-// x⁻¹ = (a0 − a1u)/(a0² + a1²); norm and conjugate from the same formulas.
-TEST_F(Fp2Test, InverseNormConjugate) {
+// x⁻¹ = (a0 − a1u)/(a0² + a1²), constant-time and variable-time; norm and conjugate from the
+// same formulas.
+TYPED_TEST(Fp2Test, InverseNormConjugate) {
+  const auto& gf = this->gf;
+  Mpz a0, a1, t0, t1, u;
   for (size_t i = 0; i < kIters; ++i) {
-    Fp2 x = sample(a0, a1);
+    TypeParam x = this->sample(a0, a1);
     mpz_mul(u, a0, a0);
     mpz_addmul(u, a1, a1);
     mpz_mod(u, u, gf.p);
     ASSERT_TRUE(gf.has_value(x.norm(), u)) << "norm, i=" << i;
     mpz_neg(t1, a1);
-    ASSERT_TRUE(has_value(x.conjugate(), a0, t1)) << "conjugate, i=" << i;
+    ASSERT_TRUE(this->has_value(x.conjugate(), a0, t1)) << "conjugate, i=" << i;
     if (u.sign() == 0) {  // only x = 0: −1 is a non-residue mod p
       ASSERT_TRUE(x.is_zero());
-      ASSERT_TRUE(x.inverse().is_zero());
+      ASSERT_TRUE(x.inverse().is_zero() && ff::inverse_vartime(x).is_zero());
       continue;
     }
     ASSERT_NE(mpz_invert(u, u, gf.p), 0);
     mpz_mul(t0, a0, u);
     mpz_mul(t1, t1, u);
-    ASSERT_TRUE(has_value(x.inverse(), t0, t1)) << "inverse, i=" << i;
+    ASSERT_TRUE(this->has_value(x.inverse(), t0, t1)) << "inverse, i=" << i;
+    ASSERT_TRUE(this->has_value(ff::inverse_vartime(x), t0, t1)) << "inverse_vartime, i=" << i;
   }
 }
 
 // An element is a square iff its norm is a square in Fp; sqrt must agree and return a root.
-TEST_F(Fp2Test, SqrtAndLegendre) {
+TYPED_TEST(Fp2Test, SqrtAndLegendre) {
+  using Fp = typename TypeParam::Base;
+  const auto& gf = this->gf;
+  Mpz a0, a1, b0, b1, t0, t1, u;
   size_t squares = 0, non_squares = 0;
-  const Fp2 sentinel{Fp::from_u64(3), Fp::from_u64(4)};
+  const TypeParam sentinel{Fp::from_u64(3), Fp::from_u64(4)};
   for (size_t i = 0; i < 2 * kSlowIters; ++i) {
-    Fp2 x = sample(a0, a1);
+    TypeParam x = this->sample(a0, a1);
     if (i % 2) x = x.square();  // half the inputs are squares by construction
     gf.value(a0, x.c0);
     gf.value(a1, x.c1);
@@ -166,7 +189,7 @@ TEST_F(Fp2Test, SqrtAndLegendre) {
     mpz_addmul(u, a1, a1);
     const int want = mpz_legendre(u, gf.p);
     ASSERT_EQ(x.legendre(), want) << "i=" << i;
-    Fp2 root = sentinel;
+    TypeParam root = sentinel;
     const bool ok = x.sqrt(root);
     ASSERT_EQ(ok, want != -1) << "i=" << i;
     if (!ok) {
@@ -181,28 +204,31 @@ TEST_F(Fp2Test, SqrtAndLegendre) {
     mpz_submul(t0, b1, b1);
     mpz_mul(t1, b0, b1);
     mpz_mul_2exp(t1, t1, 1);
-    ASSERT_TRUE(has_value(x, t0, t1)) << "root² ≠ x, i=" << i;
+    ASSERT_TRUE(this->has_value(x, t0, t1)) << "root² ≠ x, i=" << i;
   }
   EXPECT_GT(squares, kSlowIters);
   EXPECT_GT(non_squares, kSlowIters / 4);
 }
 
 // Frobenius: x^p is the conjugate; frobenius(k) alternates with k.
-TEST_F(Fp2Test, FrobeniusIsPthPower) {
+TYPED_TEST(Fp2Test, FrobeniusIsPthPower) {
+  Mpz a0, a1;
   for (size_t i = 0; i < kSlowIters; ++i) {
-    Fp2 x = sample(a0, a1);
-    const Fp2 xp = x.pow(Fp::kModulus);
+    TypeParam x = this->sample(a0, a1);
+    const TypeParam xp = x.pow(TypeParam::Base::kModulus);
     ASSERT_TRUE(xp == x.conjugate()) << "x^p, i=" << i;
     ASSERT_TRUE(x.frobenius(1) == xp && x.frobenius(3) == xp) << i;
     ASSERT_TRUE(x.frobenius(0) == x && x.frobenius(2) == x) << i;
   }
 }
 
-TEST_F(Fp2Test, PowMatchesRepeatedMultiplication) {
+TYPED_TEST(Fp2Test, PowMatchesRepeatedMultiplication) {
+  auto& g = this->g;
+  Mpz a0, a1;
   for (size_t i = 0; i < kSlowIters; ++i) {
-    Fp2 x = sample(a0, a1);
+    TypeParam x = this->sample(a0, a1);
     const uint64_t e = g() % 64;
-    Fp2 want = Fp2::one();
+    TypeParam want = TypeParam::one();
     for (uint64_t k = 0; k < e; ++k) want *= x;
     ASSERT_TRUE(x.pow(ff::BigInt<1>::from_u64(e)) == want) << "e=" << e;
     ff::BigInt<2> e1, e2, sum;  // x^(e1 + e2) = x^e1 · x^e2 on wide exponents
@@ -215,18 +241,43 @@ TEST_F(Fp2Test, PowMatchesRepeatedMultiplication) {
   }
 }
 
-TEST_F(Fp2Test, MulByNonresidueIsOnePlusU) {
-  const Fp2 xi{Fp::one(), Fp::one()};
+// ξ = k + u (k = 1 for BLS12-381, 9 for BN254): (a0 + a1u)(k + u) = (k·a0 − a1) + (a0 + k·a1)u,
+// and the same as a product by ξ built from integers.
+TYPED_TEST(Fp2Test, MulByNonresidueIsXi) {
+  using Fp = typename TypeParam::Base;
+  constexpr uint64_t k = TowerOf<TypeParam>::type::kXiC0;
+  const TypeParam xi{Fp::from_u64(k), Fp::one()};
+  Mpz a0, a1, t0, t1;
   for (size_t i = 0; i < kIters; ++i) {
-    Fp2 x = sample(a0, a1);
+    TypeParam x = this->sample(a0, a1);
+    mpz_mul_ui(t0, a0, k);
+    mpz_sub(t0, t0, a1);
+    mpz_mul_ui(t1, a1, k);
+    mpz_add(t1, t1, a0);
+    ASSERT_TRUE(this->has_value(x.mul_by_nonresidue(), t0, t1)) << "i=" << i;
     ASSERT_TRUE(x.mul_by_nonresidue() == x * xi) << i;
   }
+  EXPECT_TRUE(this->has_value(TypeParam::nonresidue(), Mpz(k), Mpz(1)));
+}
+
+// The sextic twist needs ξ to be neither a square nor a cube in Fp2.
+TYPED_TEST(Fp2Test, NonresidueIsNeitherSquareNorCube) {
+  constexpr size_t kLimbs = 2 * TypeParam::Base::N;  // p² − 1
+  Mpz e, ord;
+  mpz_mul(ord, this->gf.p, this->gf.p);
+  mpz_sub_ui(ord, ord, 1);
+  mpz_divexact_ui(e, ord, 2);
+  EXPECT_FALSE(TypeParam::nonresidue().pow(to_bigint<kLimbs>(e)).is_one());
+  mpz_divexact_ui(e, ord, 3);
+  EXPECT_FALSE(TypeParam::nonresidue().pow(to_bigint<kLimbs>(e)).is_one());
 }
 
 // ZCash's sign: c1 > (p − 1)/2, or c1 = 0 and c0 > (p − 1)/2.
-TEST_F(Fp2Test, LexicographicallyLargest) {
+TYPED_TEST(Fp2Test, LexicographicallyLargest) {
+  const auto& gf = this->gf;
+  Mpz a0, a1;
   for (size_t i = 0; i < kIters; ++i) {
-    Fp2 x = sample(a0, a1);
+    TypeParam x = this->sample(a0, a1);
     const bool c0_large = mpz_cmp(a0, gf.half) > 0, c1_large = mpz_cmp(a1, gf.half) > 0;
     ASSERT_EQ(ff::lexicographically_largest(x.c0), c0_large) << "c0 " << a0.hex();
     const bool want = a1.sign() != 0 ? c1_large : c0_large;
@@ -239,9 +290,10 @@ TEST_F(Fp2Test, LexicographicallyLargest) {
   EXPECT_TRUE(ff::lexicographically_largest(gf.element(v)));
 }
 
-TEST_F(Fp2Test, RandomIsReduced) {
+TYPED_TEST(Fp2Test, RandomIsReduced) {
+  using Fp = typename TypeParam::Base;
   for (size_t i = 0; i < kIters; ++i) {
-    Fp2 x = Fp2::random(g);
+    TypeParam x = TypeParam::random(this->g);
     ASSERT_TRUE(ff::less_than(x.c0.montgomery(), Fp::kModulus));
     ASSERT_TRUE(ff::less_than(x.c1.montgomery(), Fp::kModulus));
   }

@@ -100,8 +100,7 @@ class FrAvx512 : public ::testing::Test {
 
   void SetUp() override {
     if (!vx::ifma_supported()) GTEST_SKIP() << "this CPU has no AVX-512 IFMA: lane kernels not run";
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    g = rng(std::string(info->test_suite_name()) + "." + info->name());
+    g = current_test_rng();
     mpz_mul_ui(two_r, gf.p, 2);
     mpz_mul_ui(four_r, gf.p, 4);
     mpz_mul_ui(sixteen_r, gf.p, 16);

@@ -1,23 +1,16 @@
-// Shared helpers for tests/pairing: GMP ↔ BigInt, a multiplication-only power routine that does
-// not touch the code under test's square()/pow(), hex decoding of the vector file's encoding.
+// Shared helpers for tests/pairing: a multiplication-only power routine that does not touch the
+// code under test's square()/pow(), and hex decoding of the vector files' encoding (BLS12-381's
+// pairing.json, BN254's bn254.json), generic over the tower.
 #pragma once
-#include <gmp.h>
-
 #include <array>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
 
-#include "common/gmp_util.hpp"
 #include "common/json.hpp"
 #include "snarkd/ff/fp12.hpp"
-#include "snarkd/ff/fr.hpp"
 
 namespace snarkd::test {
-
-// p as an mpz, from the library's modulus (the modulus itself is checked in tests/ff).
-inline void modulus_p(mpz_t out) { limbs_to_mpz(out, ff::Fp::kModulus.limb, 6); }
-inline void modulus_r(mpz_t out) { limbs_to_mpz(out, ff::Fr::kModulus.limb, 4); }
 
 // x^e by right-to-left binary powering with operator* only.
 template <class T, size_t M>
@@ -30,21 +23,27 @@ T pow_by_mul(T x, const ff::BigInt<M>& e) {
   return r;
 }
 
-inline ff::Fp fp_from_hex(const std::string& hex) {
-  ff::Fp r;
-  if (hex.size() != 96 || !ff::Fp::from_repr(ff::BigInt<6>::from_hex(hex.c_str()), r))
+// A prime-field element as canonical big-endian hex of exactly 2·kBytes digits.
+template <class Fp>
+Fp fp_from_hex(const std::string& hex) {
+  Fp r;
+  if (hex.size() != 2 * Fp::kBytes || !Fp::from_repr(ff::BigInt<Fp::N>::from_hex(hex.c_str()), r))
     throw std::runtime_error("bad Fp hex: " + hex);
   return r;
 }
-inline ff::Fp2 fp2_from_json(const Json& v) {
-  return {fp_from_hex(v[0].str()), fp_from_hex(v[1].str())};
+// [c0, c1].
+template <class Tower>
+ff::Fp2T<Tower> fp2_from_json(const Json& v) {
+  using Fp = typename Tower::Base;
+  return {fp_from_hex<Fp>(v[0].str()), fp_from_hex<Fp>(v[1].str())};
 }
 // 12 Fp values in tower order c0.c0.c0, c0.c0.c1, c0.c1.c0, …, c1.c2.c1.
-inline ff::Fp12 fp12_from_json(const Json& v) {
+template <class Tower>
+ff::Fp12T<Tower> fp12_from_json(const Json& v) {
+  using Fp = typename Tower::Base;
   if (v.size() != 12) throw std::runtime_error("Fp12 needs 12 values");
-  std::array<ff::Fp2, 6> c;
-  for (size_t i = 0; i < 6; ++i)
-    c[i] = {fp_from_hex(v[2 * i].str()), fp_from_hex(v[2 * i + 1].str())};
+  std::array<ff::Fp2T<Tower>, 6> c;
+  for (size_t i = 0; i < 6; ++i) c[i] = {fp_from_hex<Fp>(v[2 * i].str()), fp_from_hex<Fp>(v[2 * i + 1].str())};
   return {{c[0], c[1], c[2]}, {c[3], c[4], c[5]}};
 }
 

@@ -1,67 +1,84 @@
-// Fp6 / Fp12: products against schoolbook polynomial arithmetic modulo v³ − ξ and w⁶ − ξ,
-// field axioms, inverses, the sparse line product, Frobenius maps against x^(p^k) computed with
-// a multiplication-only power routine, the Frobenius table against ξ^(j(p^k − 1)/6) from GMP,
-// and the cyclotomic squaring on outputs of the final exponentiation's easy part.
+// Fp6 = Fp2[v]/(v³ − ξ) and Fp12 = Fp6[w]/(w² − v) of both towers, BLS12-381 (ξ = 1 + u) and
+// BN254 (ξ = 9 + u), in one typed suite: products against schoolbook polynomial arithmetic modulo
+// v³ − ξ and w⁶ − ξ, field axioms, inverses, both sparse line products, Frobenius maps against
+// x^(p^k) computed with a multiplication-only power routine, the Frobenius table against
+// ξ^(j(p^k − 1)/6) from GMP, and the cyclotomic squaring on outputs of the final
+// exponentiation's easy part.
 #include <gtest/gtest.h>
 
 #include <array>
+#include <string>
 
+#include "common/gmp_util.hpp"
 #include "common/seed.hpp"
 #include "pairing/helpers.hpp"
+#include "snarkd/ff/bn254_tower.hpp"
 #include "snarkd/ff/fp12.hpp"
 
 namespace {
 
 using snarkd::ff::BigInt;
-using snarkd::ff::Fp12;
-using snarkd::ff::Fp2;
-using snarkd::ff::Fp6;
+using snarkd::test::Mpz;
 using snarkd::test::pow_by_mul;
 
 constexpr int kTrials = 8;
 
-const Fp2 kXi = {snarkd::ff::Fp::one(), snarkd::ff::Fp::one()};  // ξ = 1 + u
+template <class Tower>
+class TowerTest : public ::testing::Test {
+ protected:
+  using Fp = typename Tower::Base;
+  using Fp2 = snarkd::ff::Fp2T<Tower>;
+  using Fp6 = snarkd::ff::Fp6T<Tower>;
+  using Fp12 = snarkd::ff::Fp12T<Tower>;
+  // Limbs for p^k, k ≤ 11, and for numbers of p⁴'s size.
+  static constexpr size_t kPPowerLimbs = 12 * Fp::N;
+  static constexpr size_t kP4Limbs = 4 * Fp::N;
 
-// Product of polynomials over Fp2 of degree < n, reduced with X^n = ξ (schoolbook).
-template <size_t n>
-std::array<Fp2, n> poly_mul_mod(const std::array<Fp2, n>& a, const std::array<Fp2, n>& b) {
-  std::array<Fp2, 2 * n> t{};
-  for (size_t i = 0; i < n; ++i)
-    for (size_t j = 0; j < n; ++j) t[i + j] = t[i + j] + a[i] * b[j];
-  std::array<Fp2, n> r;
-  for (size_t i = 0; i < n; ++i) r[i] = t[i] + kXi * t[i + n];
-  return r;
-}
-std::array<Fp2, 3> coeffs(const Fp6& a) { return {a.c0, a.c1, a.c2}; }
-// Fp12 over Fp2 in powers of w: 1, w, w², w³, w⁴, w⁵ = c0.c0, c1.c0, c0.c1, c1.c1, c0.c2, c1.c2.
-std::array<Fp2, 6> coeffs(const Fp12& a) {
-  return {a.c0.c0, a.c1.c0, a.c0.c1, a.c1.c1, a.c0.c2, a.c1.c2};
-}
+  // ξ = kXiC0 + u, built from integers (not from Fp2::nonresidue).
+  const Fp2 xi{Fp::from_u64(Tower::kXiC0), Fp::one()};
+  const Mpz p = snarkd::test::to_mpz(Fp::kModulus);
+  std::mt19937_64 g = snarkd::test::current_test_rng();
 
-// p^k as a BigInt wide enough for k ≤ 11 (4191 bits).
-BigInt<72> p_power(unsigned k) {
-  mpz_t p, e;
-  mpz_inits(p, e, nullptr);
-  snarkd::test::modulus_p(p);
-  mpz_pow_ui(e, p, k);
-  BigInt<72> r = snarkd::test::to_bigint<72>(e);
-  mpz_clears(p, e, nullptr);
-  return r;
-}
+  // Product of polynomials over Fp2 of degree < n, reduced with X^n = ξ (schoolbook).
+  template <size_t n>
+  std::array<Fp2, n> poly_mul_mod(const std::array<Fp2, n>& a, const std::array<Fp2, n>& b) const {
+    std::array<Fp2, 2 * n> t{};
+    for (size_t i = 0; i < n; ++i)
+      for (size_t j = 0; j < n; ++j) t[i + j] = t[i + j] + a[i] * b[j];
+    std::array<Fp2, n> r;
+    for (size_t i = 0; i < n; ++i) r[i] = t[i] + xi * t[i + n];
+    return r;
+  }
+  static std::array<Fp2, 3> coeffs(const Fp6& a) { return {a.c0, a.c1, a.c2}; }
+  // Fp12 over Fp2 in powers of w: 1, w, w², w³, w⁴, w⁵ = c0.c0, c1.c0, c0.c1, c1.c1, c0.c2, c1.c2.
+  static std::array<Fp2, 6> coeffs(const Fp12& a) {
+    return {a.c0.c0, a.c1.c0, a.c0.c1, a.c1.c1, a.c0.c2, a.c1.c2};
+  }
 
-// f^((p⁶ − 1)(p² + 1)), an element of the cyclotomic subgroup, through f^(p⁶) = conjugate(f) and
-// f^(p²) = frobenius(2), both checked against pow_by_mul in the Frobenius tests.
-Fp12 easy_part(const Fp12& f) {
-  Fp12 t = f.conjugate() * f.inverse();
-  return t.frobenius(2) * t;
-}
+  BigInt<kPPowerLimbs> p_power(unsigned k) const {
+    Mpz e;
+    mpz_pow_ui(e, p, k);
+    return snarkd::test::to_bigint<kPPowerLimbs>(e);
+  }
 
-TEST(Fp6, ProductMatchesSchoolbook) {
-  auto g = snarkd::test::rng("Fp6.ProductMatchesSchoolbook");
+  // f^((p⁶ − 1)(p² + 1)), an element of the cyclotomic subgroup, through f^(p⁶) = conjugate(f) and
+  // f^(p²) = frobenius(2), both checked against pow_by_mul in the Frobenius tests.
+  static Fp12 easy_part(const Fp12& f) {
+    Fp12 t = f.conjugate() * f.inverse();
+    return t.frobenius(2) * t;
+  }
+};
+
+using Towers = ::testing::Types<snarkd::ff::Bls12381Tower, snarkd::ff::bn254::Tower>;
+TYPED_TEST_SUITE(TowerTest, Towers);
+
+TYPED_TEST(TowerTest, Fp6ProductMatchesSchoolbook) {
+  using Fp2 = typename TestFixture::Fp2;
+  using Fp6 = typename TestFixture::Fp6;
   for (int i = 0; i < kTrials; ++i) {
-    Fp6 a = Fp6::random(g), b = Fp6::random(g);
-    EXPECT_EQ(coeffs(a * b), poly_mul_mod(coeffs(a), coeffs(b)));
-    EXPECT_EQ(coeffs(a.square()), poly_mul_mod(coeffs(a), coeffs(a)));
+    Fp6 a = Fp6::random(this->g), b = Fp6::random(this->g);
+    EXPECT_EQ(this->coeffs(a * b), this->poly_mul_mod(this->coeffs(a), this->coeffs(b)));
+    EXPECT_EQ(this->coeffs(a.square()), this->poly_mul_mod(this->coeffs(a), this->coeffs(a)));
     const Fp6 v = {Fp2::zero(), Fp2::one(), Fp2::zero()};
     const Fp6 b01 = {b.c0, b.c1, Fp2::zero()}, b1 = {Fp2::zero(), b.c1, Fp2::zero()};
     const Fp6 b2 = {b.c2, Fp2::zero(), Fp2::zero()};
@@ -69,13 +86,14 @@ TEST(Fp6, ProductMatchesSchoolbook) {
     EXPECT_EQ(a.mul_by_01(b.c0, b.c1), a * b01);
     EXPECT_EQ(a.mul_by_1(b.c1), a * b1);
     EXPECT_EQ(a * b.c2, a * b2);
+    EXPECT_EQ(a * (b + a), a * b + a.square());
   }
 }
 
-TEST(Fp6, FieldAxiomsAndInverse) {
-  auto g = snarkd::test::rng("Fp6.FieldAxiomsAndInverse");
+TYPED_TEST(TowerTest, Fp6FieldAxiomsAndInverse) {
+  using Fp6 = typename TestFixture::Fp6;
   for (int i = 0; i < kTrials; ++i) {
-    Fp6 a = Fp6::random(g), b = Fp6::random(g), c = Fp6::random(g);
+    Fp6 a = Fp6::random(this->g), b = Fp6::random(this->g), c = Fp6::random(this->g);
     EXPECT_EQ((a + b) + c, a + (b + c));
     EXPECT_EQ(a + b, b + a);
     EXPECT_EQ(a * b, b * a);
@@ -92,19 +110,19 @@ TEST(Fp6, FieldAxiomsAndInverse) {
   EXPECT_TRUE(Fp6::zero().inverse().is_zero());
 }
 
-TEST(Fp12, ProductMatchesSchoolbook) {
-  auto g = snarkd::test::rng("Fp12.ProductMatchesSchoolbook");
+TYPED_TEST(TowerTest, Fp12ProductMatchesSchoolbook) {
+  using Fp12 = typename TestFixture::Fp12;
   for (int i = 0; i < kTrials; ++i) {
-    Fp12 a = Fp12::random(g), b = Fp12::random(g);
-    EXPECT_EQ(coeffs(a * b), poly_mul_mod(coeffs(a), coeffs(b)));
-    EXPECT_EQ(coeffs(a.square()), poly_mul_mod(coeffs(a), coeffs(a)));
+    Fp12 a = Fp12::random(this->g), b = Fp12::random(this->g);
+    EXPECT_EQ(this->coeffs(a * b), this->poly_mul_mod(this->coeffs(a), this->coeffs(b)));
+    EXPECT_EQ(this->coeffs(a.square()), this->poly_mul_mod(this->coeffs(a), this->coeffs(a)));
   }
 }
 
-TEST(Fp12, FieldAxiomsAndInverse) {
-  auto g = snarkd::test::rng("Fp12.FieldAxiomsAndInverse");
+TYPED_TEST(TowerTest, Fp12FieldAxiomsAndInverse) {
+  using Fp12 = typename TestFixture::Fp12;
   for (int i = 0; i < kTrials; ++i) {
-    Fp12 a = Fp12::random(g), b = Fp12::random(g), c = Fp12::random(g);
+    Fp12 a = Fp12::random(this->g), b = Fp12::random(this->g), c = Fp12::random(this->g);
     EXPECT_EQ((a + b) + c, a + (b + c));
     EXPECT_EQ(a * b, b * a);
     EXPECT_EQ((a * b) * c, a * (b * c));
@@ -119,22 +137,26 @@ TEST(Fp12, FieldAxiomsAndInverse) {
   EXPECT_TRUE(Fp12::zero().inverse().is_zero());
 }
 
-// The Miller loop's line ℓ = l0 + l1·v + l4·vw as a dense element.
-TEST(Fp12, SparseLineProduct) {
-  auto g = snarkd::test::rng("Fp12.SparseLineProduct");
+// Both Miller-loop line shapes as dense elements: ℓ = l0 + l1·v + l4·vw (M-type twist,
+// BLS12-381's) and l0 + l3·w + l4·vw (D-type, BN254's).
+TYPED_TEST(TowerTest, SparseLineProducts) {
+  using Fp2 = typename TestFixture::Fp2;
+  using Fp12 = typename TestFixture::Fp12;
   for (int i = 0; i < kTrials; ++i) {
-    Fp12 f = Fp12::random(g);
-    Fp2 l0 = Fp2::random(g), l1 = Fp2::random(g), l4 = Fp2::random(g);
-    Fp12 dense = {{l0, l1, Fp2::zero()}, {Fp2::zero(), l4, Fp2::zero()}};
-    EXPECT_EQ(f.mul_by_014(l0, l1, l4), f * dense);
+    Fp12 f = Fp12::random(this->g);
+    Fp2 a = Fp2::random(this->g), b = Fp2::random(this->g), c = Fp2::random(this->g);
+    const Fp2 z = Fp2::zero();
+    const Fp12 line_014 = {{a, b, z}, {z, c, z}}, line_034 = {{a, z, z}, {b, c, z}};
+    EXPECT_EQ(f.mul_by_014(a, b, c), f * line_014);
+    EXPECT_EQ(f.mul_by_034(a, b, c), f * line_034);
   }
 }
 
-// kFrobeniusGamma[k][j] = ξ^(j(p^k − 1)/6), exponent reduced mod p² − 1 (the order of Fp2*).
-TEST(Frobenius, TableMatchesGmp) {
-  mpz_t p, pk, e, ord;
-  mpz_inits(p, pk, e, ord, nullptr);
-  snarkd::test::modulus_p(p);
+// kGamma[k][j] = ξ^(j(p^k − 1)/6), exponent reduced mod p² − 1 (the order of Fp2*).
+TYPED_TEST(TowerTest, FrobeniusTableMatchesGmp) {
+  const auto& table = snarkd::ff::detail::FrobeniusCoefficients<TypeParam>::kGamma;
+  const Mpz& p = this->p;
+  Mpz pk, e, ord;
   mpz_mul(ord, p, p);
   mpz_sub_ui(ord, ord, 1);
   for (unsigned k = 0; k < 12; ++k) {
@@ -145,50 +167,42 @@ TEST(Frobenius, TableMatchesGmp) {
       mpz_mul_ui(e, pk, j);
       mpz_divexact_ui(e, e, 6);
       mpz_mod(e, e, ord);
-      Fp2 want = pow_by_mul(kXi, snarkd::test::to_bigint<12>(e));
-      EXPECT_EQ(snarkd::ff::detail::kFrobeniusGamma[k][j], want) << "k=" << k << " j=" << j;
+      const auto want = pow_by_mul(this->xi, snarkd::test::to_bigint<2 * TestFixture::Fp::N>(e));
+      EXPECT_EQ(table[k][j], want) << "k=" << k << " j=" << j;
     }
   }
-  mpz_clears(p, pk, e, ord, nullptr);
 }
 
-TEST(Frobenius, Fp6MatchesPowerOfP) {
-  auto g = snarkd::test::rng("Frobenius.Fp6MatchesPowerOfP");
+TYPED_TEST(TowerTest, FrobeniusMatchesPowerOfP) {
+  using Fp6 = typename TestFixture::Fp6;
+  using Fp12 = typename TestFixture::Fp12;
   for (unsigned k = 1; k <= 11; ++k) {
-    Fp6 a = Fp6::random(g);
-    EXPECT_EQ(a.frobenius(k), pow_by_mul(a, p_power(k))) << "k=" << k;
+    Fp6 a = Fp6::random(this->g);
+    EXPECT_EQ(a.frobenius(k), pow_by_mul(a, this->p_power(k))) << "Fp6, k=" << k;
+    Fp12 b = Fp12::random(this->g);
+    EXPECT_EQ(b.frobenius(k), pow_by_mul(b, this->p_power(k))) << "Fp12, k=" << k;
   }
-}
-
-TEST(Frobenius, Fp12MatchesPowerOfP) {
-  auto g = snarkd::test::rng("Frobenius.Fp12MatchesPowerOfP");
-  for (unsigned k = 1; k <= 11; ++k) {
-    Fp12 a = Fp12::random(g);
-    EXPECT_EQ(a.frobenius(k), pow_by_mul(a, p_power(k))) << "k=" << k;
-  }
-  Fp12 a = Fp12::random(g);
+  Fp12 a = Fp12::random(this->g);
   EXPECT_EQ(a.frobenius(6), a.conjugate());
   EXPECT_EQ(a.frobenius(12), a);
   EXPECT_EQ(a.frobenius(1).frobenius(2), a.frobenius(3));
 }
 
-TEST(Cyclotomic, SquareMatchesGenericOnEasyPartOutputs) {
-  auto g = snarkd::test::rng("Cyclotomic.SquareMatchesGenericOnEasyPartOutputs");
-  mpz_t p, phi;
-  mpz_inits(p, phi, nullptr);
-  snarkd::test::modulus_p(p);
+TYPED_TEST(TowerTest, CyclotomicSquareOnEasyPartOutputs) {
+  using Fp12 = typename TestFixture::Fp12;
+  const Mpz& p = this->p;
+  Mpz phi;
   mpz_pow_ui(phi, p, 4);  // Φ12(p) = p⁴ − p² + 1
   mpz_submul(phi, p, p);
   mpz_add_ui(phi, phi, 1);
-  const auto phi_big = snarkd::test::to_bigint<24>(phi);
-  mpz_clears(p, phi, nullptr);
+  const auto phi_big = snarkd::test::to_bigint<TestFixture::kP4Limbs>(phi);
   for (int i = 0; i < 4; ++i) {
-    Fp12 m = easy_part(Fp12::random(g));
+    Fp12 m = this->easy_part(Fp12::random(this->g));
     ASSERT_TRUE(pow_by_mul(m, phi_big).is_one());  // m is in the cyclotomic subgroup
     EXPECT_EQ(m.cyclotomic_square(), m * m);
     EXPECT_TRUE((m * m.conjugate()).is_one());  // conjugation inverts there
   }
-  Fp12 f = Fp12::random(g);  // outside the subgroup the shortcut does not hold
+  Fp12 f = Fp12::random(this->g);  // outside the subgroup the shortcut does not hold
   EXPECT_NE(f.cyclotomic_square(), f * f);
 }
 

@@ -1,19 +1,23 @@
-// NTT tests. Expected values come from naive evaluation with ff::Fr arithmetic (Horner at
-// ω^j or shift·ω^j, ω computed here as g^((r−1)/n)), never from the transform under test;
-// round trips and algebraic identities cover the sizes where naive evaluation is too slow.
-// Small pass_log values force the multi-pass (column) schedules at small sizes.
+// NTT tests over both scalar fields, one typed suite: BLS12-381's Fr on each kernel set (portable,
+// AVX-512 IFMA) and BN254's Fr on the portable kernels (the only ones it has). Expected values come
+// from naive evaluation (Horner at ω^j or shift·ω^j, ω computed here as g^((r−1)/n)), never from
+// the transform under test, and inverse transforms must map those evaluations back; round trips
+// and algebraic identities cover the sizes where naive evaluation is too slow. Small pass_log values force the multi-pass (column) schedules at small
+// sizes.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdlib>
-#include <utility>
 #include <random>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/fr_util.hpp"
 #include "common/seed.hpp"
+#include "snarkd/ff/bn254.hpp"
 #include "snarkd/ff/fr.hpp"
 #include "snarkd/ff/fr_avx512.hpp"
 #include "snarkd/poly/ntt.hpp"
@@ -25,29 +29,19 @@ namespace {
 using test::evaluate;
 using test::expected_root;
 
+// Quadratic non-residues mod r of both curves: snarkjs's domains (5) and bellperson's (7).
 constexpr uint64_t kGenerators[] = {ff::kSnarkjsDomainGenerator, ff::kBellpersonDomainGenerator};
 
 // Evaluations at shift·ω^j for all j (shift = 1: the plain DFT).
-std::vector<Fr> naive_eval(std::span<const Fr> c, const Fr& omega, const Fr& shift) {
-  std::vector<Fr> out(c.size());
-  Fr x = shift;
-  for (Fr& o : out) {
+template <class F>
+std::vector<F> naive_eval(std::type_identity_t<std::span<const F>> c, const F& omega, const F& shift) {
+  std::vector<F> out(c.size());
+  F x = shift;
+  for (F& o : out) {
     o = evaluate(c, x);
     x = x * omega;
   }
   return out;
-}
-
-// Inverse DFT: c_i = n⁻¹ shift^(−i) Σ_j a_j ω^(−ij).
-std::vector<Fr> naive_inverse(std::span<const Fr> a, const Fr& omega, const Fr& shift) {
-  std::vector<Fr> c = naive_eval(a, omega.inverse(), Fr::one());
-  const Fr n_inv = Fr::from_u64(a.size()).inverse(), s_inv = shift.inverse();
-  Fr f = n_inv;
-  for (Fr& x : c) {
-    x = x * f;
-    f = f * s_inv;
-  }
-  return c;
 }
 
 size_t index_reverse(size_t i, uint32_t bits) {
@@ -56,8 +50,9 @@ size_t index_reverse(size_t i, uint32_t bits) {
   return r;
 }
 
-std::vector<Fr> reversed_copy(std::span<const Fr> v, uint32_t log_n) {
-  std::vector<Fr> out(v.size());
+template <class F>
+std::vector<F> reversed_copy(std::type_identity_t<std::span<const F>> v, uint32_t log_n) {
+  std::vector<F> out(v.size());
   for (size_t i = 0; i < v.size(); ++i) out[index_reverse(i, log_n)] = v[i];
   return out;
 }
@@ -67,100 +62,182 @@ std::string label(uint32_t log_n, uint64_t gen, uint32_t pass_log) {
          " pass_log=" + std::to_string(pass_log);
 }
 
-// Every transform test runs once per kernel set (portable, AVX-512 IFMA); the latter is skipped
-// with a message on CPUs without IFMA.
-class KernelTest : public ::testing::TestWithParam<NttKernels> {
+// The six transforms without a shift, by direction and order (natural or bit-reversed, in and out).
+template <class F>
+struct Transform {
+  const char* name;
+  void (*fn)(const DomainT<F>&, Data<F>);
+  bool forward, reversed_in, reversed_out;
+};
+template <class F>
+constexpr Transform<F> kTransforms[] = {
+    {"ntt", ntt<F>, true, false, false},       {"intt", intt<F>, false, false, false},
+    {"ntt_nr", ntt_nr<F>, true, false, true},  {"ntt_rn", ntt_rn<F>, true, true, false},
+    {"intt_nr", intt_nr<F>, false, false, true}, {"intt_rn", intt_rn<F>, false, true, false}};
+
+// A scalar field and the kernels its transforms run on. The AVX-512 setup is skipped with a
+// message on CPUs without IFMA.
+template <class F, NttKernels K>
+struct Setup {
+  using Field = F;
+  static constexpr NttKernels kKernels = K;
+};
+using Setups = ::testing::Types<Setup<ff::Fr, NttKernels::kPortable>, Setup<ff::Fr, NttKernels::kAvx512Ifma>,
+                                Setup<ff::bn254::Fr, NttKernels::kPortable>>;
+template <class F>
+const char* field_name() {
+  return std::is_same_v<F, ff::Fr> ? "bls12_381" : "bn254";
+}
+struct SetupNames {
+  template <class S>
+  static std::string GetName(int) {
+    return std::string(field_name<typename S::Field>()) +
+           (S::kKernels == NttKernels::kPortable ? "_portable" : "_avx512");
+  }
+};
+
+// Per test: its seeded stream and the field's domain type.
+template <class F>
+class FieldTest : public ::testing::Test {
  protected:
+  using Dom = DomainT<F>;
+  std::mt19937_64 g = test::current_test_rng();
+  std::vector<F> random_vector(size_t n) { return test::random_vector<F>(g, n); }
+  F random() { return F::random(g); }
+};
+struct FieldNames {
+  template <class F>
+  static std::string GetName(int) {
+    return field_name<F>();
+  }
+};
+using Fields = ::testing::Types<ff::Fr, ff::bn254::Fr>;
+
+// What does not depend on the kernels, once per field.
+template <class F>
+class ScaleByPowers : public FieldTest<F> {};
+TYPED_TEST_SUITE(ScaleByPowers, Fields, FieldNames);
+template <class F>
+class ArgumentChecks : public FieldTest<F> {};
+TYPED_TEST_SUITE(ArgumentChecks, Fields, FieldNames);
+
+// The transforms, once per setup: domains are built for the setup's kernels.
+template <class S>
+class KernelTest : public FieldTest<typename S::Field> {
+ protected:
+  using F = typename S::Field;
+  using Dom = DomainT<F>;
   void SetUp() override {
-    if (GetParam() == NttKernels::kAvx512Ifma && !ff::avx512::ifma_supported())
+    if (S::kKernels == NttKernels::kAvx512Ifma && !ff::avx512::ifma_supported())
       GTEST_SKIP() << "this CPU has no AVX-512 IFMA: the AVX-512 NTT kernels are not run";
   }
-  Domain domain(uint32_t log_n, uint64_t gen, uint32_t pass_log = Domain::kDefaultPassLog) const {
-    Domain d(log_n, gen, pass_log, GetParam());
-    EXPECT_EQ(d.kernels(), GetParam());
+  Dom domain(uint32_t log_n, uint64_t gen, uint32_t pass_log = Dom::kDefaultPassLog) const {
+    Dom d(log_n, gen, pass_log, S::kKernels);
+    EXPECT_EQ(d.kernels(), S::kKernels);
     return d;
   }
 };
-std::string kernel_name(const ::testing::TestParamInfo<NttKernels>& info) {
-  return info.param == NttKernels::kPortable ? "portable" : "avx512";
-}
-#define SNARKD_KERNEL_SUITE(Suite)                                                          \
-  class Suite : public KernelTest {};                                                        \
-  INSTANTIATE_TEST_SUITE_P(Kernels, Suite,                                                  \
-                           ::testing::Values(NttKernels::kPortable, NttKernels::kAvx512Ifma), \
-                           kernel_name)
+#define SNARKD_KERNEL_SUITE(Suite)       \
+  template <class S>                     \
+  class Suite : public KernelTest<S> {}; \
+  TYPED_TEST_SUITE(Suite, Setups, SetupNames)
 SNARKD_KERNEL_SUITE(DomainKernels);
 SNARKD_KERNEL_SUITE(Ntt);
 SNARKD_KERNEL_SUITE(Coset);
 SNARKD_KERNEL_SUITE(BitReversed);
 
-TEST_P(DomainKernels, RootsHaveExactOrder) {
+// Every size up to 2^F::kTwoAdicity.
+TYPED_TEST(DomainKernels, RootsHaveExactOrder) {
+  using F = typename TestFixture::F;
+  using Dom = typename TestFixture::Dom;
   for (uint64_t gen : kGenerators) {
-    for (uint32_t log_n : {0u, 1u, 2u, 10u, 20u, 27u, 31u, 32u}) {
-      const Domain d = domain(log_n, gen);
-      SCOPED_TRACE(label(log_n, gen, Domain::kDefaultPassLog));
+    for (uint32_t log_n = 0; log_n <= Dom::kMaxLogSize; ++log_n) {
+      const Dom d = this->domain(log_n, gen);
+      SCOPED_TRACE(label(log_n, gen, Dom::kDefaultPassLog));
       EXPECT_EQ(d.size(), size_t{1} << log_n);
-      EXPECT_EQ(d.omega(), expected_root(log_n, gen));
-      Fr w = d.omega();
+      EXPECT_EQ(d.omega(), expected_root<F>(log_n, gen));
+      F w = d.omega();
       for (uint32_t i = 1; i < log_n; ++i) w = w.square();
-      EXPECT_EQ(w, log_n == 0 ? Fr::one() : -Fr::one());  // ω^(n/2) = −1: order exactly n
-      EXPECT_EQ(d.omega() * d.omega_inv(), Fr::one());
-      EXPECT_EQ(d.size_inv() * Fr::from_u64(uint64_t{1} << log_n), Fr::one());
+      EXPECT_EQ(w, log_n == 0 ? F::one() : -F::one());  // ω^(n/2) = −1: order exactly n
+      EXPECT_EQ(d.omega() * d.omega_inv(), F::one());
+      EXPECT_EQ(d.size_inv() * F::from_u64(uint64_t{1} << log_n), F::one());
     }
   }
   // The two conventions give different roots (snarkjs and bellperson keys are not mixable).
-  EXPECT_NE(Domain(10, 5).omega(), Domain(10, 7).omega());
+  EXPECT_NE(Dom(10, 5).omega(), Dom(10, 7).omega());
 }
 
-TEST_P(Ntt, MatchesNaiveDft) {
-  auto g = test::rng("Ntt.MatchesNaiveDft");
+// Every transform and order against the naive DFT: the forward ones map c to its naive
+// evaluations, the inverse ones map those back to c. Each size to 2^12 with generator 5 and to
+// 2^8 with 7, and pass schedules of one pass to twelve (pass_log 12, 3, 2, 1).
+TYPED_TEST(Ntt, MatchesNaiveDft) {
+  using F = typename TestFixture::F;
+  using Dom = typename TestFixture::Dom;
   for (uint64_t gen : kGenerators) {
-    for (uint32_t pass_log : {Domain::kDefaultPassLog, 1u, 2u, 3u}) {
-      for (uint32_t log_n = 0; log_n <= 8; ++log_n) {
+    for (uint32_t log_n = 0; log_n <= (gen == kGenerators[0] ? 12u : 8u); ++log_n) {
+      const std::vector<F> c = this->random_vector(size_t{1} << log_n);
+      F shift = this->random();
+      if (shift.is_zero()) shift = F::one();
+      const F omega = expected_root<F>(log_n, gen);
+      const std::vector<F> evals = naive_eval<F>(c, omega, F::one()), coset_evals = naive_eval<F>(c, omega, shift);
+      for (uint32_t pass_log : {Dom::kDefaultPassLog, 3u, 2u, 1u}) {
         SCOPED_TRACE(label(log_n, gen, pass_log));
-        const Domain d = domain(log_n, gen, pass_log);
-        const std::vector<Fr> c = test::random_fr_vector(g, d.size());
-        const Fr omega = expected_root(log_n, gen);
-        std::vector<Fr> a = c;
-        ntt(d, a);
-        EXPECT_EQ(a, naive_eval(c, omega, Fr::one()));
-        std::vector<Fr> back = c;
-        intt(d, back);
-        EXPECT_EQ(back, naive_inverse(c, omega, Fr::one()));
+        const Dom d = this->domain(log_n, gen, pass_log);
+        for (const Transform<F>& t : kTransforms<F>) {
+          std::vector<F> x = t.forward ? c : evals;
+          if (t.reversed_in) x = reversed_copy<F>(x, log_n);
+          t.fn(d, x);
+          const std::vector<F>& want = t.forward ? evals : c;
+          ASSERT_EQ(x, t.reversed_out ? reversed_copy<F>(want, log_n) : want) << t.name;
+        }
+        std::vector<F> x = c;
+        coset_ntt(d, x, shift);
+        ASSERT_EQ(x, coset_evals) << "coset_ntt";
+        coset_intt(d, x, shift);
+        ASSERT_EQ(x, c) << "coset_intt";
       }
     }
   }
 }
 
-// Large sizes: a few outputs against Horner (O(n) each), including the multi-pass schedules.
-TEST_P(Ntt, MatchesNaiveAtSampledOutputs) {
-  auto g = test::rng("Ntt.MatchesNaiveAtSampledOutputs");
+// Large sizes, including the multi-pass schedules and 2^21, the first size whose column passes
+// derive their twiddles instead of reading the full table: a few outputs of ntt and coset_ntt
+// against Horner (O(n) each), and coset_intt back (RoundTrips has ntt's).
+TYPED_TEST(Ntt, MatchesNaiveAtSampledOutputs) {
+  using F = typename TestFixture::F;
   struct Case {
     uint32_t log_n, pass_log;
   };
-  for (Case k : {Case{13, 12}, Case{16, 12}, Case{20, 12}, Case{14, 4}, Case{15, 5}}) {
+  for (Case k : {Case{13, 12}, Case{16, 12}, Case{20, 12}, Case{21, 12}, Case{14, 4}, Case{15, 5}}) {
     const uint64_t gen = kGenerators[k.log_n % 2];
     SCOPED_TRACE(label(k.log_n, gen, k.pass_log));
-    const Domain d = domain(k.log_n, gen, k.pass_log);
-    const std::vector<Fr> c = test::random_fr_vector(g, d.size());
-    std::vector<Fr> a = c;
+    const auto d = this->domain(k.log_n, gen, k.pass_log);
+    const std::vector<F> c = this->random_vector(d.size());
+    const F shift = this->random();
+    std::vector<F> a = c, b = c;
     ntt(d, a);
-    const Fr omega = expected_root(k.log_n, gen);
+    coset_ntt(d, b, shift);
+    const F omega = expected_root<F>(k.log_n, gen);
+    auto& g = this->g;
     for (size_t j : {size_t{0}, size_t{1}, d.size() / 2 + 1, d.size() - 1, size_t(g() % d.size()),
                      size_t(g() % d.size())})
       EXPECT_EQ(a[j], evaluate(c, omega.pow(j))) << "j=" << j;
+    for (size_t j : {size_t{0}, size_t{1}, d.size() - 1, size_t(g() % d.size())})
+      EXPECT_EQ(b[j], evaluate(c, shift * omega.pow(j))) << "coset j=" << j;
+    coset_intt(d, b, shift);
+    EXPECT_TRUE(b == c) << "coset_intt(coset_ntt(x)) != x";
   }
 }
 
 // Every size to 2^18, then 2^20 and 2^22 (the largest dominate the run time).
-TEST_P(Ntt, RoundTrips) {
-  auto g = test::rng("Ntt.RoundTrips");
+TYPED_TEST(Ntt, RoundTrips) {
+  using F = typename TestFixture::F;
   for (uint32_t log_n = 0; log_n <= 22; log_n += log_n < 18 ? 1 : 2) {
     const uint64_t gen = kGenerators[log_n % 2];
-    SCOPED_TRACE(label(log_n, gen, Domain::kDefaultPassLog));
-    const Domain d = domain(log_n, gen);
-    const std::vector<Fr> x = test::random_fr_vector(g, d.size());
-    std::vector<Fr> y = x;
+    SCOPED_TRACE(label(log_n, gen, TestFixture::Dom::kDefaultPassLog));
+    const auto d = this->domain(log_n, gen);
+    const std::vector<F> x = this->random_vector(d.size());
+    std::vector<F> y = x;
     ntt(d, y);
     intt(d, y);
     EXPECT_TRUE(y == x) << "intt(ntt(x)) != x";
@@ -170,25 +247,25 @@ TEST_P(Ntt, RoundTrips) {
   }
 }
 
-TEST_P(Ntt, RoundTripsWithManyPasses) {
-  auto g = test::rng("Ntt.RoundTripsWithManyPasses");
+TYPED_TEST(Ntt, RoundTripsWithManyPasses) {
+  using F = typename TestFixture::F;
   for (uint32_t log_n = 0; log_n <= 14; ++log_n) {
-    const Domain d = domain(log_n, 7, 3);
-    const std::vector<Fr> x = test::random_fr_vector(g, d.size());
-    std::vector<Fr> y = x;
+    const auto d = this->domain(log_n, 7, 3);
+    const std::vector<F> x = this->random_vector(d.size());
+    std::vector<F> y = x;
     ntt(d, y);
     intt(d, y);
     EXPECT_TRUE(y == x) << label(log_n, 7, 3);
   }
 }
 
-TEST_P(Ntt, Linearity) {
-  auto g = test::rng("Ntt.Linearity");
-  for (uint32_t pass_log : {Domain::kDefaultPassLog, 3u}) {
-    const Domain d = domain(14, 5, pass_log);
-    const std::vector<Fr> x = test::random_fr_vector(g, d.size()), y = test::random_fr_vector(g, d.size());
-    const Fr s = Fr::random(g);
-    std::vector<Fr> combo(d.size()), nx = x, ny = y;
+TYPED_TEST(Ntt, Linearity) {
+  using F = typename TestFixture::F;
+  for (uint32_t pass_log : {TestFixture::Dom::kDefaultPassLog, 3u}) {
+    const auto d = this->domain(14, 5, pass_log);
+    const std::vector<F> x = this->random_vector(d.size()), y = this->random_vector(d.size());
+    const F s = this->random();
+    std::vector<F> combo(d.size()), nx = x, ny = y;
     for (size_t i = 0; i < d.size(); ++i) combo[i] = s * x[i] + y[i];
     ntt(d, combo);
     ntt(d, nx);
@@ -197,71 +274,38 @@ TEST_P(Ntt, Linearity) {
   }
 }
 
-TEST_P(Ntt, DeltaAndConstant) {
-  auto g = test::rng("Ntt.DeltaAndConstant");
+TYPED_TEST(Ntt, DeltaAndConstant) {
+  using F = typename TestFixture::F;
   for (uint32_t log_n = 0; log_n <= 16; ++log_n) {
-    SCOPED_TRACE(label(log_n, 5, Domain::kDefaultPassLog));
-    const Domain d = domain(log_n, 5);
+    SCOPED_TRACE(label(log_n, 5, TestFixture::Dom::kDefaultPassLog));
+    const auto d = this->domain(log_n, 5);
     const size_t n = d.size();
-    std::vector<Fr> delta0(n, Fr::zero()), delta1(n, Fr::zero());
-    delta0[0] = Fr::one();
+    std::vector<F> delta0(n, F::zero()), delta1(n, F::zero());
+    delta0[0] = F::one();
     ntt(d, delta0);
-    EXPECT_EQ(delta0, std::vector<Fr>(n, Fr::one()));  // δ_0 → all ones
+    EXPECT_EQ(delta0, std::vector<F>(n, F::one()));  // δ_0 → all ones
     if (n > 1) {
-      delta1[1] = Fr::one();
+      delta1[1] = F::one();
       ntt(d, delta1);  // δ_1 → ω^j
-      Fr w = Fr::one();
+      F w = F::one();
       for (size_t j = 0; j < n; ++j, w = w * d.omega()) ASSERT_EQ(delta1[j], w) << "j=" << j;
     }
-    const Fr c = Fr::random(g);
-    std::vector<Fr> constant(n, c), expected(n, Fr::zero());
-    expected[0] = c * Fr::from_u64(n);
+    const F c = this->random();
+    std::vector<F> constant(n, c), expected(n, F::zero());
+    expected[0] = c * F::from_u64(n);
     ntt(d, constant);  // constant → (n·c, 0, ..., 0)
     EXPECT_EQ(constant, expected);
   }
 }
 
-TEST_P(Coset, MatchesNaive) {
-  auto g = test::rng("Coset.MatchesNaive");
-  for (uint64_t gen : kGenerators) {
-    for (uint32_t pass_log : {Domain::kDefaultPassLog, 2u}) {
-      for (uint32_t log_n = 0; log_n <= 8; ++log_n) {  // 2^8: the tiled permutation
-        SCOPED_TRACE(label(log_n, gen, pass_log));
-        const Domain d = domain(log_n, gen, pass_log);
-        const std::vector<Fr> c = test::random_fr_vector(g, d.size());
-        const Fr shift = Fr::random(g);
-        const Fr omega = expected_root(log_n, gen);
-        std::vector<Fr> a = c;
-        coset_ntt(d, a, shift);
-        EXPECT_EQ(a, naive_eval(c, omega, shift));
-        std::vector<Fr> back = c;
-        coset_intt(d, back, shift);
-        EXPECT_EQ(back, naive_inverse(c, omega, shift));
-      }
-    }
-  }
-}
-
-TEST_P(Coset, MatchesNaiveAtSampledOutputs) {
-  auto g = test::rng("Coset.MatchesNaiveAtSampledOutputs");
-  const Domain d = domain(17, 7);
-  const std::vector<Fr> c = test::random_fr_vector(g, d.size());
-  const Fr shift = Fr::random(g);
-  std::vector<Fr> a = c;
-  coset_ntt(d, a, shift);
-  const Fr omega = expected_root(17, 7);
-  for (size_t j : {size_t{0}, size_t{1}, d.size() - 1, size_t(g() % d.size())})
-    EXPECT_EQ(a[j], evaluate(c, shift * omega.pow(j))) << "j=" << j;
-}
-
 // Random shifts, Filecoin's (the generator 7) and snarkjs's (ω_{2n}, the 2n-th root).
-TEST_P(Coset, RoundTrips) {
-  auto g = test::rng("Coset.RoundTrips");
+TYPED_TEST(Coset, RoundTrips) {
+  using F = typename TestFixture::F;
   for (uint32_t log_n : {0u, 1u, 5u, 8u, 12u, 13u, 16u}) {
-    const Domain d = domain(log_n, 5);
-    for (const Fr& shift : {Fr::random(g), Fr::from_u64(7), expected_root(log_n + 1, 5)}) {
-      const std::vector<Fr> x = test::random_fr_vector(g, d.size());
-      std::vector<Fr> y = x;
+    const auto d = this->domain(log_n, 5);
+    for (const F& shift : {this->random(), F::from_u64(7), expected_root<F>(log_n + 1, 5)}) {
+      const std::vector<F> x = this->random_vector(d.size());
+      std::vector<F> y = x;
       coset_ntt(d, y, shift);
       coset_intt(d, y, shift);
       EXPECT_TRUE(y == x) << "log_n=" << log_n;
@@ -272,61 +316,54 @@ TEST_P(Coset, RoundTrips) {
   }
 }
 
-TEST_P(BitReversed, PermutationMatchesIndexReversal) {
-  auto g = test::rng("BitReversed.PermutationMatchesIndexReversal");
+TYPED_TEST(BitReversed, PermutationMatchesIndexReversal) {
+  using F = typename TestFixture::F;
   for (uint32_t log_n = 0; log_n <= 16; ++log_n) {
-    const std::vector<Fr> x = test::random_fr_vector(g, size_t{1} << log_n);
-    std::vector<Fr> y = x;
+    const std::vector<F> x = this->random_vector(size_t{1} << log_n);
+    std::vector<F> y = x;
     bit_reverse(y);
-    EXPECT_TRUE(y == reversed_copy(x, log_n)) << "log_n=" << log_n;
+    EXPECT_TRUE(y == reversed_copy<F>(x, log_n)) << "log_n=" << log_n;
     bit_reverse(y);
     EXPECT_TRUE(y == x) << "log_n=" << log_n;
   }
 }
 
-TEST_P(BitReversed, VariantsAgreeWithNaturalOrder) {
-  auto g = test::rng("BitReversed.VariantsAgreeWithNaturalOrder");
-  for (uint32_t pass_log : {Domain::kDefaultPassLog, 3u}) {
+TYPED_TEST(BitReversed, VariantsAgreeWithNaturalOrder) {
+  using F = typename TestFixture::F;
+  for (uint32_t pass_log : {TestFixture::Dom::kDefaultPassLog, 3u}) {
     for (uint32_t log_n = 0; log_n <= 14; ++log_n) {
       SCOPED_TRACE(label(log_n, 7, pass_log));
-      const Domain d = domain(log_n, 7, pass_log);
-      const std::vector<Fr> x = test::random_fr_vector(g, d.size());
-      const std::vector<Fr> xr = reversed_copy(x, log_n);
-      std::vector<Fr> fwd = x, inv = x;
+      const auto d = this->domain(log_n, 7, pass_log);
+      const std::vector<F> x = this->random_vector(d.size());
+      std::vector<F> fwd = x, inv = x;
       ntt(d, fwd);
       intt(d, inv);
-      std::vector<Fr> y = x;
-      ntt_nr(d, y);
-      EXPECT_TRUE(y == reversed_copy(fwd, log_n)) << "ntt_nr";
-      y = xr;
-      ntt_rn(d, y);
-      EXPECT_TRUE(y == fwd) << "ntt_rn";
-      y = x;
-      intt_nr(d, y);
-      EXPECT_TRUE(y == reversed_copy(inv, log_n)) << "intt_nr";
-      y = xr;
-      intt_rn(d, y);
-      EXPECT_TRUE(y == inv) << "intt_rn";
+      for (const Transform<F>& t : kTransforms<F>) {
+        std::vector<F> y = t.reversed_in ? reversed_copy<F>(x, log_n) : x;
+        t.fn(d, y);
+        const std::vector<F>& want = t.forward ? fwd : inv;
+        EXPECT_TRUE(y == (t.reversed_out ? reversed_copy<F>(want, log_n) : want)) << t.name;
+      }
       // The documented bit-reversed coset forward: scale by powers, then ntt_nr.
-      const Fr shift = Fr::random(g);
-      std::vector<Fr> coset = x;
+      const F shift = this->random();
+      std::vector<F> coset = x;
       coset_ntt(d, coset, shift);
-      y = x;
-      scale_by_powers(y, Fr::one(), shift);
+      std::vector<F> y = x;
+      scale_by_powers(y, F::one(), shift);
       ntt_nr(d, y);
-      EXPECT_TRUE(y == reversed_copy(coset, log_n)) << "coset via ntt_nr";
+      EXPECT_TRUE(y == reversed_copy<F>(coset, log_n)) << "coset via ntt_nr";
     }
   }
 }
 
-TEST(ScaleByPowers, MatchesNaive) {
-  auto g = test::rng("ScaleByPowers.MatchesNaive");
+TYPED_TEST(ScaleByPowers, MatchesNaive) {
+  using F = TypeParam;
   for (size_t n : {size_t{0}, size_t{1}, size_t{1000}, size_t{4099}}) {
-    const std::vector<Fr> x = test::random_fr_vector(g, n);
-    const Fr c = Fr::random(g), s = Fr::random(g);
-    std::vector<Fr> y = x;
+    const std::vector<F> x = this->random_vector(n);
+    const F c = this->random(), s = this->random();
+    std::vector<F> y = x;
     scale_by_powers(y, c, s);
-    Fr f = c;
+    F f = c;
     for (size_t i = 0; i < n; ++i, f = f * s) ASSERT_EQ(y[i], x[i] * f) << "n=" << n << " i=" << i;
   }
 }
@@ -338,10 +375,6 @@ TEST(ScaleByPowers, MatchesNaive) {
 TEST(Kernels, AvxAndPortableAgreeBitForBit) {
   if (!ff::avx512::ifma_supported()) GTEST_SKIP() << "this CPU has no AVX-512 IFMA";
   auto g = test::rng("Kernels.AvxAndPortableAgreeBitForBit");
-  using Fn = void (*)(const Domain&, std::span<Fr>);
-  const std::pair<const char*, Fn> plain[] = {{"ntt", ntt},       {"intt", intt},
-                                              {"ntt_nr", ntt_nr}, {"ntt_rn", ntt_rn},
-                                              {"intt_nr", intt_nr}, {"intt_rn", intt_rn}};
   const Fr minus_one = -Fr::one();
   struct Case {
     uint32_t log_n, pass_log;
@@ -363,11 +396,11 @@ TEST(Kernels, AvxAndPortableAgreeBitForBit) {
         if (pattern == 3 && g() % 2) x[i] = g() % 2 ? minus_one : Fr::zero();
       }
       const Fr shift = pattern == 0 ? Fr::random(g) : Fr::from_u64(gen);
-      for (const auto& [name, fn] : plain) {
+      for (const Transform<Fr>& t : kTransforms<Fr>) {
         std::vector<Fr> a = x, b = x;
-        fn(p, a);
-        fn(v, b);
-        ASSERT_TRUE(a == b) << name << ", pattern " << pattern;
+        t.fn(p, a);
+        t.fn(v, b);
+        ASSERT_TRUE(a == b) << t.name << ", pattern " << pattern;
       }
       std::vector<Fr> a = x, b = x;
       coset_ntt(p, a, shift);
@@ -401,36 +434,38 @@ TEST(Arguments, KernelChoice) {
   ::unsetenv("SNARKD_NTT_KERNELS");
 }
 
-TEST(Arguments, BadDomainsThrow) {
-  EXPECT_THROW(Domain(33, 5), InvalidArgument);
-  EXPECT_THROW(Domain(4, 4), InvalidArgument);  // 4 is a square: ω would have order < 16
-  EXPECT_THROW(Domain(1, 0), InvalidArgument);
-  EXPECT_THROW(Domain(0, 0), InvalidArgument);
-  EXPECT_THROW(Domain(4, 5, 0), InvalidArgument);
-  EXPECT_THROW(Domain(4, 5, Domain::kMaxPassLog + 1), InvalidArgument);
-  EXPECT_NO_THROW(Domain(0, 4));  // n = 1 needs only ω = 1
+TYPED_TEST(ArgumentChecks, BadDomainsThrow) {
+  using Dom = typename TestFixture::Dom;
+  EXPECT_THROW(Dom(Dom::kMaxLogSize + 1, 5), InvalidArgument);
+  EXPECT_THROW(Dom(4, 4), InvalidArgument);  // 4 is a square: ω would have order < 16
+  EXPECT_THROW(Dom(1, 0), InvalidArgument);
+  EXPECT_THROW(Dom(0, 0), InvalidArgument);
+  EXPECT_THROW(Dom(4, 5, 0), InvalidArgument);
+  EXPECT_THROW(Dom(4, 5, Dom::kMaxPassLog + 1), InvalidArgument);
+  EXPECT_NO_THROW(Dom(0, 4));  // n = 1 needs only ω = 1
 }
 
-TEST(Arguments, SizeMismatchThrows) {
-  const Domain d(4, 5);
-  std::vector<Fr> wrong(15, Fr::one()), empty;
-  for (std::vector<Fr>* v : {&wrong, &empty}) {
-    std::span<Fr> s(*v);
+TYPED_TEST(ArgumentChecks, SizeMismatchThrows) {
+  using F = TypeParam;
+  const typename TestFixture::Dom d(4, 5);
+  std::vector<F> wrong(15, F::one()), empty;
+  for (std::vector<F>* v : {&wrong, &empty}) {
+    std::span<F> s(*v);
     EXPECT_THROW(ntt(d, s), InvalidArgument);
     EXPECT_THROW(intt(d, s), InvalidArgument);
-    EXPECT_THROW(coset_ntt(d, s, Fr::one()), InvalidArgument);
-    EXPECT_THROW(coset_intt(d, s, Fr::one()), InvalidArgument);
+    EXPECT_THROW(coset_ntt(d, s, F::one()), InvalidArgument);
+    EXPECT_THROW(coset_intt(d, s, F::one()), InvalidArgument);
     EXPECT_THROW(ntt_nr(d, s), InvalidArgument);
     EXPECT_THROW(ntt_rn(d, s), InvalidArgument);
     EXPECT_THROW(intt_nr(d, s), InvalidArgument);
     EXPECT_THROW(intt_rn(d, s), InvalidArgument);
   }
-  std::vector<Fr> ok(16, Fr::one());
-  EXPECT_THROW(coset_ntt(d, ok, Fr::zero()), InvalidArgument);
-  EXPECT_THROW(coset_intt(d, ok, Fr::zero()), InvalidArgument);
-  EXPECT_EQ(ok, std::vector<Fr>(16, Fr::one()));  // rejected calls leave the data alone
-  EXPECT_THROW(bit_reverse(std::span<Fr>(wrong)), InvalidArgument);
-  EXPECT_THROW(bit_reverse(std::span<Fr>(empty)), InvalidArgument);
+  std::vector<F> ok(16, F::one());
+  EXPECT_THROW(coset_ntt(d, ok, F::zero()), InvalidArgument);
+  EXPECT_THROW(coset_intt(d, ok, F::zero()), InvalidArgument);
+  EXPECT_EQ(ok, std::vector<F>(16, F::one()));  // rejected calls leave the data alone
+  EXPECT_THROW(bit_reverse(std::span<F>(wrong)), InvalidArgument);
+  EXPECT_THROW(bit_reverse(std::span<F>(empty)), InvalidArgument);
 }
 
 }  // namespace

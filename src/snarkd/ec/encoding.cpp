@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "snarkd/ec/encoding_detail.hpp"
 #include "snarkd/ec/subgroup.hpp"
 
 namespace snarkd::ec {
@@ -16,84 +17,27 @@ constexpr uint8_t kInfinityFlag = 0x40;
 constexpr uint8_t kSignFlag = 0x20;
 constexpr uint8_t kFlagMask = 0xe0;
 
-// Builds "G1 compressed: <what>" style errors.
-struct Context {
-  const char* group;
-  const char* form;
-  DecodeError error(const std::string& what) const {
-    return DecodeError(std::string(group) + " " + form + ": " + what);
-  }
-  DecodeError not_canonical(const std::string& coord) const {
-    return error(coord + " is not a canonical field element");
-  }
-};
+using detail::CodecContext;
+using detail::Form;
 
-// Per-group field (de)serialisation. `coord` is "x" or "y", used in error messages.
-template <class C>
-struct Codec;
-
-template <>
-struct Codec<G1Config> {
-  static constexpr const char* kName = "G1";
-  static constexpr size_t kWidth = 48;  // bytes per coordinate
-  static void write_be(const Fp& v, uint8_t* out) { v.to_bytes_be(out); }
-  static Fp read_be(const uint8_t* in, const Context& ctx, const char* coord) {
-    Fp v;
-    if (!Fp::from_bytes_be(in, v)) throw ctx.not_canonical(coord);
-    return v;
-  }
-  static void write_lem(const Fp& v, uint8_t* out) { v.to_montgomery_bytes_le(out); }
-  static Fp read_lem(const uint8_t* in, const Context& ctx, const char* coord) {
-    Fp v;
-    if (!Fp::from_montgomery_bytes_le(in, v)) throw ctx.not_canonical(coord);
-    return v;
-  }
-  static bool sign(const Fp& y) { return ff::lexicographically_largest(y); }
-};
-
-template <>
-struct Codec<G2Config> {
-  static constexpr const char* kName = "G2";
-  static constexpr size_t kWidth = 96;
-  // ZCash order: c1 then c0.
-  static void write_be(const Fp2& v, uint8_t* out) {
-    v.c1.to_bytes_be(out);
-    v.c0.to_bytes_be(out + 48);
-  }
-  static Fp2 read_be(const uint8_t* in, const Context& ctx, const char* coord) {
-    Fp2 v;
-    if (!Fp::from_bytes_be(in, v.c1)) throw ctx.not_canonical(std::string(coord) + ".c1");
-    if (!Fp::from_bytes_be(in + 48, v.c0)) throw ctx.not_canonical(std::string(coord) + ".c0");
-    return v;
-  }
-  // Memory order: c0 then c1.
-  static void write_lem(const Fp2& v, uint8_t* out) {
-    v.c0.to_montgomery_bytes_le(out);
-    v.c1.to_montgomery_bytes_le(out + 48);
-  }
-  static Fp2 read_lem(const uint8_t* in, const Context& ctx, const char* coord) {
-    Fp2 v;
-    if (!Fp::from_montgomery_bytes_le(in, v.c0)) throw ctx.not_canonical(std::string(coord) + ".c0");
-    if (!Fp::from_montgomery_bytes_le(in + 48, v.c1)) throw ctx.not_canonical(std::string(coord) + ".c1");
-    return v;
-  }
-  static bool sign(const Fp2& y) { return y.lexicographically_largest(); }
-};
+// The ZCash sign of y (the compressed form's third flag).
+bool sign(const Fp& y) { return ff::lexicographically_largest(y); }
+bool sign(const Fp2& y) { return y.lexicographically_largest(); }
 
 template <class C, size_t Size>
 std::array<uint8_t, Size> encode_zcash(const Affine<C>& p) {
-  using K = Codec<C>;
-  constexpr bool compressed = Size == K::kWidth;
+  using K = detail::Coord<Form::kBigEndian, typename C::Field>;
+  constexpr bool compressed = Size == K::kBytes;
   std::array<uint8_t, Size> out{};
   if (p.is_infinity()) {
     out[0] = compressed ? kCompressedFlag | kInfinityFlag : kInfinityFlag;
     return out;
   }
-  K::write_be(p.x, out.data());
+  K::write(p.x, out.data());
   if (compressed) {
-    out[0] |= kCompressedFlag | (K::sign(p.y) ? kSignFlag : 0);
+    out[0] |= kCompressedFlag | (sign(p.y) ? kSignFlag : 0);
   } else {
-    K::write_be(p.y, out.data() + K::kWidth);
+    K::write(p.y, out.data() + K::kBytes);
   }
   return out;
 }
@@ -101,8 +45,8 @@ std::array<uint8_t, Size> encode_zcash(const Affine<C>& p) {
 // Validates the size and the flag byte; returns the flags. The sign flag is only legal on a
 // compressed, finite point; the infinity encoding must have no other bit set.
 template <class C>
-uint8_t check_flags(std::span<const uint8_t> in, bool compressed, const Context& ctx) {
-  const size_t size = (compressed ? 1 : 2) * Codec<C>::kWidth;
+uint8_t check_flags(std::span<const uint8_t> in, bool compressed, const CodecContext& ctx) {
+  const size_t size = (compressed ? 1 : 2) * detail::Coord<Form::kBigEndian, typename C::Field>::kBytes;
   if (in.size() != size)
     throw ctx.error("expected " + std::to_string(size) + " bytes, got " + std::to_string(in.size()));
   const uint8_t flags = in[0] & kFlagMask;
@@ -120,23 +64,23 @@ uint8_t check_flags(std::span<const uint8_t> in, bool compressed, const Context&
 // `full`: also check on-curve (uncompressed) and subgroup membership.
 template <class C>
 Affine<C> decode_zcash(std::span<const uint8_t> in, bool compressed, bool full) {
-  using K = Codec<C>;
   using F = typename C::Field;
-  const Context ctx{K::kName, compressed ? "compressed" : "uncompressed"};
+  using K = detail::Coord<Form::kBigEndian, F>;
+  const CodecContext ctx{"", detail::group_name<C>(), compressed ? "compressed" : "uncompressed"};
   const uint8_t flags = check_flags<C>(in, compressed, ctx);
   if (flags & kInfinityFlag) return Affine<C>::infinity();
-  std::array<uint8_t, 2 * K::kWidth> buf{};
+  std::array<uint8_t, 2 * K::kBytes> buf{};
   std::copy(in.begin(), in.end(), buf.begin());
   buf[0] &= ~kFlagMask;
   Affine<C> p;
-  p.x = K::read_be(buf.data(), ctx, "x");
+  p.x = K::read(buf.data(), ctx, "x");
   if (compressed) {
     F y;
     if (!(p.x.square() * p.x + C::b()).sqrt(y))
       throw ctx.error("x^3 + b has no square root (x is not on the curve)");
-    p.y = K::sign(y) == bool(flags & kSignFlag) ? y : -y;
+    p.y = sign(y) == bool(flags & kSignFlag) ? y : -y;
   } else {
-    p.y = K::read_be(buf.data() + K::kWidth, ctx, "y");
+    p.y = K::read(buf.data() + K::kBytes, ctx, "y");
     // (0, 0) is our in-memory infinity; the encoding must say so with the flag.
     if (p.is_infinity()) throw ctx.error("all-zero coordinates without the infinity flag");
     if (full && !p.is_on_curve()) throw ctx.error("point is not on the curve");
@@ -145,25 +89,9 @@ Affine<C> decode_zcash(std::span<const uint8_t> in, bool compressed, bool full) 
   return p;
 }
 
-template <class C, size_t Size>
-std::array<uint8_t, Size> encode_lem(const Affine<C>& p) {
-  std::array<uint8_t, Size> out{};
-  Codec<C>::write_lem(p.x, out.data());  // infinity (0, 0) is all zeros: Montgomery 0 is 0
-  Codec<C>::write_lem(p.y, out.data() + Size / 2);
-  return out;
-}
-
 template <class C>
 Affine<C> decode_lem(std::span<const uint8_t> in, bool full) {
-  using K = Codec<C>;
-  const Context ctx{K::kName, "LEM"};
-  if (in.size() != 2 * K::kWidth)
-    throw ctx.error("expected " + std::to_string(2 * K::kWidth) + " bytes, got " + std::to_string(in.size()));
-  Affine<C> p{K::read_lem(in.data(), ctx, "x"), K::read_lem(in.data() + K::kWidth, ctx, "y")};
-  if (!full || p.is_infinity()) return p;
-  if (!p.is_on_curve()) throw ctx.error("point is not on the curve");
-  if (!is_in_subgroup(p)) throw ctx.error("point is not in the prime-order subgroup");
-  return p;
+  return detail::decode_xy<Form::kLem, C>(in, {"", detail::group_name<C>(), "LEM"}, full);
 }
 
 }  // namespace
@@ -180,8 +108,8 @@ std::array<uint8_t, kG2CompressedSize> encode_g2_compressed(const G2Affine& p) {
 std::array<uint8_t, kG2UncompressedSize> encode_g2_uncompressed(const G2Affine& p) {
   return encode_zcash<G2Config, kG2UncompressedSize>(p);
 }
-std::array<uint8_t, kG1LemSize> encode_g1_lem(const G1Affine& p) { return encode_lem<G1Config, kG1LemSize>(p); }
-std::array<uint8_t, kG2LemSize> encode_g2_lem(const G2Affine& p) { return encode_lem<G2Config, kG2LemSize>(p); }
+std::array<uint8_t, kG1LemSize> encode_g1_lem(const G1Affine& p) { return detail::encode_xy<Form::kLem>(p); }
+std::array<uint8_t, kG2LemSize> encode_g2_lem(const G2Affine& p) { return detail::encode_xy<Form::kLem>(p); }
 
 G1Affine decode_g1_compressed(std::span<const uint8_t> in) { return decode_zcash<G1Config>(in, true, true); }
 G1Affine decode_g1_uncompressed(std::span<const uint8_t> in) { return decode_zcash<G1Config>(in, false, true); }

@@ -2,7 +2,8 @@
 
 #include <array>
 #include <cstdint>
-#include <vector>
+
+#include "snarkd/pairing/ate_detail.hpp"
 
 namespace snarkd::pairing::bn254 {
 
@@ -150,21 +151,14 @@ Fp12 cyclotomic_exp_by_u(const Fp12& a) {
 }
 static_assert((kU >> 62) == 1, "u has 63 bits");
 
+using Ate = detail::AtePairing<G1Affine, G2Affine, PairState, make_state, miller_loop_states,
+                               final_exponentiation_hard_part>;
+
 }  // namespace
 
-Fp12 miller_loop(const G1Affine& p, const G2Affine& q) {
-  if (p.is_infinity() || q.is_infinity()) return Fp12::one();
-  PairState s = make_state(p, q);
-  return miller_loop_states(std::span<PairState>(&s, 1));
-}
-
-Fp12 multi_miller_loop(std::span<const G1G2Pair> pairs) {
-  std::vector<PairState> states;
-  states.reserve(pairs.size());
-  for (const auto& [p, q] : pairs)
-    if (!p.is_infinity() && !q.is_infinity()) states.push_back(make_state(p, q));
-  return miller_loop_states(states);
-}
+Fp12 miller_loop(const G1Affine& p, const G2Affine& q) { return Ate::miller_loop(p, q); }
+Fp12 multi_miller_loop(std::span<const G1G2Pair> pairs) { return Ate::multi_miller_loop(pairs); }
+GT final_exponentiation(const Fp12& f) { return Ate::final_exponentiation(f); }
 
 // Fuentes-Castañeda et al. (SAC 2011), their BN hard part: m^(λ0 + λ1·p + λ2·p² + λ3·p³) with
 //   λ0 = 12u³ + 12u² + 6u + 1, λ1 = 12u³ + 6u² + 4u, λ2 = 12u³ + 6u² + 6u, λ3 = λ1 − 1,
@@ -183,17 +177,8 @@ GT final_exponentiation_hard_part(const Fp12& m) {
   return x0 * x1.frobenius(1) * x2.frobenius(2) * x3.frobenius(3);
 }
 
-// Easy part f^((p⁶ − 1)(p² + 1)) = (conj(f)·f⁻¹)^(p² + 1) lands in the cyclotomic subgroup,
-// where the hard part can use cyclotomic squarings and conjugation as inversion.
-GT final_exponentiation(const Fp12& f) {
-  Fp12 t = f.conjugate() * f.inverse();
-  return final_exponentiation_hard_part(t.frobenius(2) * t);
-}
-
-GT pairing(const G1Affine& p, const G2Affine& q) { return final_exponentiation(miller_loop(p, q)); }
-
-GT multi_pairing(std::span<const G1G2Pair> pairs) { return final_exponentiation(multi_miller_loop(pairs)); }
-
-bool pairing_product_is_one(std::span<const G1G2Pair> pairs) { return multi_pairing(pairs).is_one(); }
+GT pairing(const G1Affine& p, const G2Affine& q) { return Ate::pairing(p, q); }
+GT multi_pairing(std::span<const G1G2Pair> pairs) { return Ate::multi_pairing(pairs); }
+bool pairing_product_is_one(std::span<const G1G2Pair> pairs) { return Ate::product_is_one(pairs); }
 
 }  // namespace snarkd::pairing::bn254

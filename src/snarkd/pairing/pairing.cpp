@@ -1,7 +1,8 @@
 #include "snarkd/pairing/pairing.hpp"
 
 #include <cstdint>
-#include <vector>
+
+#include "snarkd/pairing/ate_detail.hpp"
 
 namespace snarkd::pairing {
 
@@ -130,39 +131,15 @@ Fp12 hard_part(const Fp12& m) {
   return t3 * m.cyclotomic_square() * m;  // ·m³
 }
 
+using Ate = detail::AtePairing<ec::G1Affine, ec::G2Affine, PairState, make_state, miller_loop_states, hard_part>;
+
 }  // namespace
 
-Fp12 miller_loop(const ec::G1Affine& p, const ec::G2Affine& q) {
-  if (p.is_infinity() || q.is_infinity()) return Fp12::one();
-  PairState s = make_state(p, q);
-  return miller_loop_states(std::span<PairState>(&s, 1));
-}
-
-Fp12 multi_miller_loop(std::span<const G1G2Pair> pairs) {
-  std::vector<PairState> states;
-  states.reserve(pairs.size());
-  for (const auto& [p, q] : pairs)
-    if (!p.is_infinity() && !q.is_infinity()) states.push_back(make_state(p, q));
-  return miller_loop_states(states);
-}
-
-// Easy part f^((p⁶ − 1)(p² + 1)) = (conj(f)·f⁻¹)^(p² + 1) lands in the cyclotomic subgroup,
-// where the hard part can use cyclotomic squarings and conjugation as inversion.
-GT final_exponentiation(const Fp12& f) {
-  Fp12 t = f.conjugate() * f.inverse();
-  return hard_part(t.frobenius(2) * t);
-}
-
-GT pairing(const ec::G1Affine& p, const ec::G2Affine& q) {
-  return final_exponentiation(miller_loop(p, q));
-}
-
-GT multi_pairing(std::span<const G1G2Pair> pairs) {
-  return final_exponentiation(multi_miller_loop(pairs));
-}
-
-bool pairing_product_is_one(std::span<const G1G2Pair> pairs) {
-  return multi_pairing(pairs).is_one();
-}
+Fp12 miller_loop(const ec::G1Affine& p, const ec::G2Affine& q) { return Ate::miller_loop(p, q); }
+Fp12 multi_miller_loop(std::span<const G1G2Pair> pairs) { return Ate::multi_miller_loop(pairs); }
+GT final_exponentiation(const Fp12& f) { return Ate::final_exponentiation(f); }
+GT pairing(const ec::G1Affine& p, const ec::G2Affine& q) { return Ate::pairing(p, q); }
+GT multi_pairing(std::span<const G1G2Pair> pairs) { return Ate::multi_pairing(pairs); }
+bool pairing_product_is_one(std::span<const G1G2Pair> pairs) { return Ate::product_is_one(pairs); }
 
 }  // namespace snarkd::pairing
