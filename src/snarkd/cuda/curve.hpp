@@ -1,6 +1,7 @@
-// G1 and G2 points for host and device, over cuda::Fp (G1) or cuda::Fp2 (G2), with the bytes of
-// the host types: Affine<F> = ec::Affine (x, y; infinity = (0, 0)), Xyzz<F> = ec::Xyzz (X, Y,
-// ZZ, ZZZ; infinity ZZ = 0), so bases upload and results download as bit copies.
+// G1 and G2 points for host and device, over cuda::Fp (G1) or cuda::Fp2 (G2) — BLS12-381 — or
+// cuda::bn254::Fp / bn254::Fp2 — BN254 — with the bytes of the host types: Affine<F> = ec::Affine
+// (x, y; infinity = (0, 0)), Xyzz<F> = ec::Xyzz (X, Y, ZZ, ZZZ; infinity ZZ = 0), so bases upload
+// and results download as bit copies.
 //
 // XYZZ coordinates (x = X/ZZ, y = Y/ZZZ, ZZ³ = ZZZ²) are the cheapest for accumulating affine
 // points: a mixed addition is 8M + 2S (madd-2008-s) against 7M + 4S plus more additions for
@@ -10,6 +11,7 @@
 #pragma once
 #include "snarkd/cuda/field.hpp"
 #include "snarkd/cuda/fp2.hpp"
+#include "snarkd/ec/bn254.hpp"
 #include "snarkd/ec/curve.hpp"
 #include "snarkd/ec/g1.hpp"
 #include "snarkd/ec/g2.hpp"
@@ -89,8 +91,15 @@ using G1Affine = Affine<Fp>;
 using G2Affine = Affine<Fp2>;
 using G1Xyzz = Xyzz<Fp>;
 using G2Xyzz = Xyzz<Fp2>;
+namespace bn254 {
+using G1Affine = Affine<Fp>;
+using G2Affine = Affine<Fp2>;
+using G1Xyzz = Xyzz<Fp>;
+using G2Xyzz = Xyzz<Fp2>;
+}  // namespace bn254
 
-// The host curve config whose points share a device point's bytes.
+// The host curve config whose points share a device point's bytes (the inverse of
+// DeviceFieldOf, fp2.hpp).
 template <class F>
 struct HostCurve;
 template <>
@@ -101,8 +110,26 @@ template <>
 struct HostCurve<Fp2> {
   using type = ec::G2Config;
 };
+template <>
+struct HostCurve<bn254::Fp> {
+  using type = ec::bn254::G1Config;
+};
+template <>
+struct HostCurve<bn254::Fp2> {
+  using type = ec::bn254::G2Config;
+};
 
-static_assert(sizeof(G1Affine) == sizeof(ec::G1Affine) && sizeof(G2Affine) == sizeof(ec::G2Affine));
-static_assert(sizeof(G1Xyzz) == sizeof(ec::G1Xyzz) && sizeof(G2Xyzz) == sizeof(ec::Xyzz<ec::G2Config>));
+// The device scalar field of the group over F: what an MSM over F's points multiplies by
+// (cuda::Fr for both BLS12-381 groups, cuda::bn254::Fr for both BN254 groups).
+template <class F>
+using ScalarOf = Field<typename HostCurve<F>::type::Scalar>;
+
+// Device and host points are bit copies of each other.
+template <class F>
+inline constexpr bool kSamePointLayout = sizeof(Affine<F>) == sizeof(ec::Affine<typename HostCurve<F>::type>) &&
+                                         sizeof(Xyzz<F>) == sizeof(ec::Xyzz<typename HostCurve<F>::type>) &&
+                                         std::is_same_v<DeviceFieldOf<typename HostCurve<F>::type>, F>;
+static_assert(kSamePointLayout<Fp> && kSamePointLayout<Fp2>);
+static_assert(kSamePointLayout<bn254::Fp> && kSamePointLayout<bn254::Fp2>);
 
 }  // namespace snarkd::cuda

@@ -2,8 +2,9 @@
 //
 // Layout contract (ff/field.hpp): the bytes of cuda::Fr are exactly those of ff::Fr — the
 // Montgomery value x·2^256 mod r, fully reduced, as 8 little-endian 32-bit limbs (ff::Fr: 4
-// little-endian 64-bit limbs); likewise cuda::Fp (12 limbs, R = 2^384) and ff::Fp. Buffers of
-// either type cross PCIe without conversion, and from_host / to_host are bit copies.
+// little-endian 64-bit limbs); likewise cuda::Fp (12 limbs, R = 2^384) and ff::Fp, and the BN254
+// fields cuda::bn254::Fr, Fp (8 limbs each, R = 2^256) and ff::bn254::Fr, Fp. Buffers of any of
+// these types cross PCIe without conversion, and from_host / to_host are bit copies.
 //
 // On the device the arithmetic is PTX with 32-bit carry chains (mont32.cuh); on the host (host
 // code compiled by nvcc or by the C++ compiler alike) every operation forwards to the ff type, so
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "snarkd/ff/bn254.hpp"
 #include "snarkd/ff/fp.hpp"
 #include "snarkd/ff/fr.hpp"
 
@@ -33,7 +35,7 @@
 
 namespace snarkd::cuda {
 
-// H is the host field (ff::Fp or ff::Fr).
+// H is the host prime field (ff::Fp, ff::Fr, ff::bn254::Fp or ff::bn254::Fr).
 template <class H>
 struct alignas(16) Field {
   using Host = H;
@@ -123,13 +125,28 @@ struct alignas(16) Field {
   }
 };
 
+// Whether F is one of the Field<H> (a prime field; Fp2 is not): G1 coordinates vs G2's.
+template <class F>
+inline constexpr bool kIsPrimeField = false;
+template <class H>
+inline constexpr bool kIsPrimeField<Field<H>> = true;
+
+// BLS12-381.
 using Fr = Field<ff::Fr>;
 using Fp = Field<ff::Fp>;
 
-static_assert(sizeof(Fr) == sizeof(ff::Fr) && sizeof(Fr) == 32);
-static_assert(sizeof(Fp) == sizeof(ff::Fp) && sizeof(Fp) == 48);
-static_assert(std::is_trivially_copyable_v<Fr> && std::is_standard_layout_v<Fr>);
-static_assert(std::is_trivially_copyable_v<Fp> && std::is_standard_layout_v<Fp>);
-static_assert(std::is_trivially_copyable_v<ff::Fr> && std::is_trivially_copyable_v<ff::Fp>);
+// BN254 (alt_bn128): the same template over ff/bn254.hpp's fields.
+namespace bn254 {
+using Fr = Field<ff::bn254::Fr>;
+using Fp = Field<ff::bn254::Fp>;
+}  // namespace bn254
+
+// F has the host type H's bytes: the same size (kBytes), both trivially copyable.
+template <class F, class H, size_t kBytes>
+inline constexpr bool kSameLayout = (sizeof(F) == sizeof(H)) && (sizeof(F) == kBytes) &&
+                                    std::is_trivially_copyable_v<F> && std::is_standard_layout_v<F> &&
+                                    std::is_trivially_copyable_v<H>;
+static_assert(kSameLayout<Fr, ff::Fr, 32> && kSameLayout<Fp, ff::Fp, 48>);
+static_assert(kSameLayout<bn254::Fr, ff::bn254::Fr, 32> && kSameLayout<bn254::Fp, ff::bn254::Fp, 32>);
 
 }  // namespace snarkd::cuda

@@ -1,5 +1,5 @@
 // Field inversion for batch-affine additions: Pornin's optimised binary GCD ("Optimized Binary GCD
-// for Modular Inversion", ePrint 2020/972) over the 32-bit words of cuda::Fp / cuda::Fr, in
+// for Modular Inversion", ePrint 2020/972) over the 32-bit words of any cuda::Field, in
 // portable C++ that runs unchanged on the host (tests/cuda/inverse_host_test.cpp checks it against
 // ff) and on the device.
 //
@@ -121,7 +121,7 @@ SNARKD_HD void mont_div31(uint32_t* u, const uint32_t* S) {
     w[k] = uint32_t(c);
     c >>= 32;
   }
-  w[n] = S[n] + uint32_t(c);  // two's complement top word (the sum fits: |S + t·p| < 2^(32n+1))
+  w[n] = S[n] + uint32_t(c);  // two's complement top word (fits: |S + t·p| < 2^32·p ≤ 2^(32n+31), kSpareBit)
   uint32_t q[n];
   SNARKD_UNROLL
   for (uint32_t k = 0; k < n; ++k) q[k] = (w[k] >> 31) | (w[k + 1] << 1);
@@ -172,6 +172,7 @@ SNARKD_HD void inner_steps(uint64_t a, uint64_t b, int64_t& f0, int64_t& g0, int
 // r = y/x mod p for n-word values (x, y < p); r = 0 when x = 0. No check (see inverse_mont).
 template <class H>
 SNARKD_HD void div_bingcd(uint32_t* r, const uint32_t* y, const uint32_t* x) {
+  static_assert(kSpareBit<H>, "the binary GCD needs p < 2^(32n−1)");
   constexpr size_t n = 2 * H::N;
   uint32_t a[n], b[n], u[n], v[n];
   SNARKD_UNROLL
@@ -237,7 +238,7 @@ SNARKD_HD void inverse_mont(uint32_t* r, const uint32_t* x) {
 
 namespace snarkd::cuda {
 
-// 1/x (0 → 0) by the binary GCD above, for Fr and Fp; Fp2 through the norm:
+// 1/x (0 → 0) by the binary GCD above, for the prime fields; Fp2 through the norm:
 // 1/(a + b·u) = (a − b·u)/(a² + b²) (one Fp inversion).
 template <class H>
 SNARKD_HD Field<H> inverse_gcd(const Field<H>& x) {
@@ -245,8 +246,9 @@ SNARKD_HD Field<H> inverse_gcd(const Field<H>& x) {
   mont32::inverse_mont<H>(r.w, x.w);
   return r;
 }
-SNARKD_HD Fp2 inverse_gcd(const Fp2& x) {
-  const Fp ni = inverse_gcd(x.c0.sqr() + x.c1.sqr());
+template <class H>
+SNARKD_HD Fp2T<H> inverse_gcd(const Fp2T<H>& x) {
+  const typename Fp2T<H>::Base ni = inverse_gcd(x.c0.sqr() + x.c1.sqr());
   return {x.c0 * ni, -(x.c1 * ni)};
 }
 

@@ -1,50 +1,8 @@
-#include "snarkd/cuda/field_ops.hpp"
-
-#include <type_traits>
-
-#include "snarkd/cuda/field_inverse.hpp"
-#include "snarkd/cuda/runtime.hpp"
+// field_op for BLS12-381's Fr, Fp and Fp2 (field_ops_impl.cuh).
+#include "snarkd/cuda/field_ops_impl.cuh"
 
 namespace snarkd::cuda {
-
-namespace {
-
-template <class F>
-__global__ void field_op_kernel(FieldOp op, const F* a, const F* b, F* out, size_t n) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-    const F x = a[i];
-    switch (op) {
-      case FieldOp::kAdd: out[i] = x + b[i]; break;
-      case FieldOp::kSub: out[i] = x - b[i]; break;
-      case FieldOp::kMul: out[i] = x * b[i]; break;
-      case FieldOp::kSqr: out[i] = x.sqr(); break;
-      case FieldOp::kNeg: out[i] = -x; break;
-      case FieldOp::kInverse:
-        if constexpr (std::is_same_v<F, Fp2>) out[i] = inverse_gcd(x);
-        else out[i] = x.inverse();
-        break;
-      case FieldOp::kInverseGcd: out[i] = inverse_gcd(x); break;
-      case FieldOp::kMulFull:
-        if constexpr (std::is_same_v<F, Fp2>) out[i] = x.mul_karatsuba(b[i]);
-        else out[i] = x * b[i];
-        break;
-    }
-  }
-}
-
-}  // namespace
-
-template <class F>
-void field_op(FieldOp op, const F* a, const F* b, F* out, size_t n, cudaStream_t stream) {
-  if (n == 0) return;
-  constexpr unsigned kThreads = 256;
-  const size_t blocks = std::min<size_t>((n + kThreads - 1) / kThreads, 65536);
-  field_op_kernel<F><<<unsigned(blocks), kThreads, 0, stream>>>(op, a, b, out, n);
-  SNARKD_CUDA_CHECK_LAUNCH();
-}
-
-template void field_op<Fr>(FieldOp, const Fr*, const Fr*, Fr*, size_t, cudaStream_t);
-template void field_op<Fp>(FieldOp, const Fp*, const Fp*, Fp*, size_t, cudaStream_t);
-template void field_op<Fp2>(FieldOp, const Fp2*, const Fp2*, Fp2*, size_t, cudaStream_t);
-
+SNARKD_CUDA_FIELD_OPS_DEFINE(Fr)
+SNARKD_CUDA_FIELD_OPS_DEFINE(Fp)
+SNARKD_CUDA_FIELD_OPS_DEFINE(Fp2)
 }  // namespace snarkd::cuda

@@ -25,9 +25,17 @@
 // (T' = (T + a·b_i + m·p) / 2^32 < (2p + 2·(2^32 − 1)·p) / 2^32 < 2p), so one conditional
 // subtraction gives a fully reduced result, and the odd accumulator never carries out.
 //
-// Fr: r ≡ 1 − 2^32 (mod 2^64), so −r⁻¹ ≡ −1 (mod 2^32): m = −x₀, m·r₀ = m and
+// Spare bits: every routine here and in field_inverse.hpp needs exactly one, p < 2^(32n−1), so
+// that 2p fits in n words — add's sum, mul's and redc's accumulator (< 2p), add_plain's a + b,
+// fp2_mul_lazy's (a0+a1)(b0+b1) < 4p² < 2^(64n) and double-width values < p·2^(32n), and the
+// binary GCD's signed (n+1)-word |S + t·p| < 2^32·p ≤ 2^(32n+31). None needs a second one
+// (kSpareBit). BLS12-381: Fp 381 bits of 384, Fr 255 of 256 (the tight one); BN254: Fp and Fr
+// 254 bits of 256, with n = 8 words for both.
+//
+// BLS12-381's Fr: r ≡ 1 − 2^32 (mod 2^64), so −r⁻¹ ≡ −1 (mod 2^32): m = −x₀, m·r₀ = m and
 // m·r₁ = m·(2^32 − 1) have closed forms; five of the ~4n+1 multiplies per row become adds
-// (kSolinasLow64).
+// (kSolinasLow64). No other modulus here has that form (BN254's r ends in 0x…f0000001, its p in
+// 0x…d87cfd47): they take the general row.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -92,6 +100,9 @@ template <class H>
 inline constexpr uint32_t kInv = uint32_t(H::kInv);  // −p⁻¹ mod 2^32
 template <class H>
 inline constexpr bool kSolinasLow64 = H::kModulus.limb[0] == 0xffffffff00000001ull;
+// p < 2^(32n−1): the one spare top bit every routine relies on (see the header comment).
+template <class H>
+inline constexpr bool kSpareBit = H::kBits < 64 * H::N;
 
 #if defined(__CUDA_ARCH__)
 #define SNARKD_MONT32_CONST(dev, host) return dev<H>.w[j]
@@ -190,6 +201,7 @@ inline uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { return addc(uint32
 // r = a + b mod p. a + b < 2p < 2^(32n) never carries out; subtract p unless that borrows.
 template <class H>
 SNARKD_HD void add(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+  static_assert(kSpareBit<H>, "mont32 needs p < 2^(32n−1)");
   constexpr size_t n = 2 * H::N;
   uint32_t s[n];
   s[0] = ptx::add_cc(a[0], b[0]);
@@ -309,6 +321,7 @@ SNARKD_HD void reduce_row(uint32_t* x, uint32_t* y) {
 // r = a·b·2^(−32n) mod p, fully reduced.
 template <class H>
 SNARKD_HD void mul(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+  static_assert(kSpareBit<H>, "mont32 needs p < 2^(32n−1)");
   constexpr size_t n = 2 * H::N;
   uint32_t x[n + 1], y[n];
 SNARKD_UNROLL
@@ -393,6 +406,7 @@ SNARKD_UNROLL
 // added, x + t_high < 2p, and one conditional subtraction finishes.
 template <class H>
 SNARKD_HD void redc(uint32_t* r, const uint32_t* t) {
+  static_assert(kSpareBit<H>, "mont32 needs p < 2^(32n−1)");
   constexpr size_t n = 2 * H::N;
   uint32_t x[n + 1], y[n];
 SNARKD_UNROLL

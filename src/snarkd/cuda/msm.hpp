@@ -1,8 +1,11 @@
-// Multi-scalar multiplication Σ kᵢ·Pᵢ on the GPU for G1 (F = Fp) and G2 (F = Fp2): the CPU
-// twin is snarkd::msm::msm (msm/msm.hpp), which the tests compare against.
+// Multi-scalar multiplication Σ kᵢ·Pᵢ on the GPU for G1 (F = Fp) and G2 (F = Fp2) of BLS12-381,
+// and of BN254 (F = bn254::Fp, bn254::Fp2), with scalars in the group's field ScalarOf<F>
+// (curve.hpp: cuda::Fr, resp. cuda::bn254::Fr): the CPU twin is snarkd::msm::msm (msm/msm.hpp),
+// which the tests compare against. Both scalar fields have 254- or 255-bit moduli in 8 words, so
+// the digit layout (W·c ≥ 256 bits, a top window that never borrows) is the same for both.
 //
 // Algorithm (Pippenger with signed digits and sort-based bucket accumulation):
-//   1. digits: each scalar (Montgomery Fr, converted in registers) is cut into W windows of c
+//   1. digits: each scalar (Montgomery form, converted in registers) is cut into W windows of c
 //      bits with signed digits d ∈ [−2^(c−1), 2^(c−1)] (a digit above 2^(c−1) borrows 2^c from
 //      the next window), so a window needs 2^(c−1) buckets, not 2^c − 1. Entry (window w, point
 //      i) becomes key = w·2^c + |d| and value = i | sign << 31; zero digits get a sentinel key
@@ -23,7 +26,7 @@
 //
 // Stream-ordered contract: msm() only enqueues work on `stream`, never allocates, frees or
 // synchronises; the scratch is the caller's (msm_scratch_bytes). Inputs: affine bases with the
-// host layout (infinity = (0, 0)) and Fr scalars in Montgomery form (the host layout); any n ≥ 0,
+// host layout (infinity = (0, 0)) and scalars in Montgomery form (the host layout); any n ≥ 0,
 // zero scalars, infinities and repeated bases are fine. The result is written to d_result.
 #pragma once
 #include <cuda_runtime.h>
@@ -74,10 +77,10 @@ size_t msm_scratch_bytes(size_t n, const MsmOptions& options);
 // *d_result = Σ d_scalars[i]·d_bases[i]. Throws InvalidArgument when the scratch is too small
 // or window_bits is outside [4, 24] (0 = msm_window<F>(n, accumulation)).
 template <class F>
-void msm(const Affine<F>* d_bases, const Fr* d_scalars, size_t n, Xyzz<F>* d_result, void* d_scratch,
+void msm(const Affine<F>* d_bases, const ScalarOf<F>* d_scalars, size_t n, Xyzz<F>* d_result, void* d_scratch,
          size_t scratch_bytes, cudaStream_t stream, uint32_t window_bits = 0);
 template <class F>
-void msm(const Affine<F>* d_bases, const Fr* d_scalars, size_t n, Xyzz<F>* d_result, void* d_scratch,
+void msm(const Affine<F>* d_bases, const ScalarOf<F>* d_scalars, size_t n, Xyzz<F>* d_result, void* d_scratch,
          size_t scratch_bytes, cudaStream_t stream, const MsmOptions& options);
 
 namespace detail {
@@ -107,8 +110,8 @@ size_t pippenger_scratch_bytes(size_t n, const WindowLayout& l);
 
 // *d_result = Σ_w 2^(c·w) Σ_i digit_w(s_i)·P_i with d_points holding the copies·n virtual points.
 template <class F>
-void pippenger(const Affine<F>* d_points, const Fr* d_scalars, size_t n, const WindowLayout& l, Xyzz<F>* d_result,
-               void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who);
+void pippenger(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n, const WindowLayout& l,
+               Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who);
 
 // One Pippenger over several chunks of points (the streamed H MSM, whose bases arrive in
 // chunks): each chunk's passes add into buckets that stay in the scratch between calls, and one
@@ -120,8 +123,9 @@ void pippenger(const Affine<F>* d_points, const Fr* d_scalars, size_t n, const W
 // the buckets instead of adding to them.
 // pippenger_reduce then writes Σ over all chunks to *d_result (only after a first chunk).
 template <class F>
-void pippenger_chunk(const Affine<F>* d_points, const Fr* d_scalars, size_t n, size_t max_n, const WindowLayout& l,
-                     bool first, void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who);
+void pippenger_chunk(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n, size_t max_n,
+                     const WindowLayout& l, bool first, void* d_scratch, size_t scratch_bytes, cudaStream_t stream,
+                     const char* who);
 template <class F>
 void pippenger_reduce(size_t max_n, const WindowLayout& l, Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes,
                       cudaStream_t stream, const char* who);
@@ -131,36 +135,40 @@ void pippenger_reduce(size_t max_n, const WindowLayout& l, Xyzz<F>* d_result, vo
 // Synchronous convenience over host memory (tests, tools): allocates, copies, runs on a private
 // stream of the current device, waits, returns the host point.
 template <class C>
-ec::Jacobian<C> msm_sync(std::span<const ec::Affine<C>> bases, std::span<const ff::Fr> scalars,
+ec::Jacobian<C> msm_sync(std::span<const ec::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
                          uint32_t window_bits = 0);
 template <class C>
-ec::Jacobian<C> msm_sync(std::span<const ec::Affine<C>> bases, std::span<const ff::Fr> scalars,
+ec::Jacobian<C> msm_sync(std::span<const ec::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
                          const MsmOptions& options);
 
-#define SNARKD_CUDA_MSM_DECLARE(F, C)                                                               \
-  extern template MsmAccumulation msm_resolve_accumulation<F>(MsmAccumulation);                    \
-  extern template uint32_t msm_window<F>(size_t, MsmAccumulation);                                 \
-  extern template detail::WindowLayout detail::plain_layout<F>(size_t, const MsmOptions&);         \
-  extern template size_t msm_scratch_bytes<F>(size_t, uint32_t);                                   \
-  extern template size_t msm_scratch_bytes<F>(size_t, const MsmOptions&);                          \
-  extern template void msm<F>(const Affine<F>*, const Fr*, size_t, Xyzz<F>*, void*, size_t,       \
-                              cudaStream_t, const MsmOptions&);                                    \
-  extern template ec::Jacobian<C> msm_sync<C>(std::span<const ec::Affine<C>>,                      \
-                                              std::span<const ff::Fr>, const MsmOptions&);         \
-  extern template size_t detail::pippenger_scratch_bytes<F>(size_t, const detail::WindowLayout&);     \
-  extern template void detail::pippenger<F>(const Affine<F>*, const Fr*, size_t, const detail::WindowLayout&, \
-                                            Xyzz<F>*, void*, size_t, cudaStream_t, const char*);   \
-  extern template void detail::pippenger_chunk<F>(const Affine<F>*, const Fr*, size_t, size_t,     \
-                                                  const detail::WindowLayout&, bool, void*, size_t, \
-                                                  cudaStream_t, const char*);                      \
-  extern template void detail::pippenger_reduce<F>(size_t, const detail::WindowLayout&, Xyzz<F>*,  \
-                                                   void*, size_t, cudaStream_t, const char*);      \
-  extern template void msm<F>(const Affine<F>*, const Fr*, size_t, Xyzz<F>*, void*, size_t,       \
-                              cudaStream_t, uint32_t);                                            \
-  extern template ec::Jacobian<C> msm_sync<C>(std::span<const ec::Affine<C>>,                      \
-                                              std::span<const ff::Fr>, uint32_t);
+#define SNARKD_CUDA_MSM_DECLARE(F, C)                                                                                  \
+  extern template MsmAccumulation msm_resolve_accumulation<F>(MsmAccumulation);                                        \
+  extern template uint32_t msm_window<F>(size_t, MsmAccumulation);                                                     \
+  extern template detail::WindowLayout detail::plain_layout<F>(size_t, const MsmOptions&);                             \
+  extern template size_t msm_scratch_bytes<F>(size_t, uint32_t);                                                       \
+  extern template size_t msm_scratch_bytes<F>(size_t, const MsmOptions&);                                              \
+  extern template void msm<F>(const Affine<F>*, const ScalarOf<F>*, size_t, Xyzz<F>*, void*, size_t, cudaStream_t,     \
+                              const MsmOptions&);                                                                      \
+  extern template ec::Jacobian<C> msm_sync<C>(std::span<const ec::Affine<C>>, std::span<const typename C::Scalar>,     \
+                                              const MsmOptions&);                                                      \
+  extern template size_t detail::pippenger_scratch_bytes<F>(size_t, const detail::WindowLayout&);                      \
+  extern template void detail::pippenger<F>(const Affine<F>*, const ScalarOf<F>*, size_t, const detail::WindowLayout&, \
+                                            Xyzz<F>*, void*, size_t, cudaStream_t, const char*);                       \
+  extern template void detail::pippenger_chunk<F>(const Affine<F>*, const ScalarOf<F>*, size_t, size_t,                \
+                                                  const detail::WindowLayout&, bool, void*, size_t, cudaStream_t,      \
+                                                  const char*);                                                        \
+  extern template void detail::pippenger_reduce<F>(size_t, const detail::WindowLayout&, Xyzz<F>*, void*, size_t,       \
+                                                   cudaStream_t, const char*);                                         \
+  extern template void msm<F>(const Affine<F>*, const ScalarOf<F>*, size_t, Xyzz<F>*, void*, size_t, cudaStream_t,     \
+                              uint32_t);                                                                               \
+  extern template ec::Jacobian<C> msm_sync<C>(std::span<const ec::Affine<C>>, std::span<const typename C::Scalar>,     \
+                                              uint32_t);
+// BLS12-381 (msm_g1.cu, msm_g2.cu and their kernel units; msm_sync.cpp, msm_host.cpp).
 SNARKD_CUDA_MSM_DECLARE(Fp, ec::G1Config)
 SNARKD_CUDA_MSM_DECLARE(Fp2, ec::G2Config)
+// BN254 (msm_bn254_g1.cu, msm_bn254_g2.cu and their kernel units).
+SNARKD_CUDA_MSM_DECLARE(bn254::Fp, ec::bn254::G1Config)
+SNARKD_CUDA_MSM_DECLARE(bn254::Fp2, ec::bn254::G2Config)
 #undef SNARKD_CUDA_MSM_DECLARE
 
 }  // namespace snarkd::cuda

@@ -90,13 +90,16 @@ SNARKD_HD uint32_t window_bits_at(const uint32_t* s, uint32_t b, uint32_t c) {
   return v & ((1u << c) - 1);
 }
 
-// Signed digits of scalar i (Montgomery form) for the windows of the pass → entries at position
-// (q − q0)·n + i: key = (v − v0)·2^c + |d| (the sentinel for d = 0), value = (k·n + i) | sign << 31.
-SNARKD_HD void digits_of(const Fr& scalar, size_t i, size_t n, uint32_t c, uint32_t windows, const Order& order,
+// Signed digits of scalar i (Montgomery form; S = cuda::Fr or cuda::bn254::Fr, both 8 words) for
+// the windows of the pass → entries at position (q − q0)·n + i: key = (v − v0)·2^c + |d| (the
+// sentinel for d = 0), value = (k·n + i) | sign << 31.
+template <class S>
+SNARKD_HD void digits_of(const S& scalar, size_t i, size_t n, uint32_t c, uint32_t windows, const Order& order,
                          const Pass& pass, uint32_t sentinel, uint32_t* keys, uint32_t* vals) {
-  Fr raw_one = Fr::zero();
+  static_assert(S::kWords == 8, "window_bits_at reads 8-word scalars");
+  S raw_one = S::zero();
   raw_one.w[0] = 1;
-  const Fr s = scalar * raw_one;  // Montgomery → canonical: x·R · 1 · R⁻¹
+  const S s = scalar * raw_one;  // Montgomery → canonical: x·R · 1 · R⁻¹
   const uint32_t half = 1u << (c - 1);
   uint32_t carry = 0;
   for (uint32_t w = 0; w < windows; ++w) {

@@ -1,28 +1,7 @@
-// The G2 batch-affine accumulation kernel (Fp2, msm_accumulate.hpp): kAffineLanes lanes per
-// thread, their state in the MSM's scratch (lane l of thread t at lanes[l·threads + t]: explicit,
-// counted memory rather than a per-thread local array the driver would size for every resident
-// thread of the device).
-#include "snarkd/cuda/msm_kernels.cuh"
+// BLS12-381 G2 (Fp2), batch-affine accumulation kernel: msm_affine.cuh,
+// instantiated in a unit of its own so that a parallel build compiles it beside the driver.
+#include "snarkd/cuda/msm_affine.cuh"
 
-namespace snarkd::cuda::msm_detail {
-
-template <class F>
-__global__ void __launch_bounds__(kChunkThreads)
-    chunk_affine_kernel(const ChunkArgs<F> a, uint32_t threads, AffineLane<F>* lanes) {
-  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t < threads) chunk_affine<F, kAffineLanes>(a, t, lanes + t, threads);
-}
-
-template <class F>
-void launch_chunk_affine(ChunkArgs<F>& a, uint32_t max_threads, void* lanes, cudaStream_t stream) {
-  const uint32_t wave = resident_threads(reinterpret_cast<const void*>(chunk_affine_kernel<F>), kChunkThreads);
-  const uint32_t threads = whole_waves(wave, kAffineWaves, max_threads);
-  a.chunks = threads * kAffineLanes;
-  chunk_affine_kernel<F><<<blocks_for(threads, kChunkThreads), kChunkThreads, 0, stream>>>(
-      a, threads, static_cast<AffineLane<F>*>(lanes));
-  SNARKD_CUDA_CHECK_LAUNCH();
-}
-
-template void launch_chunk_affine<Fp2>(ChunkArgs<Fp2>&, uint32_t, void*, cudaStream_t);
-
-}  // namespace snarkd::cuda::msm_detail
+namespace snarkd::cuda {
+SNARKD_CUDA_MSM_AFFINE_DEFINE(Fp2)
+}  // namespace snarkd::cuda

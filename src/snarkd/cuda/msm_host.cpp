@@ -1,5 +1,5 @@
 // Host-side choices of the GPU MSM (msm.hpp): the accumulation kind, the window width, the layout
-// checks. Plain C++ (no device code), shared by both curves' translation units.
+// checks. Plain C++ (no device code), shared by every group's translation units.
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
@@ -36,19 +36,30 @@ MsmAccumulation accumulation_from_env() {
   return a;
 }
 
-// Cost per digit entry and per bucket in Fp-product equivalents: a mixed XYZZ addition is 8M + 2S
-// (G2: Fp2 products at ≈ 2.5 Fp products with lazy reduction, squares at 2); a batch-affine one
-// ≈ 5M + 1S plus 1/16 of a ≈ 40-product inversion; digits + sort + gather ≈ 1.5 products of time
-// per entry (H200: ≈ 40 ms of 595 at 2^26, c = 16); a bucket costs two full XYZZ additions in the
-// running sums (12M + 2S each).
+// Cost per digit entry and per bucket in BLS12-381 Fp-product equivalents: a mixed XYZZ addition
+// is 8M + 2S (G2: Fp2 products at ≈ 2.5 Fp products with lazy reduction, squares at 2); a
+// batch-affine one ≈ 5M + 1S plus 1/16 of a ≈ 40-product inversion; digits + sort + gather ≈ 1.5
+// products of time per entry (H200: ≈ 40 ms of 595 at 2^26, c = 16); a bucket costs two full
+// XYZZ additions in the running sums (12M + 2S each). The point arithmetic scales with the
+// base field's words squared (a Montgomery product is ~n² multiply-adds): BN254's 8-word
+// products count (8/12)² of the 12-word unit, while the per-entry digits, sort and gather do not
+// shrink with them (an estimate: BN254's widths are not fitted to measurements yet).
 struct Costs {
   double entry, bucket;
 };
 template <class F>
+constexpr double product_scale() {
+  size_t words = 0;
+  if constexpr (kIsPrimeField<F>) words = F::kWords;
+  else words = F::Base::kWords;
+  return double(words * words) / double(Fp::kWords * Fp::kWords);  // 1 for BLS12-381
+}
+template <class F>
 Costs costs(MsmAccumulation a) {
-  constexpr bool g1 = std::is_same_v<F, Fp>;
-  const double add = a == MsmAccumulation::kChunkedAffine ? (g1 ? 8.5 : 17.5) : (g1 ? 10.0 : 24.0);
-  return {add + (g1 ? 1.5 : 2.0), g1 ? 28.0 : 68.0};
+  constexpr bool g1 = kIsPrimeField<F>;
+  constexpr double s = product_scale<F>();
+  const double add = (a == MsmAccumulation::kChunkedAffine ? (g1 ? 8.5 : 17.5) : (g1 ? 10.0 : 24.0)) * s;
+  return {add + (g1 ? 1.5 : 2.0), (g1 ? 28.0 : 68.0) * s};
 }
 
 // The legacy kernel's widths (one thread per bucket): see msm_window's comment and the H200
@@ -70,9 +81,10 @@ MsmAccumulation msm_resolve_accumulation(MsmAccumulation a) {
   if (a == MsmAccumulation::kDefault) a = accumulation_from_env();
   // Measured on the H200 (run_kernels.sh, 2026-12-02, ms, median of 5): G1 2^26 legacy 591,
   // xyzz 496, affine 1974; G2 2^24 legacy 650, xyzz 830, affine 989. The batch-affine lanes lose
-  // on both curves and chunked XYZZ loses on G2, so G1 takes xyzz and G2 the bucket threads.
+  // on both groups and chunked XYZZ loses on G2, so G1 takes xyzz and G2 the bucket threads.
+  // BLS12-381 measurements; BN254's groups follow them by analogy (not measured yet).
   if (a == MsmAccumulation::kDefault)
-    return std::is_same_v<F, Fp> ? MsmAccumulation::kChunkedXyzz : MsmAccumulation::kBucketThreads;
+    return kIsPrimeField<F> ? MsmAccumulation::kChunkedXyzz : MsmAccumulation::kBucketThreads;
   if (a != MsmAccumulation::kBucketThreads && a != MsmAccumulation::kChunkedXyzz &&
       a != MsmAccumulation::kChunkedAffine)
     throw InvalidArgument(std::string("SNARKD_MSM_ACCUMULATE: '") + std::getenv("SNARKD_MSM_ACCUMULATE") +
@@ -127,14 +139,16 @@ WindowLayout plain_layout(size_t n, const MsmOptions& o) {
   return l;
 }
 
-template WindowLayout plain_layout<Fp>(size_t, const MsmOptions&);
-template WindowLayout plain_layout<Fp2>(size_t, const MsmOptions&);
-
 }  // namespace detail
 
-template MsmAccumulation msm_resolve_accumulation<Fp>(MsmAccumulation);
-template MsmAccumulation msm_resolve_accumulation<Fp2>(MsmAccumulation);
-template uint32_t msm_window<Fp>(size_t, MsmAccumulation);
-template uint32_t msm_window<Fp2>(size_t, MsmAccumulation);
+#define SNARKD_CUDA_MSM_HOST_DEFINE(F)                                                  \
+  template detail::WindowLayout detail::plain_layout<F>(size_t, const MsmOptions&); \
+  template MsmAccumulation msm_resolve_accumulation<F>(MsmAccumulation);            \
+  template uint32_t msm_window<F>(size_t, MsmAccumulation);
+SNARKD_CUDA_MSM_HOST_DEFINE(Fp)
+SNARKD_CUDA_MSM_HOST_DEFINE(Fp2)
+SNARKD_CUDA_MSM_HOST_DEFINE(bn254::Fp)
+SNARKD_CUDA_MSM_HOST_DEFINE(bn254::Fp2)
+#undef SNARKD_CUDA_MSM_HOST_DEFINE
 
 }  // namespace snarkd::cuda

@@ -1,8 +1,9 @@
-// The GPU MSM's kernels and driver (msm.hpp), one template for G1 (Fp) and G2 (Fp2). Internal: only
-// the per-curve translation units include it (msm_g1.cu, msm_g2.cu instantiate the driver and
-// the XYZZ/legacy kernels; msm_affine_g1.cu, msm_affine_g2.cu the batch-affine kernel), so a
-// parallel build compiles each curve's heavy device code in its own compiler process and an edit
-// to one accumulation rebuilds one file per curve.
+// The GPU MSM's kernels and driver (msm.hpp), one template for every group: G1 (Fp, bn254::Fp)
+// and G2 (Fp2, bn254::Fp2). Internal: only the per-group translation units include it (msm_g1.cu,
+// msm_g2.cu, msm_bn254_g1.cu, msm_bn254_g2.cu instantiate the driver; msm_xyzz_*.cu the XYZZ and
+// legacy kernels through msm_xyzz.cuh; msm_affine_*.cu the batch-affine kernel through
+// msm_affine.cuh), so a parallel build compiles each group's heavy device code in its own
+// compiler process and an edit to one accumulation rebuilds one file per group.
 //
 // Per pass (windows in passes of ≤ max_pass_entries entries, msm.hpp):
 //   digits → CUB radix sort → count_valid (entries before the zero-digit sentinel) →
@@ -140,8 +141,8 @@ Plan make_plan(size_t n, const WindowLayout& l, const char* who) {
 
 // (Templates on F only so that each curve's translation unit has its own copy.)
 template <class F>
-__global__ void digits_kernel(const Fr* scalars, size_t n, uint32_t c, uint32_t windows, Order order, Pass pass,
-                              uint32_t sentinel, uint32_t* keys, uint32_t* vals) {
+__global__ void digits_kernel(const ScalarOf<F>* scalars, size_t n, uint32_t c, uint32_t windows, Order order,
+                              Pass pass, uint32_t sentinel, uint32_t* keys, uint32_t* vals) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) digits_of(scalars[i], i, n, c, windows, order, pass, sentinel, keys, vals);
 }
@@ -172,8 +173,9 @@ __global__ void accumulate_kernel(const ChunkArgs<F> a) {
 
 // G1 XYZZ lanes need 174 registers unbounded (ptxas, sm_90): 2 blocks of 128 per SM; ≤ 170 lets
 // 3 share an SM (12 warps instead of 8 to hide the carry chains' latency). G2 lanes use all 255.
+// BN254 takes the same bounds by group (its 8-word lanes need fewer registers; not tuned).
 template <class F>
-inline constexpr int kXyzzMinBlocks = std::is_same_v<F, Fp> ? 3 : 1;
+inline constexpr int kXyzzMinBlocks = kIsPrimeField<F> ? 3 : 1;
 
 template <class F>
 __global__ void __launch_bounds__(kChunkThreads, kXyzzMinBlocks<F>) chunk_xyzz_kernel(const ChunkArgs<F> a) {
@@ -218,14 +220,15 @@ __global__ void fixup_kernel(const ChunkArgs<F> a) {
   if (t < a.pass.vc * a.buckets) fixup_bucket(a, t);
 }
 
-// The XYZZ kernels (msm_xyzz_g1.cu / msm_xyzz_g2.cu): the one-thread-per-bucket kernel over the
-// pass's buckets, and at most `max_lanes` XYZZ lanes (whole waves; sets a.chunks to the lanes used).
+// The XYZZ kernels (msm_xyzz.cuh, instantiated by msm_xyzz_*.cu): the one-thread-per-bucket kernel
+// over the pass's buckets, and at most `max_lanes` XYZZ lanes (whole waves; sets a.chunks to the
+// lanes used).
 template <class F>
 void launch_bucket_threads(const ChunkArgs<F>& a, cudaStream_t stream);
 template <class F>
 void launch_chunk_xyzz(ChunkArgs<F>& a, uint32_t max_lanes, cudaStream_t stream);
 
-// The batch-affine lanes (msm_affine_g1.cu / msm_affine_g2.cu): at most `max_threads` threads of
+// The batch-affine lanes (msm_affine.cuh, instantiated by msm_affine_*.cu): at most `max_threads` threads of
 // kAffineLanes lanes (whole waves), their state in `lanes` (max_threads·kAffineLanes
 // AffineLane<F>); sets a.chunks to the lanes used, which the fix-up then reads.
 template <class F>
@@ -324,7 +327,7 @@ Buffers<F> carve(const Plan& p, void* scratch) {
 
 // One pass: digits, sort, valid count, accumulation into the buckets.
 template <class F>
-void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const Fr* scalars, size_t n,
+void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const ScalarOf<F>* scalars, size_t n,
               const Pass& pass, cudaStream_t stream) {
   const size_t entries = size_t(pass.qc) * n;
   digits_kernel<F><<<blocks_for(n), kThreads, 0, stream>>>(scalars, n, p.l.c, p.l.windows, p.order, pass, p.sentinel,
@@ -361,8 +364,9 @@ Buffers<F> checked_carve(const Plan& p, void* d_scratch, size_t scratch_bytes, c
 }
 
 template <class F>
-void pippenger_chunk(const Affine<F>* d_points, const Fr* d_scalars, size_t n, size_t max_n, const WindowLayout& l,
-                     bool first, void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who) {
+void pippenger_chunk(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n, size_t max_n,
+                     const WindowLayout& l, bool first, void* d_scratch, size_t scratch_bytes, cudaStream_t stream,
+                     const char* who) {
   if (n > max_n)
     throw InvalidArgument(std::string(who) + ": a chunk of " + std::to_string(n) + " points, planned for at most " +
                           std::to_string(max_n));
@@ -393,8 +397,8 @@ void pippenger_reduce(size_t max_n, const WindowLayout& l, Xyzz<F>* d_result, vo
 }
 
 template <class F>
-void pippenger(const Affine<F>* d_points, const Fr* d_scalars, size_t n, const WindowLayout& l, Xyzz<F>* d_result,
-               void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who) {
+void pippenger(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n, const WindowLayout& l,
+               Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who) {
   if (n == 0) {
     make_plan<F>(n, l, who);  // checks the layout
     set_infinity_kernel<F><<<1, 1, 0, stream>>>(d_result);
@@ -415,13 +419,13 @@ size_t detail::pippenger_scratch_bytes(size_t n, const WindowLayout& l) {
 }
 
 template <class F>
-void detail::pippenger(const Affine<F>* d_points, const Fr* d_scalars, size_t n, const WindowLayout& l,
+void detail::pippenger(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n, const WindowLayout& l,
                        Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who) {
   msm_detail::pippenger<F>(d_points, d_scalars, n, l, d_result, d_scratch, scratch_bytes, stream, who);
 }
 
 template <class F>
-void detail::pippenger_chunk(const Affine<F>* d_points, const Fr* d_scalars, size_t n, size_t max_n,
+void detail::pippenger_chunk(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n, size_t max_n,
                              const WindowLayout& l, bool first, void* d_scratch, size_t scratch_bytes,
                              cudaStream_t stream, const char* who) {
   msm_detail::pippenger_chunk<F>(d_points, d_scalars, n, max_n, l, first, d_scratch, scratch_bytes, stream, who);
@@ -443,30 +447,30 @@ size_t msm_scratch_bytes(size_t n, uint32_t window_bits) {
 }
 
 template <class F>
-void msm(const Affine<F>* d_bases, const Fr* d_scalars, size_t n, Xyzz<F>* d_result, void* d_scratch,
+void msm(const Affine<F>* d_bases, const ScalarOf<F>* d_scalars, size_t n, Xyzz<F>* d_result, void* d_scratch,
          size_t scratch_bytes, cudaStream_t stream, const MsmOptions& o) {
   detail::pippenger<F>(d_bases, d_scalars, n, detail::plain_layout<F>(n, o), d_result, d_scratch, scratch_bytes,
                        stream, "msm");
 }
 template <class F>
-void msm(const Affine<F>* d_bases, const Fr* d_scalars, size_t n, Xyzz<F>* d_result, void* d_scratch,
+void msm(const Affine<F>* d_bases, const ScalarOf<F>* d_scalars, size_t n, Xyzz<F>* d_result, void* d_scratch,
          size_t scratch_bytes, cudaStream_t stream, uint32_t window_bits) {
   msm<F>(d_bases, d_scalars, n, d_result, d_scratch, scratch_bytes, stream, MsmOptions{window_bits});
 }
 
-#define SNARKD_CUDA_MSM_DEFINE(F)                                                                              \
-  template size_t msm_scratch_bytes<F>(size_t, uint32_t);                                                      \
-  template size_t msm_scratch_bytes<F>(size_t, const MsmOptions&);                                             \
-  template size_t detail::pippenger_scratch_bytes<F>(size_t, const detail::WindowLayout&);                    \
-  template void detail::pippenger<F>(const Affine<F>*, const Fr*, size_t, const detail::WindowLayout&, Xyzz<F>*, \
-                                     void*, size_t, cudaStream_t, const char*);                               \
-  template void detail::pippenger_chunk<F>(const Affine<F>*, const Fr*, size_t, size_t,                       \
-                                           const detail::WindowLayout&, bool, void*, size_t, cudaStream_t,     \
-                                           const char*);                                                       \
-  template void detail::pippenger_reduce<F>(size_t, const detail::WindowLayout&, Xyzz<F>*, void*, size_t,     \
-                                            cudaStream_t, const char*);                                        \
-  template void msm<F>(const Affine<F>*, const Fr*, size_t, Xyzz<F>*, void*, size_t, cudaStream_t, uint32_t); \
-  template void msm<F>(const Affine<F>*, const Fr*, size_t, Xyzz<F>*, void*, size_t, cudaStream_t,             \
+#define SNARKD_CUDA_MSM_DEFINE(F)                                                                                      \
+  template size_t msm_scratch_bytes<F>(size_t, uint32_t);                                                              \
+  template size_t msm_scratch_bytes<F>(size_t, const MsmOptions&);                                                     \
+  template size_t detail::pippenger_scratch_bytes<F>(size_t, const detail::WindowLayout&);                             \
+  template void detail::pippenger<F>(const Affine<F>*, const ScalarOf<F>*, size_t, const detail::WindowLayout&,        \
+                                     Xyzz<F>*, void*, size_t, cudaStream_t, const char*);                              \
+  template void detail::pippenger_chunk<F>(const Affine<F>*, const ScalarOf<F>*, size_t, size_t,                       \
+                                           const detail::WindowLayout&, bool, void*, size_t, cudaStream_t,             \
+                                           const char*);                                                               \
+  template void detail::pippenger_reduce<F>(size_t, const detail::WindowLayout&, Xyzz<F>*, void*, size_t,              \
+                                            cudaStream_t, const char*);                                                \
+  template void msm<F>(const Affine<F>*, const ScalarOf<F>*, size_t, Xyzz<F>*, void*, size_t, cudaStream_t, uint32_t); \
+  template void msm<F>(const Affine<F>*, const ScalarOf<F>*, size_t, Xyzz<F>*, void*, size_t, cudaStream_t,            \
                        const MsmOptions&);
 
 }  // namespace snarkd::cuda

@@ -1,24 +1,7 @@
-// The G1 XYZZ accumulation kernels (Fp, msm_kernels.cuh / msm_accumulate.hpp): chunked XYZZ
-// lanes, and the one-thread-per-bucket kernel kept as `legacy`.
-#include "snarkd/cuda/msm_kernels.cuh"
+// BLS12-381 G1 (Fp), XYZZ accumulation kernels (chunked lanes, legacy bucket threads): msm_xyzz.cuh,
+// instantiated in a unit of its own so that a parallel build compiles it beside the driver.
+#include "snarkd/cuda/msm_xyzz.cuh"
 
-namespace snarkd::cuda::msm_detail {
-
-template <class F>
-void launch_bucket_threads(const ChunkArgs<F>& a, cudaStream_t stream) {
-  accumulate_kernel<F><<<blocks_for(size_t(a.pass.vc) * a.buckets), kThreads, 0, stream>>>(a);
-  SNARKD_CUDA_CHECK_LAUNCH();
-}
-
-template <class F>
-void launch_chunk_xyzz(ChunkArgs<F>& a, uint32_t max_lanes, cudaStream_t stream) {
-  const uint32_t wave = resident_threads(reinterpret_cast<const void*>(chunk_xyzz_kernel<F>), kChunkThreads);
-  a.chunks = whole_waves(wave, kXyzzWaves, max_lanes);
-  chunk_xyzz_kernel<F><<<blocks_for(a.chunks, kChunkThreads), kChunkThreads, 0, stream>>>(a);
-  SNARKD_CUDA_CHECK_LAUNCH();
-}
-
-template void launch_bucket_threads<Fp>(const ChunkArgs<Fp>&, cudaStream_t);
-template void launch_chunk_xyzz<Fp>(ChunkArgs<Fp>&, uint32_t, cudaStream_t);
-
-}  // namespace snarkd::cuda::msm_detail
+namespace snarkd::cuda {
+SNARKD_CUDA_MSM_XYZZ_DEFINE(Fp)
+}  // namespace snarkd::cuda

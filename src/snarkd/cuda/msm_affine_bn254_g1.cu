@@ -1,0 +1,7 @@
+// BN254 G1 (bn254::Fp), batch-affine accumulation kernel: msm_affine.cuh,
+// instantiated in a unit of its own so that a parallel build compiles it beside the driver.
+#include "snarkd/cuda/msm_affine.cuh"
+
+namespace snarkd::cuda {
+SNARKD_CUDA_MSM_AFFINE_DEFINE(bn254::Fp)
+}  // namespace snarkd::cuda
