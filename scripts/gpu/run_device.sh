@@ -27,12 +27,12 @@ run() {  # name, command...: runs, logs to $W/name.log, appends the exit code an
 
 run test_cuda_field "$B/tests/cuda/test_cuda_field"
 run test_cuda_ntt "$B/tests/cuda/test_cuda_ntt"
-SMALL_NTT='--gtest_filter=CudaNtt.EveryOutputMatchesNaiveUpTo1024:CudaNtt.SmallestMultiPassSizes'
+SMALL_NTT='--gtest_filter=CudaNtt/*.EveryOutputMatchesNaiveUpTo1024:CudaNtt/*.SmallestMultiPassSizes'
 run memcheck_field compute-sanitizer --tool memcheck --error-exitcode 9 "$B/tests/cuda/test_cuda_field" \
   --gtest_filter='*InPlace*:*Inverse*'
 run memcheck_ntt compute-sanitizer --tool memcheck --error-exitcode 9 "$B/tests/cuda/test_cuda_ntt" "$SMALL_NTT"
 run racecheck_ntt compute-sanitizer --tool racecheck --error-exitcode 9 "$B/tests/cuda/test_cuda_ntt" \
-  '--gtest_filter=CudaNtt.EveryOutputMatchesNaiveUpTo1024'
+  '--gtest_filter=CudaNtt/*.EveryOutputMatchesNaiveUpTo1024'
 run bench "$B/bench/gpu/snarkd_gpu_bench" "$@"
 cat "$W/bench.log" >> "$S"
 

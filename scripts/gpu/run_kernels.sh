@@ -43,7 +43,7 @@ for t in msm h_phase msm_split prover msm_precomp ntt field fixed_base; do
 done
 MC="compute-sanitizer --tool memcheck --error-exitcode 9"
 # shellcheck disable=SC2086  # $MC is a command and its options
-step memcheck_msm 45 270 $MC "$B/tests/cuda/test_cuda_msm" --gtest_filter='CudaMsm.StreamOrdered*'
+step memcheck_msm 45 270 $MC "$B/tests/cuda/test_cuda_msm" --gtest_filter='CudaMsm/*G1.StreamOrdered*'
 # shellcheck disable=SC2086
 step memcheck_h_phase 45 270 $MC "$B/tests/cuda/test_cuda_h_phase" --gtest_filter='CudaHPhase.Small*:CudaHPhase.Bad*'
 

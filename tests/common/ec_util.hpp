@@ -1,5 +1,7 @@
 // Random curve points for tests: k·G for uniform k, by one shared fixed-base table per group
-// (≈ 32 mixed additions a point instead of a full scalar multiplication).
+// (≈ 32 mixed additions a point instead of a full scalar multiplication). k is drawn in
+// BLS12-381's Fr (the table's digits are of its canonical integer) for every group, BN254's
+// included: any integer multiple of the generator is a group element.
 #pragma once
 #include <random>
 #include <vector>

@@ -1,9 +1,10 @@
-// Device Fp / Fr / Fp2 arithmetic against the host ff types on 2^20 random elements plus edge
-// values (0, 1, p − 1, and the raw limb patterns 1 and p − 1): Fp2's lazy-reduction and
-// three-product multiplications, and the binary-GCD inversion beside Fermat. Host buffers are
-// copied to the device as they are — the layout contract — and the results copied back must
-// equal the host results bit for bit. Outputs are poisoned (0xFF bytes, never a valid element)
-// before every run.
+// Device Fp / Fr / Fp2 arithmetic of both curves (BLS12-381: cuda::Fr, Fp, Fp2; BN254:
+// cuda::bn254::Fr, Fp, Fp2) against the host ff types on 2^20 random elements plus edge values
+// (0, 1, p − 1, and the raw limb patterns 1 and p − 1): Fp2's Karatsuba and three-full-product
+// multiplications, and the binary-GCD inversion beside Fermat. Host buffers are copied to the
+// device as they are — the layout contract — and the results copied back must equal the host
+// results bit for bit. Outputs are poisoned (0xFF bytes, never a valid element) before every run.
+// Inputs are fresh each run (seed printed, SNARKD_TEST_SEED pins it).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "snarkd/cuda/field.hpp"
 #include "snarkd/cuda/field_ops.hpp"
 #include "snarkd/cuda/fp2.hpp"
+#include "snarkd/ff/bn254_tower.hpp"
 #include "snarkd/ff/fp2.hpp"
 
 namespace snarkd::cuda {
@@ -22,8 +24,13 @@ namespace {
 
 template <class D>
 class DeviceFieldTest : public ::testing::Test {};
-using DeviceFields = ::testing::Types<Fr, Fp>;
+using DeviceFields = ::testing::Types<Fr, Fp, bn254::Fr, bn254::Fp>;
 TYPED_TEST_SUITE(DeviceFieldTest, DeviceFields);
+
+template <class D>
+class DeviceFp2Test : public ::testing::Test {};
+using DeviceFp2s = ::testing::Types<Fp2, bn254::Fp2>;
+TYPED_TEST_SUITE(DeviceFp2Test, DeviceFp2s);
 
 template <class H>
 std::vector<H> edge_values() {
@@ -119,25 +126,30 @@ TYPED_TEST(DeviceFieldTest, DeviceInverseBinaryGcd) {
              [&](size_t i) { return a[i].is_zero() ? H::zero() : a[i].inverse(); }, "inverse (binary GCD)");
 }
 
-// Fp2 on the device: both products, square, add, sub, neg and the inversion, against ff::Fp2.
-TEST(DeviceFp2Test, OpsMatchHost) {
+// Fp2 on the device: both products, square, add, sub, neg and the inversion, against the host Fp2.
+TYPED_TEST(DeviceFp2Test, OpsMatchHost) {
   SNARKD_SKIP_WITHOUT_GPU();
+  using D = TypeParam;
+  using H = typename D::Host;
+  using B = typename H::Base;
   constexpr size_t n = size_t{1} << 18;
   auto g = snarkd::test::rng("cuda-fp2-ops");
-  std::vector<ff::Fp> e0, e1;
-  make_inputs<ff::Fp>(n, g, e0, e1);
-  std::vector<ff::Fp2> a(n), b(n);
+  std::vector<B> e0, e1;
+  make_inputs<B>(n, g, e0, e1);
+  std::vector<H> a(n), b(n);
   for (size_t i = 0; i < n; ++i) a[i] = {e0[i], e1[(i * 7) % n]}, b[i] = {e1[i], e0[(i * 13) % n]};
   Stream s;
-  const DeviceBuffer<Fp2> da = test::to_device<Fp2>(a, s), db = test::to_device<Fp2>(b, s);
-  expect_all(run_op(FieldOp::kMul, da, db, s), n, [&](size_t i) { return a[i] * b[i]; }, "fp2 mul (lazy)");
+  const DeviceBuffer<D> da = test::to_device<D>(a, s), db = test::to_device<D>(b, s);
+  expect_all(
+      run_op(FieldOp::kMul, da, db, s), n, [&](size_t i) { return a[i] * b[i]; }, "fp2 mul");
   expect_all(run_op(FieldOp::kMulFull, da, db, s), n, [&](size_t i) { return a[i] * b[i]; }, "fp2 mul (3 full)");
   expect_all(run_op(FieldOp::kSqr, da, db, s), n, [&](size_t i) { return a[i].square(); }, "fp2 sqr");
   expect_all(run_op(FieldOp::kAdd, da, db, s), n, [&](size_t i) { return a[i] + b[i]; }, "fp2 add");
   expect_all(run_op(FieldOp::kSub, da, db, s), n, [&](size_t i) { return a[i] - b[i]; }, "fp2 sub");
   expect_all(run_op(FieldOp::kNeg, da, db, s), n, [&](size_t i) { return -a[i]; }, "fp2 neg");
-  expect_all(run_op(FieldOp::kInverse, da, db, s), size_t{1} << 14,
-             [&](size_t i) { return a[i].is_zero() ? ff::Fp2{} : a[i].inverse(); }, "fp2 inverse");
+  expect_all(
+      run_op(FieldOp::kInverse, da, db, s), size_t{1} << 14,
+      [&](size_t i) { return a[i].is_zero() ? H{} : a[i].inverse(); }, "fp2 inverse");
 }
 
 // Inverse is checked as a·a⁻¹ = 1 with the host multiplication (0 → 0), on 2^16 elements.

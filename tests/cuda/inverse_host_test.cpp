@@ -2,7 +2,7 @@
 // the CPU, against ff's inverse bit for bit: the unchecked algorithm (div_bingcd) must be right on
 // its own — the checked entry point's Fermat fallback is a safety net that these inputs must never
 // need — over edge values (0, 1, −1, 2, powers of two, p − 2^k, values sharing p's top 33 bits,
-// Montgomery-form 1) and random elements.
+// Montgomery-form 1) and random elements, for BLS12-381's Fr and Fp and BN254's Fr and Fp.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -11,6 +11,7 @@
 
 #include "common/seed.hpp"
 #include "snarkd/cuda/field_inverse.hpp"
+#include "snarkd/ff/bn254.hpp"
 #include "snarkd/ff/fp.hpp"
 #include "snarkd/ff/fr.hpp"
 
@@ -19,7 +20,7 @@ namespace {
 
 template <class H>
 class InverseHost : public ::testing::Test {};
-using HostFields = ::testing::Types<ff::Fr, ff::Fp>;
+using HostFields = ::testing::Types<ff::Fr, ff::Fp, ff::bn254::Fr, ff::bn254::Fp>;
 TYPED_TEST_SUITE(InverseHost, HostFields);
 
 template <class H>

@@ -2,7 +2,8 @@
 // carry flag emulated, against ff (the host twin, bit for bit) and GMP (the double-width
 // product). No GPU needed: this is what makes the device algorithms testable on CI. Inputs: every
 // pair of edge values (0, 1, −1, the raw limb patterns 1 and p − 1, the all-ones low word, the
-// largest values with one zero word) and 20,000 random pairs per field.
+// largest values with one zero word) and 20,000 random pairs per field, for BLS12-381's Fr
+// (8 words, the Solinas row) and Fp (12 words) and BN254's Fr and Fp (8 words, general rows).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -12,6 +13,7 @@
 #include "common/gmp_util.hpp"
 #include "common/seed.hpp"
 #include "snarkd/cuda/mont32.cuh"
+#include "snarkd/ff/bn254_tower.hpp"
 #include "snarkd/ff/fp.hpp"
 #include "snarkd/ff/fp2.hpp"
 #include "snarkd/ff/fr.hpp"
@@ -61,8 +63,35 @@ std::vector<std::pair<H, H>> input_pairs(const char* label) {
 
 template <class H>
 class Mont32Host : public ::testing::Test {};
-using HostFields = ::testing::Types<ff::Fr, ff::Fp>;
+using HostFields = ::testing::Types<ff::Fr, ff::Fp, ff::bn254::Fr, ff::bn254::Fp>;
 TYPED_TEST_SUITE(Mont32Host, HostFields);
+
+// The constants the device derives from the host ones (mont32.cuh), at compile time: −p⁻¹ mod 2^32
+// times p is −1; the word copies are the host limbs; every modulus leaves the one spare top bit the
+// routines need; only BLS12-381's r has the Solinas low words.
+template <class H>
+constexpr bool device_constants_ok() {
+  bool ok = uint32_t(mont32::kInv<H> * uint32_t(H::kModulus.limb[0])) == 0xffffffffu && mont32::kSpareBit<H>;
+  for (size_t j = 0; j < 2 * H::N; ++j) {
+    const size_t shift = 32 * (j % 2);
+    ok = ok && mont32::HostConstants<H>::modulus.w[j] == uint32_t(H::kModulus.limb[j / 2] >> shift) &&
+         mont32::HostConstants<H>::one.w[j] == uint32_t(H::kR.limb[j / 2] >> shift) &&
+         mont32::HostConstants<H>::r2.w[j] == uint32_t(H::kR2.limb[j / 2] >> shift);
+  }
+  return ok;
+}
+static_assert(device_constants_ok<ff::Fr>() && device_constants_ok<ff::Fp>());
+static_assert(device_constants_ok<ff::bn254::Fr>() && device_constants_ok<ff::bn254::Fp>());
+static_assert(mont32::kSolinasLow64<ff::Fr> && !mont32::kSolinasLow64<ff::Fp>);
+static_assert(!mont32::kSolinasLow64<ff::bn254::Fr> && !mont32::kSolinasLow64<ff::bn254::Fp>);
+// kSpareBit's boundary: a 255-bit modulus in 8 words has the spare bit, a 256-bit one not.
+struct Width255 {
+  static constexpr size_t N = 4, kBits = 255;
+};
+struct Width256 {
+  static constexpr size_t N = 4, kBits = 256;
+};
+static_assert(mont32::kSpareBit<Width255> && !mont32::kSpareBit<Width256>);
 
 TYPED_TEST(Mont32Host, MulAddSubEqualFf) {
   using H = TypeParam;
@@ -141,21 +170,29 @@ TYPED_TEST(Mont32Host, ReductionRange) {
   EXPECT_EQ(bad, 0u);
 }
 
-TEST(Mont32Host, Fp2LazyProductEqualsFf) {
+template <class H2>
+class Mont32HostFp2 : public ::testing::Test {};
+using HostFp2s = ::testing::Types<ff::Fp2, ff::bn254::Fp2>;
+TYPED_TEST_SUITE(Mont32HostFp2, HostFp2s);
+
+TYPED_TEST(Mont32HostFp2, LazyProductEqualsFf) {
+  using H2 = TypeParam;
+  using B = typename H2::Base;
+  constexpr size_t n = kWords<B>;
   auto g = snarkd::test::rng("mont32-fp2");
-  std::vector<ff::Fp> e = edge_values<ff::Fp>();
-  std::vector<ff::Fp2> in;
-  for (const ff::Fp& x : e)
-    for (const ff::Fp& y : e) in.push_back({x, y});
-  for (int i = 0; i < 5000; ++i) in.push_back({ff::Fp::random(g), ff::Fp::random(g)});
+  std::vector<B> e = edge_values<B>();
+  std::vector<H2> in;
+  for (const B& x : e)
+    for (const B& y : e) in.push_back({x, y});
+  for (int i = 0; i < 5000; ++i) in.push_back({B::random(g), B::random(g)});
   size_t bad = 0;
   for (size_t i = 0; i < in.size(); ++i) {
-    const ff::Fp2 a = in[i], b = in[(i * 7 + 3) % in.size()];
-    uint32_t a0[12], a1[12], b0[12], b1[12], c0[12], c1[12];
+    const H2 a = in[i], b = in[(i * 7 + 3) % in.size()];
+    uint32_t a0[n], a1[n], b0[n], b1[n], c0[n], c1[n];
     words(a.c0, a0), words(a.c1, a1), words(b.c0, b0), words(b.c1, b1);
-    mont32::fp2_mul_lazy<ff::Fp>(c0, c1, a0, a1, b0, b1);
-    const ff::Fp2 want = a * b;
-    bad += field<ff::Fp>(c0) != want.c0 || field<ff::Fp>(c1) != want.c1;
+    mont32::fp2_mul_lazy<B>(c0, c1, a0, a1, b0, b1);
+    const H2 want = a * b;
+    bad += field<B>(c0) != want.c0 || field<B>(c1) != want.c1;
   }
   EXPECT_EQ(bad, 0u);
 }

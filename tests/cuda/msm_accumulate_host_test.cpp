@@ -1,11 +1,13 @@
 // The GPU MSM's digit, chunked-accumulation and fix-up algorithms (cuda/msm_accumulate.hpp) run on
 // the CPU — the kernels' exact per-thread code, a host loop standing in for the grid and
 // std::stable_sort for CUB's (stable) radix sort — against the CPU MSM (msm::msm), the buckets
-// combined on the host as the reduction kernels would. Both lane kinds (XYZZ, batch-affine with M lanes) and every edge the issue
-// names: bucket collisions and doublings inside a batch (repeated bases and scalars), P + (−P),
-// zero and one scalars, infinity bases, n not a power of two, n below the window count, every
-// point in one bucket (runs spanning many chunks), and passes that split a virtual window
-// (precomputed-table layouts with copies, continues_v0).
+// combined on the host as the reduction kernels would. Both lane kinds (XYZZ, batch-affine with M
+// lanes) and every edge the issue names: bucket collisions and doublings inside a batch (repeated
+// bases and scalars), P + (−P), zero and one scalars, infinity bases, n not a power of two, n
+// below the window count, every point in one bucket (runs spanning many chunks), and passes that
+// split a virtual window (precomputed-table layouts with copies, continues_v0). The random and
+// edge cases run for every group (BLS12-381 and BN254, G1 and G2: typed tests), the layout cases
+// for BLS12-381's G1.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,7 +18,9 @@
 
 #include "common/ec_util.hpp"
 #include "common/seed.hpp"
+#include "group_names.hpp"
 #include "snarkd/cuda/msm_accumulate.hpp"
+#include "snarkd/ec/bn254.hpp"
 #include "snarkd/ec/g1.hpp"
 #include "snarkd/ec/g2.hpp"
 #include "snarkd/msm/msm.hpp"
@@ -25,12 +29,13 @@ namespace snarkd::cuda {
 namespace {
 
 using namespace msm_detail;
-using ff::Fr;
 
 enum class Lanes { kXyzz, kAffine };
 
 template <class C>
-using DevF = std::conditional_t<std::is_same_v<C, ec::G1Config>, Fp, Fp2>;
+using DevF = DeviceFieldOf<C>;
+template <class C>
+using Scalars = std::vector<typename C::Scalar>;
 
 struct Shape {
   uint32_t c, windows, virtual_windows, copies;
@@ -58,8 +63,8 @@ std::vector<ec::Affine<C>> virtual_points(const std::vector<ec::Affine<C>>& base
 // Runs the passes the way pippenger_chunk() does into `out` (the virtual windows' buckets, XYZZ
 // host bytes), adding to every bucket when `continues_all` (a later chunk of one MSM).
 template <class C>
-void accumulate_into(const std::vector<ec::Affine<C>>& pts, const std::vector<Fr>& scalars, const Shape& s,
-                     Lanes lanes, uint32_t lane_count, std::vector<ec::Xyzz<C>>& out, bool continues_all) {
+void accumulate_into(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& scalars, const Shape& s, Lanes lanes,
+                     uint32_t lane_count, std::vector<ec::Xyzz<C>>& out, bool continues_all) {
   using F = DevF<C>;
   const size_t n = scalars.size();
   const Order order{s.virtual_windows, s.copies, s.windows - (s.copies - 1) * s.virtual_windows};
@@ -73,7 +78,8 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const std::vector<Fr
     const size_t entries = size_t(pass.qc) * n;
     std::vector<uint32_t> keys(entries, 0xdeadbeef), vals(entries, 0xdeadbeef);
     for (size_t i = 0; i < n; ++i)
-      digits_of(cuda::Fr::from_host(scalars[i]), i, n, s.c, s.windows, order, pass, sentinel, keys.data(), vals.data());
+      digits_of(ScalarOf<F>::from_host(scalars[i]), i, n, s.c, s.windows, order, pass, sentinel, keys.data(),
+                vals.data());
     std::vector<size_t> idx(entries);
     std::iota(idx.begin(), idx.end(), 0);
     std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return keys[a] < keys[b]; });
@@ -112,8 +118,8 @@ std::vector<ec::Xyzz<C>> poisoned_buckets(const Shape& s) {
 }
 
 template <class C>
-std::vector<ec::Xyzz<C>> accumulate(const std::vector<ec::Affine<C>>& pts, const std::vector<Fr>& scalars,
-                                    const Shape& s, Lanes lanes, uint32_t lane_count) {
+std::vector<ec::Xyzz<C>> accumulate(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& scalars, const Shape& s,
+                                    Lanes lanes, uint32_t lane_count) {
   std::vector<ec::Xyzz<C>> out = poisoned_buckets<C>(s);
   accumulate_into<C>(pts, scalars, s, lanes, lane_count, out, false);
   return out;
@@ -137,7 +143,7 @@ ec::Jacobian<C> combine(const std::vector<ec::Xyzz<C>>& buckets, const Shape& s)
 }
 
 template <class C>
-void expect_msm(const std::vector<ec::Affine<C>>& bases, const std::vector<Fr>& scalars, const Shape& s,
+void expect_msm(const std::vector<ec::Affine<C>>& bases, const Scalars<C>& scalars, const Shape& s,
                 const std::string& what) {
   const auto want = msm::msm<C>(bases, scalars);
   const auto pts = virtual_points<C>(bases, s);
@@ -150,37 +156,44 @@ void expect_msm(const std::vector<ec::Affine<C>>& bases, const std::vector<Fr>& 
 }
 
 template <class C>
-std::vector<Fr> random_scalars(std::mt19937_64& g, size_t n) {
-  std::vector<Fr> v(n);
-  for (auto& x : v) x = Fr::random(g);
+Scalars<C> random_scalars(std::mt19937_64& g, size_t n) {
+  Scalars<C> v(n);
+  for (auto& x : v) x = C::Scalar::random(g);
   return v;
 }
 
-TEST(MsmAccumulateHost, G1RandomSizesAndWindows) {
-  auto g = snarkd::test::rng("msm-acc-g1");
+template <class C>
+class MsmAccumulateHostGroups : public ::testing::Test {};
+TYPED_TEST_SUITE(MsmAccumulateHostGroups, test::Groups, test::GroupNames);
+
+// G1: sizes 1 .. 257 (n below the window count included) at narrow and wide windows; G2 (each
+// addition ~3× dearer on the host) one size at two widths.
+TYPED_TEST(MsmAccumulateHostGroups, RandomSizesAndWindows) {
+  using C = TypeParam;
+  auto g = snarkd::test::current_test_rng();
+  if (!kIsPrimeField<DevF<C>>) {
+    const auto b = snarkd::test::random_points<C>(g, 45);
+    const auto s = random_scalars<C>(g, 45);
+    expect_msm<C>(b, s, plain(5), "g2");
+    expect_msm<C>(b, s, plain(11), "g2");
+    return;
+  }
   for (size_t n : {1u, 2u, 7u, 31u, 100u, 257u}) {
-    const auto b = snarkd::test::random_points<ec::G1Config>(g, n);
-    const auto s = random_scalars<ec::G1Config>(g, n);
-    for (uint32_t c : {4u, 7u, 13u}) expect_msm<ec::G1Config>(b, s, plain(c), "n=" + std::to_string(n));
-    if (n == 100) expect_msm<ec::G1Config>(b, s, plain(16), "n=100");
+    const auto b = snarkd::test::random_points<C>(g, n);
+    const auto s = random_scalars<C>(g, n);
+    for (uint32_t c : {4u, 7u, 13u}) expect_msm<C>(b, s, plain(c), "n=" + std::to_string(n));
+    if (n == 100) expect_msm<C>(b, s, plain(16), "n=100");
   }
 }
 
-TEST(MsmAccumulateHost, G2Random) {
-  auto g = snarkd::test::rng("msm-acc-g2");
-  const auto b = snarkd::test::random_points<ec::G2Config>(g, 45);
-  const auto s = random_scalars<ec::G2Config>(g, 45);
-  expect_msm<ec::G2Config>(b, s, plain(5), "g2");
-  expect_msm<ec::G2Config>(b, s, plain(11), "g2");
-}
-
 // Collisions, doublings, cancellations, infinities, 0/1/−1/small scalars.
-template <class C>
-void edges(const char* label) {
-  auto g = snarkd::test::rng(label);
+TYPED_TEST(MsmAccumulateHostGroups, Edges) {
+  using C = TypeParam;
+  using Fr = typename C::Scalar;
+  auto g = snarkd::test::current_test_rng();
   const size_t n = 300;
   auto b = snarkd::test::random_points<C>(g, n);
-  std::vector<Fr> s(n);
+  Scalars<C> s(n);
   for (size_t i = 0; i < n; ++i) {
     switch (g() % 7) {
       case 0: s[i] = Fr::zero(); break;
@@ -194,19 +207,15 @@ void edges(const char* label) {
     if (g() % 5 == 0) b[i] = b[g() % (i + 1)];     // repeated base: P + P in a run
     if (g() % 11 == 0) b[i] = -b[g() % (i + 1)];   // P + (−P) in a run
   }
-  expect_msm<C>(b, s, plain(6), std::string(label) + " mixed");
+  expect_msm<C>(b, s, plain(6), "mixed");
   // Every point in one bucket per window: P, P, −P, P... with one scalar (runs span chunks).
   std::vector<ec::Affine<C>> same(97, b[3].is_infinity() ? b[4] : b[3]);
   for (size_t i = 0; i < same.size(); i += 3) same[i] = -same[i];
-  expect_msm<C>(same, std::vector<Fr>(same.size(), Fr::from_u64(12345)), plain(8), "one bucket");
+  expect_msm<C>(same, Scalars<C>(same.size(), Fr::from_u64(12345)), plain(8), "one bucket");
   // P and −P with equal scalars cancel; all zero scalars.
   expect_msm<C>({b[5], -b[5]}, {s[7], s[7]}, plain(4), "P - P");
-  expect_msm<C>(std::vector<ec::Affine<C>>(b.begin(), b.begin() + 20), std::vector<Fr>(20, Fr::zero()), plain(9),
-                "zeros");
+  expect_msm<C>(std::vector<ec::Affine<C>>(b.begin(), b.begin() + 20), Scalars<C>(20, Fr::zero()), plain(9), "zeros");
 }
-
-TEST(MsmAccumulateHost, G1Edges) { edges<ec::G1Config>("msm-acc-g1-edges"); }
-TEST(MsmAccumulateHost, G2Edges) { edges<ec::G2Config>("msm-acc-g2-edges"); }
 
 // Precomputed-table layouts whose passes split a virtual window (continues_v0), and n below the
 // window count.
@@ -229,6 +238,7 @@ template <class C>
 void expect_chunked(std::mt19937_64& g, size_t n, std::vector<size_t> cuts, const Shape& s, const std::string& what) {
   const auto b = snarkd::test::random_points<C>(g, n);
   auto sc = random_scalars<C>(g, n);
+  using Fr = typename C::Scalar;
   for (size_t i = 0; i < n; i += 5) sc[i] = i % 10 ? Fr::one() : Fr::zero();
   const auto want = msm::msm<C>(b, sc);
   cuts.push_back(n);
@@ -237,7 +247,7 @@ void expect_chunked(std::mt19937_64& g, size_t n, std::vector<size_t> cuts, cons
     size_t from = 0;
     for (size_t k = 0; k < cuts.size(); ++k) {
       const std::vector<ec::Affine<C>> pts(b.begin() + from, b.begin() + cuts[k]);
-      const std::vector<Fr> part(sc.begin() + from, sc.begin() + cuts[k]);
+      const Scalars<C> part(sc.begin() + from, sc.begin() + cuts[k]);
       accumulate_into<C>(pts, part, s, l, 5, buckets, k > 0);
       from = cuts[k];
     }

@@ -1,6 +1,7 @@
 // The GPU MSM's window choice (msm_window, host code only: no device needed): within range,
-// constant between powers of two (the split MSM's scratch bound relies on it), the legacy kernel's
-// table unchanged, and the choices printed for the record.
+// constant between powers of two (the split MSM's scratch bound relies on it), for both curves'
+// groups; the legacy kernel's table and BLS12-381's chunked choices unchanged by BN254's scaling of
+// the cost model; the choices printed for the record.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -31,6 +32,20 @@ void check(const char* name) {
 TEST(MsmWindowHost, ChunkedChoices) {
   check<Fp>("G1");
   check<Fp2>("G2");
+  check<bn254::Fp>("BN254 G1");
+  check<bn254::Fp2>("BN254 G2");
+}
+
+// BLS12-381's widths as before BN254 joined the cost model (its product scale is exactly 1).
+TEST(MsmWindowHost, Bls12381ChunkedChoicesUnchanged) {
+  const MsmAccumulation X = MsmAccumulation::kChunkedXyzz, A = MsmAccumulation::kChunkedAffine;
+  EXPECT_EQ(msm_window<Fp>(size_t{1} << 16, X), 13u);
+  EXPECT_EQ(msm_window<Fp>(size_t{1} << 20, X), 16u);
+  EXPECT_EQ(msm_window<Fp>(size_t{1} << 22, X), 19u);
+  EXPECT_EQ(msm_window<Fp>(size_t{1} << 22, A), 18u);
+  EXPECT_EQ(msm_window<Fp2>(size_t{1} << 22, X), 18u);
+  EXPECT_EQ(msm_window<Fp2>(size_t{1} << 14, A), 10u);
+  EXPECT_EQ(msm_window<Fp2>(size_t{1} << 22, A), 16u);
 }
 
 TEST(MsmWindowHost, LegacyTableUnchanged) {
