@@ -8,27 +8,36 @@
 
 namespace snarkd::bench {
 
-std::vector<ff::Fr> random_fr(size_t n, uint64_t seed) {
+template <class S>
+std::vector<S> random_scalars(size_t n, uint64_t seed) {
   std::mt19937_64 g(seed);
-  std::vector<ff::Fr> s(n);
-  for (auto& x : s) x = ff::Fr::random(g);
+  std::vector<S> s(n);
+  for (auto& x : s) x = S::random(g);
   return s;
 }
 
-std::vector<ec::G1Affine> random_g1(size_t n, uint64_t seed) {
-  return ec::FixedBaseTable<ec::G1Config>(ec::generator<ec::G1Config>()).mul_many(random_fr(n, seed));
+// k·G for random k (drawn in BLS12-381's Fr for every group: the table takes any integer).
+template <class C>
+std::vector<ec::Affine<C>> random_points(size_t n, uint64_t seed) {
+  return ec::FixedBaseTable<C>(ec::generator<C>()).mul_many(random_scalars<ff::Fr>(n, seed));
 }
 
-std::vector<ec::G2Affine> random_g2(size_t n, uint64_t seed) {
-  return ec::FixedBaseTable<ec::G2Config>(ec::generator<ec::G2Config>()).mul_many(random_fr(n, seed));
+template <class C>
+ec::Affine<C> cpu_msm(const std::vector<ec::Affine<C>>& b, const std::vector<typename C::Scalar>& s) {
+  return msm::msm<C>(b, s).to_affine();
 }
 
-ec::G1Affine cpu_msm_g1(const std::vector<ec::G1Affine>& b, const std::vector<ff::Fr>& s) {
-  return msm::msm<ec::G1Config>(b, s).to_affine();
+template <class C>
+bool same_point(const ec::Xyzz<C>& a, const ec::Xyzz<C>& b) {
+  return a.to_jacobian() == b.to_jacobian();
 }
 
-ec::G2Affine cpu_msm_g2(const std::vector<ec::G2Affine>& b, const std::vector<ff::Fr>& s) {
-  return msm::msm<ec::G2Config>(b, s).to_affine();
+template <class C>
+bool equals_tiled_msm(const std::vector<ec::Affine<C>>& tile, const std::vector<typename C::Scalar>& s,
+                      const ec::Xyzz<C>& got) {
+  std::vector<typename C::Scalar> folded(tile.size(), C::Scalar::zero());
+  for (size_t i = 0; i < s.size(); ++i) folded[i % tile.size()] += s[i];
+  return got.to_jacobian() == msm::msm<C>(tile, folded);
 }
 
 std::vector<ff::Fr> porep_fr(size_t n, uint64_t seed) {
@@ -41,18 +50,23 @@ std::vector<ff::Fr> porep_fr(size_t n, uint64_t seed) {
   return s;
 }
 
-bool same_point(const ec::G1Xyzz& a, const ec::G1Xyzz& b) { return a.to_jacobian() == b.to_jacobian(); }
-bool same_point(const ec::G2Xyzz& a, const ec::G2Xyzz& b) { return a.to_jacobian() == b.to_jacobian(); }
-
 bool split_self_check_g1(const std::vector<ec::G1Affine>& b, uint64_t seed) {
   const auto s = porep_fr(b.size(), seed);
-  return cuda::msm_split_sync<ec::G1Config>(b, s).to_affine() == cpu_msm_g1(b, s);
+  return cuda::msm_split_sync<ec::G1Config>(b, s).to_affine() == cpu_msm<ec::G1Config>(b, s);
 }
 
-bool equals_tiled_msm(const std::vector<ec::G1Affine>& tile, const std::vector<ff::Fr>& s, const ec::G1Xyzz& got) {
-  std::vector<ff::Fr> folded(tile.size(), ff::Fr::zero());
-  for (size_t i = 0; i < s.size(); ++i) folded[i % tile.size()] += s[i];
-  return got.to_jacobian() == msm::msm<ec::G1Config>(tile, folded);
-}
+template std::vector<ff::Fr> random_scalars<ff::Fr>(size_t, uint64_t);
+template std::vector<ff::bn254::Fr> random_scalars<ff::bn254::Fr>(size_t, uint64_t);
+#define SNARKD_BENCH_POINTS_DEFINE(C)                                                                           \
+  template std::vector<ec::Affine<C>> random_points<C>(size_t, uint64_t);                                       \
+  template ec::Affine<C> cpu_msm<C>(const std::vector<ec::Affine<C>>&, const std::vector<typename C::Scalar>&); \
+  template bool same_point<C>(const ec::Xyzz<C>&, const ec::Xyzz<C>&);                                          \
+  template bool equals_tiled_msm<C>(const std::vector<ec::Affine<C>>&, const std::vector<typename C::Scalar>&,  \
+                                    const ec::Xyzz<C>&);
+SNARKD_BENCH_POINTS_DEFINE(ec::G1Config)
+SNARKD_BENCH_POINTS_DEFINE(ec::G2Config)
+SNARKD_BENCH_POINTS_DEFINE(ec::bn254::G1Config)
+SNARKD_BENCH_POINTS_DEFINE(ec::bn254::G2Config)
+#undef SNARKD_BENCH_POINTS_DEFINE
 
 }  // namespace snarkd::bench

@@ -4,7 +4,7 @@
 //   snarkd_gpu_bench [--min-log=20] [--max-log=28] [--reps=7] [--generator=7]
 //                    [--only=ntt|msm|split|spmv|window|products|kinds|h|all] [--precomp-gib=64] [--precomp-c=N]
 //                    [--precomp-only]
-//                    [--constraints=130278869]
+//                    [--constraints=130278869] [--curve=bls12-381|bn254]
 //
 // Prints: the device; a device-to-device copy (bytes read + written per second: the memory
 // ceiling); field multiplication throughput for Fr and Fp (4 independent chains per thread, so
@@ -17,6 +17,8 @@
 // --only=window times the plain G1 MSM at the candidate window widths (52,000 and 2^min..2^max);
 // --only=products|kinds|h run kinds_bench.cu (field throughput per SM; the MSM accumulation kinds
 // side by side; the fused H phase against the unfused sequence); "all" (the default) is NTT + MSM.
+// --curve=bn254 measures BN254's kernels instead (the field rates, then --only=ntt, msm, products,
+// kinds or all: NTT over BN254's Fr, plain G1/G2 MSM); the other modes are BLS12-381's only.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -43,6 +45,7 @@ struct Options {
   size_t precomp_budget = size_t{64} << 30;
   uint32_t precomp_c = 0;
   bool precomp_only = false;
+  Curve curve = Curve::kBls12381;
 };
 
 [[noreturn]] void usage(const char* argv0) {
@@ -50,7 +53,7 @@ struct Options {
                "usage: %s [--min-log=N] [--max-log=N] [--reps=N>=5] [--generator=5|7]"
                " [--only=ntt|msm|split|spmv|window|products|kinds|h|all] [--precomp-gib=N] [--precomp-c=4..24]"
                " [--precomp-only]"
-               " [--constraints=N]\n",
+               " [--constraints=N] [--curve=bls12-381|bn254]\n",
                argv0);
   std::exit(2);
 }
@@ -68,11 +71,19 @@ Options parse(int argc, char** argv) {
     else if (a.rfind("--precomp-gib=", 0) == 0) o.precomp_budget = size_t(value("--precomp-gib=")) << 30;
     else if (a.rfind("--precomp-c=", 0) == 0) o.precomp_c = uint32_t(value("--precomp-c="));
     else if (a == "--precomp-only") o.precomp_only = true;
+    else if (a == "--curve=bls12-381") o.curve = Curve::kBls12381;
+    else if (a == "--curve=bn254") o.curve = Curve::kBn254;
     else if (a == "--only=ntt" || a == "--only=msm" || a == "--only=split" || a == "--only=spmv" ||
              a == "--only=window" || a == "--only=products" || a == "--only=kinds" || a == "--only=h" ||
              a == "--only=all")
       o.only = a.substr(7);
     else usage(argv[0]);
+  }
+  const bool bn254_mode = o.only == "all" || o.only == "ntt" || o.only == "msm" || o.only == "products" ||
+                          o.only == "kinds";
+  if (o.curve == Curve::kBn254 && !bn254_mode) {
+    std::fprintf(stderr, "--curve=bn254 measures --only=ntt|msm|products|kinds|all\n");
+    std::exit(2);
   }
   return o;
 }
@@ -118,6 +129,10 @@ __global__ void fill_random(F* data, size_t n, uint64_t seed) {
 
 void fill_random_fr(Fr* d, size_t n, uint64_t seed, cudaStream_t s) {
   fill_random<Fr><<<4096, 256, 0, s>>>(d, n, seed);
+  SNARKD_CUDA_CHECK(cudaGetLastError());
+}
+void fill_random_fr(bn254::Fr* d, size_t n, uint64_t seed, cudaStream_t s) {
+  fill_random<bn254::Fr><<<4096, 256, 0, s>>>(d, n, seed);
   SNARKD_CUDA_CHECK(cudaGetLastError());
 }
 void bench_split(uint32_t min_log, uint32_t max_log, uint32_t reps, const Stream& s);  // split_bench.cu
@@ -190,15 +205,17 @@ double mults_per_element(uint32_t K, bool inverse, bool coset) {
 
 // Guards the timings: a one-, two- and three-pass transform (forward and coset inverse) must
 // equal the CPU twin's, or the benchmark stops.
-bool self_check(const NttTables& tables) {
+template <class D>
+bool self_check(const NttTablesT<D>& tables) {
+  using H = typename D::Host;
   std::mt19937_64 g(12345);
   for (uint32_t K : {5u, 12u, 21u}) {
     if (K > tables.max_log_n()) continue;
     for (int v = 0; v < 2; ++v) {
-      std::vector<ff::Fr> x(size_t{1} << K);
-      for (ff::Fr& e : x) e = ff::Fr::random(g);
-      std::vector<ff::Fr> want = x;
-      const poly::Domain d(K, tables.generator());
+      std::vector<H> x(size_t{1} << K);
+      for (H& e : x) e = H::random(g);
+      std::vector<H> want = x;
+      const poly::DomainT<H> d(K, tables.generator());
       v ? poly::coset_intt(d, want, tables.coset_shift()) : poly::ntt(d, want);
       ntt_sync(x, K, v ? Direction::kInverse : Direction::kForward, v == 1, tables);
       if (x != want) {
@@ -211,19 +228,21 @@ bool self_check(const NttTables& tables) {
   return true;
 }
 
-void bench_ntt(const Options& o, const Stream& s, double mul_per_s, double bytes_per_s) {
-  const NttTables tables(o.max_log, o.generator, ff::Fr::from_u64(o.generator));
+// D: cuda::Fr or cuda::bn254::Fr; mul_per_s is that field's measured product rate.
+template <class D>
+void bench_ntt(const char* curve, const Options& o, const Stream& s, double mul_per_s, double bytes_per_s) {
+  const NttTablesT<D> tables(o.max_log, o.generator, D::Host::from_u64(o.generator));
   if (!self_check(tables)) std::exit(3);
-  std::printf("\nNTT over Fr, generator %llu, median of %u runs (ms); floors: mults/element × n at the Fr rate, "
+  std::printf("\nNTT over %s Fr, generator %llu, median of %u runs (ms); floors: mults/element × n at the Fr rate, "
               "passes × 64 B × n at the copy rate\n",
-              (unsigned long long)o.generator, o.reps);
+              curve, (unsigned long long)o.generator, o.reps);
   std::printf("%6s %10s %10s %10s %10s %10s %10s %9s\n", "log_n", "forward", "inverse", "coset_fwd", "coset_inv",
               "mul_floor", "mem_floor", "Gbfly/s");
   for (uint32_t K = o.min_log; K <= o.max_log; ++K) {
     const size_t n = size_t{1} << K;
-    DeviceBuffer<Fr> d(n);
+    DeviceBuffer<D> d(n);
     DeviceBuffer<uint8_t> scratch(ntt_scratch_bytes(K));
-    fill_random<Fr><<<4096, 256, 0, s>>>(d.data(), n, K);
+    fill_random<D><<<4096, 256, 0, s>>>(d.data(), n, K);
     double ms[4];
     for (int v = 0; v < 4; ++v) {
       const Direction dir = v % 2 ? Direction::kInverse : Direction::kForward;
@@ -262,17 +281,22 @@ int main(int argc, char** argv) {
                 prop.l2CacheSize >> 20, prop.totalGlobalMem / double(1 << 30));
     Stream s;
     const double bytes_per_s = copy_rate(s, o.reps);
-    const double fr_rate = mul_rate<Fr>(s, prop.multiProcessorCount, o.reps, "Fr");
-    const double fp_rate = mul_rate<Fp>(s, prop.multiProcessorCount, o.reps, "Fp");
-    if (o.only == "all" || o.only == "ntt") bench_ntt(o, s, fr_rate, bytes_per_s);
+    const bool bn254 = o.curve == Curve::kBn254;
+    const int sms = prop.multiProcessorCount;
+    const double fr_rate = bn254 ? mul_rate<bn254::Fr>(s, sms, o.reps, "BN254 Fr") : mul_rate<Fr>(s, sms, o.reps, "Fr");
+    const double fp_rate = bn254 ? mul_rate<bn254::Fp>(s, sms, o.reps, "BN254 Fp") : mul_rate<Fp>(s, sms, o.reps, "Fp");
+    if (o.only == "all" || o.only == "ntt") {
+      if (bn254) bench_ntt<bn254::Fr>("BN254", o, s, fr_rate, bytes_per_s);
+      else bench_ntt<Fr>("BLS12-381", o, s, fr_rate, bytes_per_s);
+    }
     const MsmBenchOptions mo{o.min_log, o.max_log, o.reps, o.precomp_budget, o.precomp_c, o.precomp_only,
                              fp_rate,   bytes_per_s};
-    if (o.only == "all" || o.only == "msm") bench_msm(mo, s);
+    if (o.only == "all" || o.only == "msm") bn254 ? bench_msm_bn254(mo, s) : bench_msm(mo, s);
     if (o.only == "window") bench_windows(mo, s);
     if (o.only == "spmv") bench_spmv(o.constraints, o.reps, fr_rate, bytes_per_s, s);
     if (o.only == "split") bench_split(o.min_log, o.max_log, o.reps, s);
-    if (o.only == "products") bench_products(prop.multiProcessorCount, o.reps, s);
-    if (o.only == "kinds") bench_kinds(o.min_log, o.max_log, o.reps, s);
+    if (o.only == "products") bench_products(sms, o.reps, o.curve, s);
+    if (o.only == "kinds") bench_kinds(o.min_log, o.max_log, o.reps, o.curve, s);
     if (o.only == "h") bench_h_phase(o.min_log, o.max_log, o.reps, o.generator, s);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -2,14 +2,15 @@
 //
 //   products  field throughput per SM: Fr and Fp products (the carry-chain CIOS), Fp2 products
 //             with lazy reduction and with three full products, Fp inversions by binary GCD and by
-//             Fermat (4 independent chains per thread, so the pipes, not latency, are the limit).
+//             Fermat (4 independent chains per thread, so the pipes, not latency, are the limit);
+//             the fields of --curve (BLS12-381 or BN254).
 //   kinds     the plain MSM with each accumulation kind — legacy (one thread per bucket), chunked
 //             XYZZ, chunked batch-affine — each at its own default window, G1 at 2^20, 2^22, 2^24,
 //             2^26, 2^27 and G2 at 2^20, 2^22, 2^24 (those within [min-log, max-log]; the issue's
 //             bars first: G1 2^26, G2 2^24, G1 2^27); random scalars
 //             made on the device, bases (2^16 random points tiled) resident. Every kind must give
 //             the same point, and G1 up to 2^24 the CPU MSM over the tile with folded scalars, or
-//             the benchmark stops.
+//             the benchmark stops. --curve=bn254: the same sizes over BN254's groups.
 //   h         the H phase at 2^min-log..2^max-log, bellperson flavour: the prover's unfused sequence
 //             (6 transforms, a pointwise kernel, the coset inverse) against the fused h_phase(); the
 //             outputs must be equal.
@@ -36,6 +37,7 @@ namespace snarkd::cuda {
 
 double median_ms(const Stream& s, uint32_t reps, const std::function<void()>& fn);  // gpu_bench.cu
 void fill_random_fr(Fr* d, size_t n, uint64_t seed, cudaStream_t s);                 // gpu_bench.cu
+void fill_random_fr(bn254::Fr* d, size_t n, uint64_t seed, cudaStream_t s);          // gpu_bench.cu
 
 namespace {
 
@@ -112,9 +114,10 @@ bool same(const Xyzz<F>& a, const Xyzz<F>& b) {
 template <class F, class HostPoint>
 void kinds_size(const char* name, uint32_t K, const std::vector<HostPoint>& host_tile, const DeviceBuffer<Affine<F>>& tile,
                 uint32_t reps, const Stream& s) {
+  using C = typename HostCurve<F>::type;
   const size_t n = size_t{1} << K;
   DeviceBuffer<Affine<F>> bases(n);
-  DeviceBuffer<Fr> scalars(n);
+  DeviceBuffer<ScalarOf<F>> scalars(n);
   tile_kernel<<<4096, 256, 0, s>>>(bases.data(), n, tile.data(), tile.size());
   SNARKD_CUDA_CHECK_LAUNCH();
   fill_random_fr(scalars.data(), n, 3000 + K, s);
@@ -138,12 +141,12 @@ void kinds_size(const char* name, uint32_t K, const std::vector<HostPoint>& host
     std::printf(" | %-6s c=%-2u %9.3f ms", msm_accumulation_name(a), msm_window<F>(n, a), ms);
     std::fflush(stdout);
   }
-  if constexpr (std::is_same_v<F, Fp>) {
+  if constexpr (kIsPrimeField<F>) {
     if (K <= 24) {
-      std::vector<ff::Fr> hs(n);
-      scalars.download(reinterpret_cast<Fr*>(hs.data()), n, s);
+      std::vector<typename C::Scalar> hs(n);
+      scalars.download(reinterpret_cast<ScalarOf<F>*>(hs.data()), n, s);
       s.synchronize();
-      ok = ok && bench::equals_tiled_msm(host_tile, hs, std::bit_cast<ec::G1Xyzz>(first));
+      ok = ok && bench::equals_tiled_msm<C>(host_tile, hs, std::bit_cast<ec::Xyzz<C>>(first));
     }
   }
   std::printf(" | default %s | scratch %.2f GiB | %s\n",
@@ -215,32 +218,54 @@ void h_size(uint32_t K, const NttTables& t, uint32_t reps, const Stream& s) {
 
 }  // namespace
 
-void bench_products(int sms, uint32_t reps, const Stream& s) {
-  std::printf("field throughput, %d SMs, 4 chains per thread, median of %u runs\n", sms, reps);
-  rate<Fr, Op::kMul>("Fr product", sms, 2048, reps, s);
-  rate<Fp, Op::kMul>("Fp product", sms, 1024, reps, s);
-  rate<Fp2, Op::kMul>(SNARKD_CUDA_FP2_LAZY ? "Fp2 product (lazy reduction)" : "Fp2 product (operator*: 3 full)", sms, 512, reps, s);
-  rate<Fp2, Op::kFp2Karatsuba>("Fp2 product (3 full products)", sms, 512, reps, s);
-  rate<Fp, Op::kInvGcd>("Fp inversion (binary GCD)", sms, 8, reps, s);
-  rate<Fp, Op::kInvFermat>("Fp inversion (Fermat)", sms, 2, reps, s);
+namespace {
+
+// One curve's fields: its Fr, Fp and Fp2 (F2).
+template <class R, class P, class P2>
+void products(int sms, uint32_t reps, const Stream& s) {
+  rate<R, Op::kMul>("Fr product", sms, 2048, reps, s);
+  rate<P, Op::kMul>("Fp product", sms, 1024, reps, s);
+  const char* p2_name = SNARKD_CUDA_FP2_LAZY ? "Fp2 product (lazy reduction)" : "Fp2 product (operator*: 3 full)";
+  rate<P2, Op::kMul>(p2_name, sms, 512, reps, s);
+  rate<P2, Op::kFp2Karatsuba>("Fp2 product (3 full products)", sms, 512, reps, s);
+  rate<P, Op::kInvGcd>("Fp inversion (binary GCD)", sms, 8, reps, s);
+  rate<P, Op::kInvFermat>("Fp inversion (Fermat)", sms, 2, reps, s);
 }
 
-void bench_kinds(uint32_t min_log, uint32_t max_log, uint32_t reps, const Stream& s) {
-  const auto g1 = bench::random_g1(size_t{1} << 16, 11);
-  const auto g2 = bench::random_g2(size_t{1} << 12, 12);
-  std::printf("MSM accumulation kinds, random scalars, bases resident, median of %u runs\n", reps);
-  DeviceBuffer<G1Affine> t1(g1.size());
-  t1.upload(reinterpret_cast<const G1Affine*>(g1.data()), g1.size(), s);
-  DeviceBuffer<G2Affine> t2(g2.size());
-  t2.upload(reinterpret_cast<const G2Affine*>(g2.data()), g2.size(), s);
+// One curve's groups (coordinates F1, F2).
+template <class F1, class F2>
+void kinds(uint32_t min_log, uint32_t max_log, uint32_t reps, const Stream& s) {
+  const auto g1 = bench::random_points<typename HostCurve<F1>::type>(size_t{1} << 16, 11);
+  const auto g2 = bench::random_points<typename HostCurve<F2>::type>(size_t{1} << 12, 12);
+  DeviceBuffer<Affine<F1>> t1(g1.size());
+  t1.upload(reinterpret_cast<const Affine<F1>*>(g1.data()), g1.size(), s);
+  DeviceBuffer<Affine<F2>> t2(g2.size());
+  t2.upload(reinterpret_cast<const Affine<F2>*>(g2.data()), g2.size(), s);
   // The issue's bars first (G1 2^26, G2 2^24, G1 2^27), so that a time limit cuts the rest.
   const std::pair<bool, uint32_t> order[] = {{true, 26}, {false, 24}, {true, 27}, {true, 24},
                                              {true, 22}, {true, 20}, {false, 22}, {false, 20}};
   for (const auto& [g1_curve, K] : order) {
     if (K < min_log || K > max_log) continue;
-    if (g1_curve) kinds_size<Fp>("G1", K, g1, t1, reps, s);
-    else kinds_size<Fp2>("G2", K, g2, t2, reps, s);
+    if (g1_curve) kinds_size<F1>("G1", K, g1, t1, reps, s);
+    else kinds_size<F2>("G2", K, g2, t2, reps, s);
   }
+}
+
+const char* curve_name(Curve c) { return c == Curve::kBn254 ? "BN254" : "BLS12-381"; }
+
+}  // namespace
+
+void bench_products(int sms, uint32_t reps, Curve curve, const Stream& s) {
+  std::printf("%s field throughput, %d SMs, 4 chains per thread, median of %u runs\n", curve_name(curve), sms, reps);
+  if (curve == Curve::kBn254) products<bn254::Fr, bn254::Fp, bn254::Fp2>(sms, reps, s);
+  else products<Fr, Fp, Fp2>(sms, reps, s);
+}
+
+void bench_kinds(uint32_t min_log, uint32_t max_log, uint32_t reps, Curve curve, const Stream& s) {
+  std::printf("%s MSM accumulation kinds, random scalars, bases resident, median of %u runs\n", curve_name(curve),
+              reps);
+  if (curve == Curve::kBn254) kinds<bn254::Fp, bn254::Fp2>(min_log, max_log, reps, s);
+  else kinds<Fp, Fp2>(min_log, max_log, reps, s);
 }
 
 void bench_h_phase(uint32_t min_log, uint32_t max_log, uint32_t reps, uint64_t generator, const Stream& s) {

@@ -1,17 +1,18 @@
 // GPU MSM timings for snarkd_gpu_bench (--only=msm): G1 2^min..2^max, G2 2^min..2^min(max, 24),
 // random 255-bit scalars, bases already on the device, each size twice: cuda::msm (plain) and
 // cuda::msm_precomp over a table built once within a byte budget (its t, c, bytes and build time
-// printed). Bases: 2^16 random points (host) tiled to n on the device — repeats change nothing
-// for random scalars, and 2^27 host points would take minutes to make. A self-check against the
-// CPU MSM at 2^14 guards the timings; at every size the precomputed result must equal the plain
-// one (and, for G1, the CPU MSM over the tile with the scalars folded per tile index).
+// printed). With --curve=bn254 the BN254 groups, plain only (msm_precomp has no BN254 instance).
+// Bases: 2^16 random points (host) tiled to n on the device — repeats change nothing for random
+// scalars, and 2^27 host points would take minutes to make. A self-check against the CPU MSM at
+// 2^14 guards the timings; at every size the precomputed result must equal the plain one (and,
+// for G1, the CPU MSM over the tile with the scalars folded per tile index).
 // --precomp-only runs the plain MSM once for that check instead of timing it.
 //
-// Floors printed per run: Fp multiplications / the measured Fp rate, and bytes / the measured
-// copy rate. Model: each of the W·n digit entries costs one mixed addition (8M + 2S = 10 Fp
-// products for G1, ×3 for G2's Karatsuba Fp2) and moves 8 B (digits) + 16 B per 8-bit radix pass
-// of the sort + 8 B (accumulate) + the gathered base; each of the W'·2^(c−1) buckets costs two
-// full additions (12M + 2S = 14 each) and is written and read once (XYZZ).
+// Floors printed per run: Fp multiplications / the measured rate of the curve's Fp, and bytes /
+// the measured copy rate. Model: each of the W·n digit entries costs one mixed addition (8M + 2S
+// = 10 Fp products for G1, ×3 for G2's Karatsuba Fp2) and moves 8 B (digits) + 16 B per 8-bit
+// radix pass of the sort + 8 B (accumulate) + the gathered base; each of the W'·2^(c−1) buckets
+// costs two full additions (12M + 2S = 14 each) and is written and read once (XYZZ).
 #include <algorithm>
 #include <bit>
 #include <cstdio>
@@ -29,6 +30,7 @@ namespace snarkd::cuda {
 
 double median_ms(const Stream& s, uint32_t reps, const std::function<void()>& fn);  // gpu_bench.cu
 void fill_random_fr(Fr* d, size_t n, uint64_t seed, cudaStream_t s);                 // gpu_bench.cu
+void fill_random_fr(bn254::Fr* d, size_t n, uint64_t seed, cudaStream_t s);          // gpu_bench.cu
 
 namespace {
 
@@ -38,17 +40,18 @@ __global__ void tile_kernel(P* out, size_t n, const P* src, size_t m) {
     out[i] = src[i % m];
 }
 
-template <class F, class HostPoint>
-bool self_check(const std::vector<HostPoint>& pts, const HostPoint& want, const std::vector<ff::Fr>& sc) {
-  using C = typename HostCurve<F>::type;
-  const auto got = msm_sync<C>(std::span<const HostPoint>(pts), std::span<const ff::Fr>(sc)).to_affine();
-  return got == want;
+// The GPU MSM over the first 2^14 tile points equals the CPU MSM.
+template <class C>
+bool self_check(const std::vector<ec::Affine<C>>& tile) {
+  const std::vector<ec::Affine<C>> pts(tile.begin(), tile.begin() + std::min<size_t>(tile.size(), 1u << 14));
+  const auto sc = bench::random_scalars<typename C::Scalar>(pts.size(), 3);
+  return msm_sync<C>(pts, sc).to_affine() == bench::cpu_msm<C>(pts, sc);
 }
 
 // The two floors of one MSM with W windows over W' virtual windows of c bits (model above).
 template <class F>
 void print_floors(size_t n, uint32_t W, uint32_t Wv, uint32_t c, const MsmBenchOptions& o) {
-  constexpr double kFpPerFieldMul = std::is_same_v<F, Fp> ? 1.0 : 3.0;
+  constexpr double kFpPerFieldMul = kIsPrimeField<F> ? 1.0 : 3.0;
   const double entries = double(W) * double(n), buckets = double(Wv) * double(1u << (c - 1));
   const double mults = kFpPerFieldMul * (10.0 * entries + 28.0 * buckets);
   const int radix_passes = int((c + std::bit_width(Wv - 1) + 7) / 8);
@@ -114,37 +117,60 @@ bool same(const Xyzz<F>& a, const Xyzz<F>& b) {
   return bench::same_point(std::bit_cast<ec::Xyzz<C>>(a), std::bit_cast<ec::Xyzz<C>>(b));
 }
 
-template <class F, class HostPoint>
-void bench_size(const char* name, uint32_t K, const std::vector<HostPoint>& host_tile,
+// The plain MSM on resident bases and scalars, timed (or run once with --precomp-only) with its
+// window, accumulation kind and floors printed; returns the result.
+template <class F>
+Xyzz<F> bench_plain(const char* name, uint32_t K, const DeviceBuffer<Affine<F>>& d_bases,
+                    const DeviceBuffer<ScalarOf<F>>& d_scalars, const MsmBenchOptions& o, const Stream& s) {
+  const size_t n = d_bases.size();
+  const uint32_t c = msm_window<F>(n), W = (256 + c - 1) / c;
+  DeviceBuffer<Xyzz<F>> d_result(1);
+  DeviceBuffer<uint8_t> scratch(msm_scratch_bytes<F>(n));
+  auto run = [&] { msm<F>(d_bases.data(), d_scalars.data(), n, d_result.data(), scratch.data(), scratch.size(), s); };
+  if (o.precomp_only) {
+    run();
+  } else {
+    const double ms = median_ms(s, o.reps, run);
+    std::printf("%-3s msm 2^%-2u  plain   c=%-2u W=%-2u %31.3f ms   scratch %.2f GiB  (%s)\n", name, K, c, W, ms,
+                scratch.size() / double(1 << 30),
+                msm_accumulation_name(msm_resolve_accumulation<F>(MsmAccumulation::kDefault)));
+    print_floors<F>(n, W, W, c, o);
+  }
+  return download_point(d_result, s);
+}
+
+// Whether `got` is the CPU MSM over the host tile with the device scalars folded per tile index
+// (G1 only: G2 on the host would take minutes at the larger sizes).
+template <class F>
+bool equals_cpu_over_tile(const std::vector<ec::Affine<typename HostCurve<F>::type>>& host_tile,
+                          const DeviceBuffer<ScalarOf<F>>& d_scalars, const Xyzz<F>& got, const Stream& s) {
+  using C = typename HostCurve<F>::type;
+  if constexpr (!kIsPrimeField<F>) return true;
+  std::vector<typename C::Scalar> host_scalars(d_scalars.size());
+  d_scalars.download(reinterpret_cast<ScalarOf<F>*>(host_scalars.data()), host_scalars.size(), s);
+  s.synchronize();
+  return bench::equals_tiled_msm<C>(host_tile, host_scalars, std::bit_cast<ec::Xyzz<C>>(got));
+}
+
+// One size: plain, then (BLS12-381) precomputed; the results must agree with each other and (G1)
+// with the CPU, or the benchmark stops.
+template <class F>
+void bench_size(const char* name, uint32_t K, const std::vector<ec::Affine<typename HostCurve<F>::type>>& host_tile,
                 const DeviceBuffer<Affine<F>>& tile, const MsmBenchOptions& o, const Stream& s) {
   const size_t n = size_t{1} << K;
   DeviceBuffer<Affine<F>> d_bases(n);
-  DeviceBuffer<Fr> d_scalars(n);
-  DeviceBuffer<Xyzz<F>> d_result(1);
+  DeviceBuffer<ScalarOf<F>> d_scalars(n);
   tile_kernel<<<4096, 256, 0, s>>>(d_bases.data(), n, tile.data(), tile.size());
   SNARKD_CUDA_CHECK(cudaGetLastError());
   fill_random_fr(d_scalars.data(), n, K, s);
-  const uint32_t c = msm_default_window(n);
-  {
-    DeviceBuffer<uint8_t> scratch(msm_scratch_bytes<F>(n));
-    auto run = [&] { msm<F>(d_bases.data(), d_scalars.data(), n, d_result.data(), scratch.data(), scratch.size(), s); };
-    if (o.precomp_only) run();
-    const double ms = o.precomp_only ? 0.0 : median_ms(s, o.reps, run);
-    if (!o.precomp_only) {
-      std::printf("%-3s msm 2^%-2u  plain   c=%-2u W=%-2u %31.3f ms   scratch %.2f GiB\n", name, K, c,
-                  (256 + c - 1) / c, ms, scratch.size() / double(1 << 30));
-      print_floors<F>(n, (256 + c - 1) / c, (256 + c - 1) / c, c, o);
-    }
+  const Xyzz<F> plain = bench_plain<F>(name, K, d_bases, d_scalars, o, s);
+  Xyzz<F> checked = plain;
+  bool ok = true;
+  if constexpr (std::is_same_v<F, Fp> || std::is_same_v<F, Fp2>) {  // msm_precomp: BLS12-381 only
+    checked = bench_precomp<F>(name, K, d_bases, d_scalars, o, s);
+    ok = same<F>(plain, checked);
   }
-  const Xyzz<F> plain = download_point(d_result, s);
-  const Xyzz<F> pre = bench_precomp<F>(name, K, d_bases, d_scalars, o, s);
-  bool ok = same<F>(plain, pre);
-  if constexpr (std::is_same_v<F, Fp>) {
-    std::vector<ff::Fr> host_scalars(n);
-    d_scalars.download(reinterpret_cast<Fr*>(host_scalars.data()), n, s);
-    s.synchronize();
-    ok = ok && bench::equals_tiled_msm(host_tile, host_scalars, std::bit_cast<ec::G1Xyzz>(pre));
-  }
+  ok = ok && equals_cpu_over_tile<F>(host_tile, d_scalars, checked, s);
   std::fflush(stdout);
   if (!ok) {
     std::printf("SELF-CHECK FAILED: %s at 2^%u: precomputed and plain MSM (or the CPU MSM) differ\n", name, K);
@@ -152,12 +178,32 @@ void bench_size(const char* name, uint32_t K, const std::vector<HostPoint>& host
   }
 }
 
-template <class F, class HostPoint>
-void bench_group(const char* name, const std::vector<HostPoint>& tile, uint32_t max_log, const MsmBenchOptions& o,
-                 const Stream& s) {
+template <class F>
+void bench_group(const char* name, const std::vector<ec::Affine<typename HostCurve<F>::type>>& tile, uint32_t max_log,
+                 const MsmBenchOptions& o, const Stream& s) {
   DeviceBuffer<Affine<F>> d_tile(tile.size());
   d_tile.upload(reinterpret_cast<const Affine<F>*>(tile.data()), tile.size(), s);
   for (uint32_t K = o.min_log; K <= max_log; ++K) bench_size<F>(name, K, tile, d_tile, o, s);
+}
+
+// Both groups of a curve: self-checks at 2^14, then G1 2^min..2^max and G2 2^min..2^min(max, 24).
+template <class F1, class F2>
+void bench_curve(const char* curve, const MsmBenchOptions& o, const Stream& s) {
+  using C1 = typename HostCurve<F1>::type;
+  using C2 = typename HostCurve<F2>::type;
+  const auto g1 = bench::random_points<C1>(size_t{1} << 16, 1);
+  const auto g2 = bench::random_points<C2>(size_t{1} << 14, 2);
+  if (!self_check<C1>(g1) || !self_check<C2>(g2)) {
+    std::printf("SELF-CHECK FAILED: %s GPU MSM differs from the CPU MSM at 2^14\n", curve);
+    std::exit(3);
+  }
+  std::printf("self-check: %s GPU MSM (G1, G2) equals the CPU MSM at 2^14\n\n%s MSM, median of %u runs", curve, curve,
+              o.reps);
+  if constexpr (std::is_same_v<F1, Fp>)
+    std::printf("; precomputation budget %.1f GiB", o.precomp_budget / double(1 << 30));
+  std::printf("\n");
+  bench_group<F1>("G1", g1, o.max_log, o, s);
+  bench_group<F2>("G2", g2, std::min(o.max_log, 24u), o, s);
 }
 
 }  // namespace
@@ -166,7 +212,7 @@ void bench_group(const char* name, const std::vector<HostPoint>& tile, uint32_t 
 // window keeps ≥ 5 bits; the others put n/8 or more points into single buckets) at 52,000 points
 // (the split tail at 2^20) and at 2^K for K in [min_log, max_log]: the data for its thresholds.
 void bench_windows(const MsmBenchOptions& o, const Stream& s) {
-  const auto g1 = bench::random_g1(size_t{1} << 16, 1);
+  const auto g1 = bench::random_points<ec::G1Config>(size_t{1} << 16, 1);
   DeviceBuffer<G1Affine> tile(g1.size());
   tile.upload(reinterpret_cast<const G1Affine*>(g1.data()), g1.size(), s);
   std::vector<size_t> sizes = {52'000};
@@ -195,20 +241,7 @@ void bench_windows(const MsmBenchOptions& o, const Stream& s) {
   }
 }
 
-void bench_msm(const MsmBenchOptions& o, const Stream& s) {
-  const size_t check_n = size_t{1} << 14;
-  const auto g1 = bench::random_g1(size_t{1} << 16, 1);
-  const auto g2 = bench::random_g2(size_t{1} << 14, 2);
-  const auto sc = bench::random_fr(check_n, 3);
-  const std::vector<ec::G1Affine> g1c(g1.begin(), g1.begin() + check_n);
-  if (!self_check<Fp>(g1c, bench::cpu_msm_g1(g1c, sc), sc) || !self_check<Fp2>(g2, bench::cpu_msm_g2(g2, sc), sc)) {
-    std::printf("SELF-CHECK FAILED: GPU MSM differs from the CPU MSM at 2^14\n");
-    std::exit(3);
-  }
-  std::printf("self-check: GPU MSM (G1, G2) equals the CPU MSM at 2^14\n\nMSM, median of %u runs; precomputation "
-              "budget %.1f GiB\n", o.reps, o.precomp_budget / double(1 << 30));
-  bench_group<Fp>("G1", g1, o.max_log, o, s);
-  bench_group<Fp2>("G2", g2, std::min(o.max_log, 24u), o, s);
-}
+void bench_msm(const MsmBenchOptions& o, const Stream& s) { bench_curve<Fp, Fp2>("BLS12-381", o, s); }
+void bench_msm_bn254(const MsmBenchOptions& o, const Stream& s) { bench_curve<bn254::Fp, bn254::Fp2>("BN254", o, s); }
 
 }  // namespace snarkd::cuda

@@ -155,7 +155,7 @@ void bench_size(uint32_t K, const std::vector<ec::G1Affine>& host_tile, const De
 }  // namespace
 
 void bench_split(uint32_t min_log, uint32_t max_log, uint32_t reps, const Stream& s) {
-  const auto g1 = bench::random_g1(size_t{1} << 16, 1);
+  const auto g1 = bench::random_points<ec::G1Config>(size_t{1} << 16, 1);
   const std::vector<ec::G1Affine> check(g1.begin(), g1.begin() + (size_t{1} << 14));
   if (!bench::split_self_check_g1(check, 4)) {
     std::printf("SELF-CHECK FAILED: GPU split MSM differs from the CPU MSM at 2^14\n");
