@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!publics) return 0;
   if (publics->empty()) fuzz::violated("accepted public inputs for no proof");
   for (const auto& one : *publics)
-    if (groth16::public_from_snarkjs_json(groth16::public_to_snarkjs_json(one), "again") != one)
+    if (groth16::public_from_snarkjs_json(groth16::public_to_snarkjs_json<groth16::Bls12_381>(one), "again") != one)
       fuzz::violated("public inputs do not survive write + read");
   return 0;
 }

@@ -1,10 +1,10 @@
 #!/bin/sh
 # BN254 Groth16 provers on the same zkey and witness (issue 23): `snarkjs groth16 prove`,
-# rapidsnark's `prover` (built outside this repository, bench/circom/README.md) and, once it
-# proves BN254, `snarkd prove --zkey`. Each is timed as a whole process (start-up, file reading
-# and writing included), alternately, on the same pinned cores; medians and speed-ups are
-# printed, then `snarkjs groth16 verify` must accept every side's proof and all sides must write
-# the same public signals.
+# rapidsnark's `prover` (built outside this repository, bench/circom/README.md) and
+# `snarkd prove --zkey` (the curve comes from the zkey). Each is timed as a whole process
+# (start-up, file reading and writing included), alternately, on the same pinned cores; medians
+# and speed-ups are printed, then `snarkjs groth16 verify` must accept every side's proof and all
+# sides must write the same public signals.
 #
 # Run from the repository root:
 #   sh scripts/bench-bn254-peers.sh [ZKEY WTNS]
@@ -14,7 +14,8 @@
 # Environment (and those of scripts/bn254-lib.sh):
 #   RAPIDSNARK  rapidsnark's prover (default /work/peers/rapidsnark/build_prover/src/prover;
 #               skipped, saying so, when absent)
-#   SNARKD_BIN  snarkd; when set, it is tried once and timed only if that proof succeeds
+#   SNARKD_BIN  snarkd (default build/apps/snarkd when it exists); tried once and timed only if
+#               that proof succeeds
 #   RUNS        timed runs of each prover (default 5), after one untimed run each
 #   CPUS        the cores every side is pinned to with taskset (default all: 0-(nproc-1));
 #               OMP_NUM_THREADS is set to their count for rapidsnark's OpenMP
@@ -25,6 +26,7 @@ ZKEY=${1:-$BN254_DIR/bench16/K.zkey}
 WTNS=${2:-$BN254_DIR/bench16/W.wtns}
 RAPIDSNARK=${RAPIDSNARK:-/work/peers/rapidsnark/build_prover/src/prover}
 RUNS=${RUNS:-5}
+if [ -z "${SNARKD_BIN:-}" ] && [ -x build/apps/snarkd ]; then SNARKD_BIN=build/apps/snarkd; fi
 CPUS=${CPUS:-0-$(($(nproc) - 1))}
 for f in "$ZKEY" "$WTNS"; do
   [ -f "$f" ] || bn254_fail "$f not found (sh scripts/bn254-bench-circuits.sh 16 makes the default files)"
@@ -68,7 +70,7 @@ else
 fi
 if [ -n "${SNARKD_BIN:-}" ]; then
   try_side snarkd "snarkd prove --zkey" "${PIN}$SNARKD_BIN prove --zkey $ZKEY --witness $WTNS \
---proof $OUT/proof_snarkd.json --public $OUT/public_snarkd.json"
+--proof $OUT/proof_snarkd.json --public $OUT/public_snarkd.json --no-progress"
 fi
 case $TAGS in " snarkjs"*) ;; *) bn254_fail "snarkjs groth16 prove failed: nothing to compare against" ;; esac
 

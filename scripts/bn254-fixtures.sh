@@ -14,9 +14,17 @@
 # and $BN254_DIR/fixtures/fixtures.txt lists each one's sizes (constraints, public, domain).
 # Idempotent: a file is remade only when missing or older than what it is made from.
 #
+# Interop with snarkd (every run, when SNARKD_BIN is set; ctest's test_bn254_fixtures sets it):
+#   snarkd prove → snarkjs groth16 verify accepts, with snarkjs's public signals;
+#   snarkjs's proof → snarkd verify accepts (under verification_key.json and under the zkey);
+#   snarkd export-vk writes snarkjs's verification_key.json byte for byte;
+#   a tampered public input and a tampered proof → both verifiers reject (snarkd exit 1
+#   "invalid", snarkjs exit 1 "Invalid proof"), for snarkd's proof and snarkjs's alike.
+#
 # Environment (and those of scripts/bn254-lib.sh):
 #   PTAU        a prepared bn128 ptau of at least 2^13 (default: made once as
 #               $BN254_DIR/ptau/pot13.ptau, about 5 minutes on the 2-core dev VM)
+#   SNARKD_BIN  the snarkd binary for the interop checks (skipped, saying so, when unset)
 # Exit status 77 (ctest's skip) when node or npm is missing.
 set -eu
 
@@ -42,6 +50,63 @@ quiet() {
     tail -n 20 "$LOG" >&2
     bn254_fail "command failed: $*"
   fi
+}
+
+# expect_verdict WANT WHO VK PUBLIC PROOF: WHO (snarkd or snarkjs) must say valid (WANT 0) or
+# invalid (WANT 1): the exit status and the verdict line both, so an error is not taken for
+# "invalid".
+expect_verdict() {
+  want=$1 who=$2
+  shift 2
+  if [ "$who" = snarkd ]; then
+    out=$("$SNARKD_BIN" verify "$@" 2>&1) && got=0 || got=$?
+    word=$([ "$want" = 0 ] && echo valid || echo invalid)
+    printf '%s\n' "$out" | grep -qx "$word" || got="$got ($out)"
+  else
+    out=$("$SNARKJS" groth16 verify "$@" 2>&1) && got=0 || got=$?
+    word=$([ "$want" = 0 ] && echo "OK!" || echo "Invalid proof")
+    printf '%s\n' "$out" | grep -q "$word" || got="$got ($(printf '%s' "$out" | tail -n 2))"
+  fi
+  [ "$got" = "$want" ] || bn254_fail "$who verify $*: expected exit $want ($word), got $got"
+}
+
+# tamper IN OUT KIND: a copy of public.json with its first value plus one, or of proof.json with
+# pi_a and pi_c swapped (still valid points, no longer a proof).
+tamper() {
+  node - "$1" "$2" "$3" <<'EOF'
+const fs = require("fs");
+const [src, dst, kind] = process.argv.slice(2);
+const j = JSON.parse(fs.readFileSync(src, "utf8"));
+if (kind === "public") j[0] = (BigInt(j[0]) + 1n).toString();
+else [j.pi_a, j.pi_c] = [j.pi_c, j.pi_a];
+fs.writeFileSync(dst, JSON.stringify(j, null, 1));
+EOF
+}
+
+# interop NAME DIR: the checks listed at the top, both directions.
+interop() {
+  name=$1 w=$2
+  vk=$w/verification_key.json
+  quiet "$SNARKD_BIN" prove "$w/$name.zkey" "$w/$name.wtns" "$w/proof_snarkd.json" "$w/public_snarkd.json" \
+    --no-progress
+  [ "$(tr -d ' \n\r\t' <"$w/public_snarkd.json")" = "$(tr -d ' \n\r\t' <"$w/public.json")" ] ||
+    bn254_fail "$name: snarkd's public signals differ from snarkjs's"
+  expect_verdict 0 snarkjs "$vk" "$w/public_snarkd.json" "$w/proof_snarkd.json"
+  expect_verdict 0 snarkd "$vk" "$w/public.json" "$w/proof.json"
+  expect_verdict 0 snarkd "$w/$name.zkey" "$w/public.json" "$w/proof.json"
+  quiet "$SNARKD_BIN" export-vk "$w/$name.zkey" "$w/vk_snarkd.json"
+  cmp -s "$w/vk_snarkd.json" "$vk" || bn254_fail "$name: snarkd export-vk differs from snarkjs's $vk"
+  for tag in snarkd snarkjs; do
+    proof=$w/proof.json public=$w/public.json
+    [ "$tag" = snarkd ] && proof=$w/proof_snarkd.json public=$w/public_snarkd.json
+    tamper "$public" "$w/public_bad.json" public
+    tamper "$proof" "$w/proof_bad.json" proof
+    for verifier in snarkd snarkjs; do
+      expect_verdict 1 $verifier "$vk" "$w/public_bad.json" "$proof"
+      expect_verdict 1 $verifier "$vk" "$public" "$w/proof_bad.json"
+    done
+  done
+  bn254_step "$name: snarkd proves and snarkjs verifies, snarkjs proves and snarkd verifies; tampering rejected by both"
 }
 
 if bn254_stale "$OUT/eddsa/input.json" "$FIXTURES/inputs.mjs"; then
@@ -81,7 +146,9 @@ for name in $NAMES; do
     bn254_fail "$name: snarkjs groth16 verify rejects its own proof"
   [ "$(tr -d ' \n\r\t' <"$w/public.json")" = "$(tr -d ' \n\r\t' <"$w/expected_public.json")" ] ||
     bn254_fail "$name: public.json differs from circomlibjs's expected_public.json"
+  [ -z "${SNARKD_BIN:-}" ] || interop "$name" "$w"
   echo "$name: $(bn254_info "$w/$name.r1cs" "$w/$name.zkey")" | tee -a "$OUT/fixtures.txt.part"
 done
+[ -n "${SNARKD_BIN:-}" ] || echo "bn254 fixtures: SNARKD_BIN not set, the snarkd interop checks were skipped"
 mv "$OUT/fixtures.txt.part" "$OUT/fixtures.txt"
 bn254_step "fixtures ok: snarkjs verifies its proofs (ptau $PTAU), in $OUT"

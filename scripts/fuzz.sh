@@ -47,16 +47,17 @@ seed() {
   { [ -z "$2" ] || printf "\\$2"; cat "$3"; } >"$out"
 }
 for f in $(fixtures '*.r1cs'); do seed circom_r1cs "" "$f"; done
-for f in $(fixtures '*.wtns'); do seed wtns "" "$f"; done
+# The BN254 targets get every curve's files: those of the other curve exercise the prime checks.
+for f in $(fixtures '*.wtns'); do for t in wtns wtns_bn254; do seed $t "" "$f"; done; done
 for f in $(fixtures '*.csr'); do for m in 000 001; do seed csr_file $m "$f"; done; done
 for f in $(fixtures '*.params'); do for m in 000 001 002; do seed params $m "$f"; done; done
 for f in $(fixtures '*.vk') $(fixtures '*.params'); do seed vk "" "$f"; done
 for f in $(fixtures '*.proof'); do seed proof "" "$f"; done
-for f in $(fixtures '*.zkey'); do for m in 000 001 002; do seed zkey $m "$f"; done; done
+for f in $(fixtures '*.zkey'); do for m in 000 001 002; do for t in zkey zkey_bn254; do seed $t $m "$f"; done; done; done
 # (Not tests/vectors/*.json for the JSON parser: at 20-80 KiB they cut its speed tenfold.)
 for f in $(fixtures '*.json'); do
   seed json "" "$f"
-  for m in 000 001 002; do seed snarkjs_json $m "$f"; done
+  for m in 000 001 002; do for t in snarkjs_json snarkjs_json_bn254; do seed $t $m "$f"; done; done
 done
 # setup: circuits (mode 000 circom, 001 CSR) and a 100-byte .r1cs claiming 2^32 - 1 wires.
 for f in $(fixtures '*.r1cs'); do seed setup 000 "$f"; done

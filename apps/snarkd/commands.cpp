@@ -172,20 +172,26 @@ int cmd_setup(const Options& a) {
 
 void declare_verify(Options& o) {
   o.positionals("FILES", "VK PUBLIC PROOF: snarkjs's order (or the options)")
-      .value("vk", "verification_key.json, a bellperson .vk or .params, or a .zkey (only its vk is read)", "VK")
+      .value("vk",
+             "verification_key.json, a bellperson .vk or .params, or a .zkey (only its vk is read); its curve "
+             "(BLS12-381 or BN254) is the proof's",
+             "VK")
       .value("proof", "proof.json or a file of 192-byte bellperson proofs (several verify as a batch)", "PROOF")
       .value("public", "public.json: one array, or one array per proof", "public.json");
   declare_common(o);
   o.app().footer("exit codes: 0 valid, 1 invalid, 2 bad input");
 }
 
-int cmd_verify(const Options& a) {
-  apply_common(a);
-  const auto f = files(a, {"vk", "public", "proof"});
-  const std::string &vk_path = f[0], &public_path = f[1], &proof_path = f[2];
-  const VerifyingKey vk = load_vk(vk_path);
-  const std::vector<Proof> proofs = load_proofs(proof_path);
-  const auto publics = load_publics(public_path);
+namespace {
+
+// verify over the curve E of the key: the proof and public inputs must be E's too.
+template <class E>
+bool verify_files(const std::string& vk_path, const std::string& public_path, const std::string& proof_path,
+                  size_t& n_proofs) {
+  const groth16::VerifyingKeyT<E> vk = load_vk<E>(vk_path);
+  const std::vector<groth16::ProofT<E>> proofs = load_proofs<E>(proof_path);
+  const auto publics = load_publics<E>(public_path);
+  n_proofs = proofs.size();
   if (publics.size() != proofs.size())
     throw DecodeError(public_path + ": has public inputs for " + std::to_string(publics.size()) + " proofs, " +
                       proof_path + " holds " + std::to_string(proofs.size()));
@@ -194,10 +200,21 @@ int cmd_verify(const Options& a) {
       throw DecodeError(public_path + ": " + std::to_string(publics[k].size()) + " public inputs" +
                         (proofs.size() > 1 ? " for proof " + std::to_string(k) : "") + ", the verifying key expects " +
                         std::to_string(vk.num_public()));
-  const bool ok =
-      proofs.size() == 1 ? groth16::verify(vk, proofs[0], publics[0]) : groth16::verify_batch(vk, proofs, publics);
+  return proofs.size() == 1 ? groth16::verify(vk, proofs[0], publics[0]) : groth16::verify_batch(vk, proofs, publics);
+}
+
+}  // namespace
+
+int cmd_verify(const Options& a) {
+  apply_common(a);
+  const auto f = files(a, {"vk", "public", "proof"});
+  const std::string &vk_path = f[0], &public_path = f[1], &proof_path = f[2];
+  size_t n_proofs = 0;
+  const bool ok = groth16::with_curve(key_curve(vk_path), [&](auto e) {
+    return verify_files<decltype(e)>(vk_path, public_path, proof_path, n_proofs);
+  });
   if (a.has("json"))
-    std::printf("{\"valid\": %s, \"proofs\": %zu}\n", ok ? "true" : "false", proofs.size());
+    std::printf("{\"valid\": %s, \"proofs\": %zu}\n", ok ? "true" : "false", n_proofs);
   else
     std::printf("%s\n", ok ? "valid" : "invalid");
   return ok ? 0 : 1;
@@ -205,7 +222,7 @@ int cmd_verify(const Options& a) {
 
 void declare_export_vk(Options& o) {
   o.positionals("FILES", "ZKEY OUT: snarkjs's order (or the options)")
-      .value("zkey", "the snarkjs proving key", "K.zkey")
+      .value("zkey", "the snarkjs proving key (BLS12-381 or BN254, from the file)", "K.zkey")
       .value("out", "where to write verification_key.json", "OUT.json");
   declare_common(o);
 }
@@ -213,11 +230,14 @@ void declare_export_vk(Options& o) {
 int cmd_export_vk(const Options& a) {
   apply_common(a);
   const auto f = files(a, {"zkey", "out"});
-  const VerifyingKey vk = groth16::read_zkey_vk(f[0]);
-  groth16::write_snarkjs_vk(f[1], vk);
+  const uint64_t n_public = groth16::with_curve(groth16::zkey_curve(f[0]), [&](auto e) {
+    const auto vk = groth16::read_zkey_vk<decltype(e)>(f[0]);
+    groth16::write_snarkjs_vk(f[1], vk);
+    return vk.num_public();
+  });
   if (a.has("json"))
     std::printf("{\"command\": \"export-vk\", \"out\": %s, \"public_inputs\": %llu}\n",
-                Json::string(f[1]).dump().c_str(), (unsigned long long)vk.num_public());
+                Json::string(f[1]).dump().c_str(), (unsigned long long)n_public);
   return 0;
 }
 

@@ -116,14 +116,17 @@ std::string json_document_kind(const Json& j, const std::string& path) {
                     ": JSON is neither a proof (pi_a), a verification key (vk_alpha_1) nor public inputs (array)");
 }
 
-std::vector<std::vector<ff::Fr>> publics_from_json(const Json& j, const std::string& where) {
+template <class E>
+std::vector<std::vector<typename E::Fr>> publics_from_json(const Json& j, const std::string& where) {
   if (!j.is_array()) throw DecodeError(where + ": public inputs must be a JSON array");
-  if (j.size() == 0 || !j[0].is_array()) return {groth16::public_from_snarkjs_json(j, where)};
-  std::vector<std::vector<ff::Fr>> out;
+  if (j.size() == 0 || !j[0].is_array()) return {groth16::public_from_snarkjs_json<E>(j, where)};
+  std::vector<std::vector<typename E::Fr>> out;
   out.reserve(j.size());
   for (size_t k = 0; k < j.size(); ++k)
-    out.push_back(groth16::public_from_snarkjs_json(j[k], where + ": proof " + std::to_string(k)));
+    out.push_back(groth16::public_from_snarkjs_json<E>(j[k], where + ": proof " + std::to_string(k)));
   return out;
 }
+template std::vector<std::vector<ff::Fr>> publics_from_json<groth16::Bls12_381>(const Json&, const std::string&);
+template std::vector<std::vector<ff::bn254::Fr>> publics_from_json<groth16::Bn254>(const Json&, const std::string&);
 
 }  // namespace snarkd::cli

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "snarkd/ff/fr.hpp"
+#include "snarkd/groth16/curve.hpp"
 #include "snarkd/util/json.hpp"
 
 namespace snarkd::cli {
@@ -39,7 +39,8 @@ FileKind detect_file_kind(std::span<const uint8_t> head, uint64_t size);
 std::string json_document_kind(const Json& j, const std::string& path);
 
 // public.json: an array of decimal strings (one proof) or an array of such arrays (one per
-// proof of a multi-partition file). DecodeError naming `where` and the index.
-std::vector<std::vector<ff::Fr>> publics_from_json(const Json& j, const std::string& where);
+// proof of a multi-partition file), values of E's Fr. DecodeError naming `where` and the index.
+template <class E = groth16::Bls12_381>
+std::vector<std::vector<typename E::Fr>> publics_from_json(const Json& j, const std::string& where);
 
 }  // namespace snarkd::cli

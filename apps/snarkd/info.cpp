@@ -14,7 +14,8 @@
 namespace snarkd::cli {
 namespace {
 
-Json circuit_json(const r1cs::Circuit& c) {
+template <class F>
+Json circuit_json(const r1cs::CircuitT<F>& c) {
   Json j = Json::object();
   j.set("constraints", Json::number(c.num_constraints()));
   j.set("inputs_with_one", Json::number(c.num_inputs));
@@ -26,7 +27,8 @@ Json circuit_json(const r1cs::Circuit& c) {
   return j;
 }
 
-Json key_json(const groth16::ProvingKey& pk) {
+template <class E>
+Json key_json(const groth16::ProvingKeyT<E>& pk) {
   Json j = Json::object();
   j.set("flavour", Json::string(groth16::flavour_name(pk.flavour)));
   j.set("domain_size", Json::number(pk.domain_size()));
@@ -45,13 +47,30 @@ Json with_kind(Json j, const std::string& kind) {
   return j;
 }
 
+// The curve, as snarkjs names it in its files (what the "curve" fields of our JSON say).
+Json curve_json(groth16::CurveId id) {
+  return Json::string(groth16::with_curve(id, [](auto e) { return decltype(e)::kSnarkjsName; }));
+}
+
+// A vk or proof JSON: its "curve" picks the reader that validates it. A proof without one (it
+// is optional) is read as BLS12-381's, snarkd's first curve.
+void describe_curve_json(const Json& doc, const std::string& path, const std::string& kind, Json& j) {
+  const groth16::CurveId id = kind == "proof" && !doc.find("curve") ? groth16::CurveId::kBls12_381
+                                                                   : groth16::snarkjs_json_curve(doc, path);
+  j.set("curve", curve_json(id));
+  groth16::with_curve(id, [&](auto e) {
+    using E = decltype(e);
+    if (kind == "vk") j.set("public_inputs", Json::number(groth16::vk_from_snarkjs_json<E>(doc, path).num_public()));
+    if (kind == "proof") groth16::proof_from_snarkjs_json<E>(doc, path);  // validates
+  });
+}
+
 Json json_file(const std::string& path) {
   const Json doc = Json::load(path);
   const std::string kind = json_document_kind(doc, path);
   Json j = Json::object();
   j.set("kind", Json::string("snarkjs " + kind + " json"));
-  if (kind == "vk") j.set("public_inputs", Json::number(groth16::vk_from_snarkjs_json(doc, path).num_public()));
-  if (kind == "proof") groth16::proof_from_snarkjs_json(doc, path);  // validates
+  if (kind == "vk" || kind == "proof") describe_curve_json(doc, path, kind, j);
   if (kind == "public") {
     const auto publics = publics_from_json(doc, path);
     if (publics.size() > 1) j.set("proofs", Json::number(publics.size()));
@@ -60,17 +79,29 @@ Json json_file(const std::string& path) {
   return j;
 }
 
+// The circom and snarkjs binaries, read over the curve their header names.
+Json describe_by_curve(const std::string& path, FileKind k) {
+  const groth16::CurveId id = k == FileKind::kZkey ? groth16::zkey_curve(path) : r1cs::circom_curve(path);
+  Json j = groth16::with_curve(id, [&](auto e) {
+    using E = decltype(e);
+    if (k == FileKind::kZkey)
+      return with_kind(key_json(groth16::read_zkey<E>(path, groth16::PointCheck::kTrusted).pk), "snarkjs zkey");
+    if (k == FileKind::kCircomR1cs)
+      return with_kind(circuit_json(r1cs::read_circom_r1cs<typename E::Fr>(path).circuit), "circom r1cs");
+    Json w = Json::object();
+    w.set("values", Json::number(r1cs::read_wtns<typename E::Fr>(path).size()));
+    return with_kind(std::move(w), "circom wtns");
+  });
+  j.set("curve", curve_json(id));
+  return j;
+}
+
 Json describe(const std::string& path) {
-  switch (detect_file_kind(path)) {
+  switch (const FileKind k = detect_file_kind(path)) {
     case FileKind::kZkey:
-      return with_kind(key_json(groth16::read_zkey(path, groth16::PointCheck::kTrusted).pk), "snarkjs zkey");
-    case FileKind::kCircomR1cs: return with_kind(circuit_json(r1cs::read_circom_r1cs(path).circuit), "circom r1cs");
+    case FileKind::kCircomR1cs:
+    case FileKind::kWtns: return describe_by_curve(path, k);
     case FileKind::kCsr: return with_kind(circuit_json(r1cs::read_csr_file(path)), "snarkd csr circuit");
-    case FileKind::kWtns: {
-      Json j = Json::object();
-      j.set("values", Json::number(r1cs::read_wtns(path).size()));
-      return with_kind(std::move(j), "circom wtns");
-    }
     case FileKind::kJson: return json_file(path);
     case FileKind::kBellpersonProof: {
       Json j = Json::object();

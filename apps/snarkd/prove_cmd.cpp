@@ -1,5 +1,6 @@
 // `snarkd prove`: snarkjs keys (--zkey, or ZKEY WTNS PROOF PUBLIC as snarkjs and rapidsnark take
-// them) and bellperson keys (--params with the circuit). Every proof is verified before it is
+// them) over BLS12-381 or BN254 (the zkey's q says which) and bellperson keys (--params with the
+// circuit, BLS12-381). Every proof is verified before it is
 // written; when that check fails on a key whose points were not checked at load, the key is
 // checked and named before the witness is blamed.
 #include <cstdio>
@@ -56,7 +57,8 @@ struct ProveJob {
 // The proof failed its self-check. With an unchecked key, a flipped byte in a query point (off
 // the curve) is the likelier cause: check every point (subgroups too for small keys; ~100 µs a
 // point) and name the key. Otherwise say what is known.
-[[noreturn]] void explain_failed_check(const groth16::ProvingKey& pk, const ProveJob& job, Progress& progress) {
+template <class E>
+[[noreturn]] void explain_failed_check(const groth16::ProvingKeyT<E>& pk, const ProveJob& job, Progress& progress) {
   const bool checked_at_load = job.args.has("check-key");
   const uint64_t points = pk.a.size() + pk.b_g1.size() + pk.b_g2.size() + pk.l.size() + pk.h.size();
   const bool subgroups = points <= (uint64_t{1} << 16);
@@ -79,14 +81,15 @@ struct ProveJob {
                                     UINT64_MAX);
 }
 
-groth16::ProveTimings run_prover(const groth16::BoundKey& key, const std::vector<Fr>& w, const ProveJob& job,
-                                 Progress& progress, Proof& proof) {
+template <class E>
+groth16::ProveTimings run_prover(const groth16::BoundKeyT<E>& key, const std::vector<typename E::Fr>& w,
+                                 const ProveJob& job, Progress& progress, groth16::ProofT<E>& proof) {
   groth16::ProveOptions opt;
   opt.self_check = true;  // ~3 ms: no invalid proof ever leaves this command
   opt.on_step = [&progress](std::string_view s) { progress.step(s); };
   groth16::ProveTimings t;
   try {
-    proof = groth16::prove(key, w, groth16::random_proof_randomness(), opt, &t);
+    proof = groth16::prove(key, w, groth16::random_proof_randomness<E>(), opt, &t);
   } catch (const groth16::UnsatisfiedWitness& e) {
     if (e.row() != UINT64_MAX) throw;  // a failing constraint: the witness it is
     explain_failed_check(key.pk(), job, progress);
@@ -95,7 +98,8 @@ groth16::ProveTimings run_prover(const groth16::BoundKey& key, const std::vector
 }
 
 // For zkey keys, which carry no C matrix: the circuit file names the failing constraint.
-void check_satisfied(const r1cs::Circuit& circuit, const std::vector<Fr>& w, const std::string& path,
+template <class F>
+void check_satisfied(const r1cs::CircuitT<F>& circuit, const std::vector<F>& w, const std::string& path,
                      const std::string& zkey_path, uint64_t zkey_vars) {
   if (circuit.num_vars() != zkey_vars)
     throw DecodeError(path + ": has " + std::to_string(circuit.num_vars()) + " variables, " + zkey_path + " has " +
@@ -105,27 +109,35 @@ void check_satisfied(const r1cs::Circuit& circuit, const std::vector<Fr>& w, con
                                       *row);
 }
 
+// The zkey's curve E decides the witness's and the circuit's field (a file for the other curve
+// is refused by its reader, naming both curves).
+template <class E>
 int prove_zkey(const Options& a, const std::vector<std::string>& f) {
+  using F = typename E::Fr;
   const std::string &zkey_path = f[0], &witness_path = f[1], &proof_path = f[2], &public_path = f[3];
   const auto r1cs_path = a.get("r1cs");
   Progress progress("prove", 4 + (r1cs_path ? 1 : 0) + groth16::kProveSteps, progress_mode(a));
   progress.step("read key");
-  groth16::Zkey zk = groth16::read_zkey(zkey_path, key_check(a));
+  groth16::ZkeyT<E> zk = groth16::read_zkey<E>(zkey_path, key_check(a));
   progress.step("read witness");
-  const std::vector<Fr> w = load_witness(witness_path, zk.circuit, zkey_path);
+  const std::vector<F> w = load_witness<F>(witness_path, zk.circuit, zkey_path);
   if (r1cs_path) {
     progress.step("check constraints");
-    check_satisfied(load_circuit(*r1cs_path), w, *r1cs_path, zkey_path, zk.circuit.num_vars());
+    check_satisfied(load_circuit<F>(*r1cs_path), w, *r1cs_path, zkey_path, zk.circuit.num_vars());
   }
   progress.step("bind");
-  const auto key = groth16::BoundKey::bind(std::move(zk.pk), std::move(zk.circuit));
-  Proof proof;
+  const auto key = groth16::BoundKeyT<E>::bind(std::move(zk.pk), std::move(zk.circuit));
+  groth16::ProofT<E> proof;
   const auto t = run_prover(*key, w, {a, zkey_path, r1cs_path.has_value()}, progress, proof);
   progress.step("write");
   groth16::write_snarkjs_proof(proof_path, proof);
-  groth16::write_snarkjs_public(public_path, groth16::public_inputs(key->circuit(), w));
+  groth16::write_snarkjs_public<E>(public_path, groth16::public_inputs(key->circuit(), w));
   if (a.has("json")) std::printf("%s\n", timings_json(t).dump().c_str());
   return 0;
+}
+
+int prove_zkey_file(const Options& a, const std::vector<std::string>& f) {
+  return groth16::with_curve(groth16::zkey_curve(f[0]), [&](auto e) { return prove_zkey<decltype(e)>(a, f); });
 }
 
 int prove_params(const Options& a) {
@@ -158,7 +170,7 @@ int prove_params(const Options& a) {
 
 void declare_prove(Options& o) {
   o.positionals("FILES", "ZKEY WTNS PROOF PUBLIC: the order snarkjs and rapidsnark take (or the options)")
-      .value("zkey", "snarkjs proving key", "K.zkey")
+      .value("zkey", "snarkjs proving key, BLS12-381 or BN254 (bn128): the file says which", "K.zkey")
       .value("params", "bellperson proving key (with --r1cs)", "P.params")
       .value("r1cs", "the circuit: circom .r1cs or snarkd CSR (with --zkey: optional, names a failing constraint)",
              "C.r1cs")
@@ -178,11 +190,11 @@ int cmd_prove(const Options& a) {
     if (a.positional().size() != 4 || a.has("zkey") || a.has("params") || a.has("witness") || a.has("proof") ||
         a.has("public"))
       throw UsageError("give ZKEY WTNS PROOF PUBLIC (snarkjs's order) or the options, not both");
-    return prove_zkey(a, a.positional());
+    return prove_zkey_file(a, a.positional());
   }
   if (a.has("zkey") == a.has("params")) throw UsageError("give exactly one of --zkey and --params");
   if (a.has("zkey"))
-    return prove_zkey(a, {a.require("zkey"), a.require("witness"), a.require("proof"), a.require("public")});
+    return prove_zkey_file(a, {a.require("zkey"), a.require("witness"), a.require("proof"), a.require("public")});
   return prove_params(a);
 }
 

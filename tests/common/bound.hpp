@@ -7,8 +7,10 @@
 
 namespace snarkd::test {
 
-inline std::shared_ptr<const groth16::BoundKey> bind(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit) {
-  return groth16::BoundKey::bind(pk, circuit);
+template <class E>
+std::shared_ptr<const groth16::BoundKeyT<E>> bind(const groth16::ProvingKeyT<E>& pk,
+                                                  const r1cs::CircuitT<typename E::Fr>& circuit) {
+  return groth16::BoundKeyT<E>::bind(pk, circuit);
 }
 
 }  // namespace snarkd::test

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/seed.hpp"
+#include "curves.hpp"
 #include "snarkd/ec/encoding.hpp"
 #include "snarkd/ec/subgroup.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
@@ -189,13 +190,7 @@ class BellpersonIo : public ::testing::Test {
 
 void expect_same_pk(const ProvingKey& got, const ProvingKey& want) {
   EXPECT_EQ(got.flavour, KeyFlavour::kBellperson);
-  EXPECT_EQ(got.vk, want.vk);
-  EXPECT_EQ(got.log_domain, want.log_domain);
-  EXPECT_EQ(got.h, want.h);
-  EXPECT_EQ(got.l, want.l);
-  EXPECT_EQ(got.a, want.a);
-  EXPECT_EQ(got.b_g1, want.b_g1);
-  EXPECT_EQ(got.b_g2, want.b_g2);
+  test::expect_same_points(got, want);
   EXPECT_EQ(got.a_density.num_bits, 0u);
   EXPECT_EQ(got.b_density.num_bits, 0u);
 }
@@ -203,7 +198,7 @@ void expect_same_pk(const ProvingKey& got, const ProvingKey& want) {
 // --- round trips and layouts
 
 TEST_F(BellpersonIo, VkRoundTripAndLayout) {
-  auto g = test::rng("bp-vk");
+  auto g = snarkd::test::rng("bp-vk");
   for (size_t num_ic : {1, 2, 5}) {
     const VerifyingKey vk = random_vk(g, num_ic);
     write_vk(path("k.vk"), vk);
@@ -224,7 +219,7 @@ TEST_F(BellpersonIo, VkRoundTripAndLayout) {
 }
 
 TEST_F(BellpersonIo, ParamsRoundTripAndLayout) {
-  auto g = test::rng("bp-params");
+  auto g = snarkd::test::rng("bp-params");
   const ProvingKey pk = small_pk(g);
   write_params(path("k.params"), pk);
   const Bytes b = load(path("k.params"));
@@ -250,7 +245,7 @@ TEST_F(BellpersonIo, ParamsRoundTripAndLayout) {
 
 // A count above 255 shows the byte order; points are a running sum (cheaper than scalar muls).
 TEST_F(BellpersonIo, CountsAreBigEndian) {
-  auto g = test::rng("bp-be");
+  auto g = snarkd::test::rng("bp-be");
   ProvingKey pk = random_pk(g, 1, 1, 0, 1, 1);
   ec::G1Jacobian acc = ec::G1Jacobian::from_affine(rand_g1(g));
   for (int i = 0; i < 300; ++i) {
@@ -268,7 +263,7 @@ TEST_F(BellpersonIo, CountsAreBigEndian) {
 }
 
 TEST_F(BellpersonIo, EmptySectionsAndSmallestDomain) {
-  auto g = test::rng("bp-empty");
+  auto g = snarkd::test::rng("bp-empty");
   const ProvingKey pk = random_pk(g, 0, 1, 0, 0, 0);  // |h| = 0: domain 1
   write_params(path("k.params"), pk);
   expect_same_pk(read_params(path("k.params")), pk);
@@ -277,7 +272,7 @@ TEST_F(BellpersonIo, EmptySectionsAndSmallestDomain) {
 // --- proofs
 
 TEST_F(BellpersonIo, ProofEncodeDecode) {
-  auto g = test::rng("bp-proof");
+  auto g = snarkd::test::rng("bp-proof");
   for (int t = 0; t < 8; ++t) {
     Proof p{rand_g1(g), rand_g2(g), rand_g1(g)};
     if (t == 1) p.a = G1Affine::infinity();
@@ -296,7 +291,7 @@ TEST_F(BellpersonIo, ProofEncodeDecode) {
 }
 
 TEST_F(BellpersonIo, ConcatenatedProofs) {
-  auto g = test::rng("bp-proofs");
+  auto g = snarkd::test::rng("bp-proofs");
   std::vector<Proof> proofs;
   for (int i = 0; i < 3; ++i) proofs.push_back({rand_g1(g), rand_g2(g), rand_g1(g)});
   write_proofs(path("p.bin"), proofs);
@@ -312,7 +307,7 @@ TEST_F(BellpersonIo, ConcatenatedProofs) {
 }
 
 TEST_F(BellpersonIo, BadProofBytes) {
-  auto g = test::rng("bp-proof-bad");
+  auto g = snarkd::test::rng("bp-proof-bad");
   const Proof p{rand_g1(g), rand_g2(g), rand_g1(g)};
   const auto good = encode_proof(p);
   for (size_t n : {0, 191, 193}) {
@@ -347,7 +342,7 @@ TEST_F(BellpersonIo, BadProofBytes) {
 // --- malformed keys
 
 TEST_F(BellpersonIo, TruncatedInEachSection) {
-  auto g = test::rng("bp-trunc");
+  auto g = snarkd::test::rng("bp-trunc");
   const ProvingKey pk = small_pk(g);
   const Bytes full = params_bytes(pk);
   const Offsets o(pk);
@@ -375,7 +370,7 @@ TEST_F(BellpersonIo, TruncatedInEachSection) {
 }
 
 TEST_F(BellpersonIo, CountLargerThanFile) {
-  auto g = test::rng("bp-count");
+  auto g = snarkd::test::rng("bp-count");
   const ProvingKey pk = small_pk(g);
   const Offsets o(pk);
   Bytes b = params_bytes(pk);
@@ -393,7 +388,7 @@ TEST_F(BellpersonIo, CountLargerThanFile) {
 }
 
 TEST_F(BellpersonIo, GarbageFlags) {
-  auto g = test::rng("bp-flags");
+  auto g = snarkd::test::rng("bp-flags");
   const ProvingKey pk = small_pk(g);
   const Offsets o(pk);
   Bytes b = params_bytes(pk);
@@ -409,7 +404,7 @@ TEST_F(BellpersonIo, GarbageFlags) {
 }
 
 TEST_F(BellpersonIo, OffCurvePoint) {
-  auto g = test::rng("bp-offcurve");
+  auto g = snarkd::test::rng("bp-offcurve");
   const ProvingKey pk = small_pk(g);
   const Offsets o(pk);
   Bytes b = params_bytes(pk);
@@ -429,7 +424,7 @@ TEST_F(BellpersonIo, OffCurvePoint) {
 }
 
 TEST_F(BellpersonIo, WrongSubgroupPoint) {
-  auto g = test::rng("bp-subgroup");
+  auto g = snarkd::test::rng("bp-subgroup");
   const ProvingKey pk = small_pk(g);
   const Offsets o(pk);
   const G1Affine q1 = off_subgroup_point<ec::G1Config>(g);
@@ -454,7 +449,7 @@ TEST_F(BellpersonIo, WrongSubgroupPoint) {
 }
 
 TEST_F(BellpersonIo, NonCanonicalCoordinate) {
-  auto g = test::rng("bp-canonical");
+  auto g = snarkd::test::rng("bp-canonical");
   const ProvingKey pk = small_pk(g);
   const Offsets o(pk);
   Bytes b = params_bytes(pk);
@@ -468,7 +463,7 @@ TEST_F(BellpersonIo, NonCanonicalCoordinate) {
 }
 
 TEST_F(BellpersonIo, DomainNotPowerOfTwo) {
-  auto g = test::rng("bp-domain");
+  auto g = snarkd::test::rng("bp-domain");
   ProvingKey pk = small_pk(g);
   pk.h.pop_back();  // 6 points: |h| + 1 = 7
   expect_params_error(params_bytes(pk), {"section h: 6 points, but |h| + 1 = 7 is not a power of two"});
@@ -476,7 +471,7 @@ TEST_F(BellpersonIo, DomainNotPowerOfTwo) {
 }
 
 TEST_F(BellpersonIo, InconsistentQueryLengths) {
-  auto g = test::rng("bp-lengths");
+  auto g = snarkd::test::rng("bp-lengths");
   ProvingKey pk = small_pk(g);
   pk.b_g2.pop_back();
   expect_params_error(params_bytes(pk), {"section b_g2: 3 points, but b_g1 has 4"});
@@ -494,7 +489,7 @@ TEST_F(BellpersonIo, InconsistentQueryLengths) {
 }
 
 TEST_F(BellpersonIo, InfinityInKeys) {
-  auto g = test::rng("bp-infinity");
+  auto g = snarkd::test::rng("bp-infinity");
   ProvingKey pk = small_pk(g);
   pk.vk.alpha_g1 = G1Affine::infinity();
   expect_params_error(params_bytes(pk), {"section vk: alpha_g1: point at infinity"});
@@ -513,7 +508,7 @@ TEST_F(BellpersonIo, InfinityInKeys) {
 
 // γ = ±δ: a key under which C can absorb any change of the public inputs (verifier.hpp).
 TEST_F(BellpersonIo, GammaEqualToPlusOrMinusDeltaIsRefused) {
-  auto g = test::rng("bp-gamma-delta");
+  auto g = snarkd::test::rng("bp-gamma-delta");
   for (const bool negate : {false, true}) {
     ProvingKey pk = small_pk(g);
     pk.vk.gamma_g2 = negate ? -pk.vk.delta_g2 : pk.vk.delta_g2;
@@ -526,7 +521,7 @@ TEST_F(BellpersonIo, GammaEqualToPlusOrMinusDeltaIsRefused) {
 }
 
 TEST_F(BellpersonIo, TrailingBytes) {
-  auto g = test::rng("bp-trailing");
+  auto g = snarkd::test::rng("bp-trailing");
   const ProvingKey pk = small_pk(g);
   Bytes b = params_bytes(pk);
   b.insert(b.end(), {0, 0, 0});

@@ -93,25 +93,6 @@ TEST(Prover, BellpersonProofEqualsReferenceAndVerifies) {
   }
 }
 
-// snarkjs keys: a real circom + snarkjs zkey (tests/groth16/fixtures), fixed r, s: our proof
-// equals the naive reference (c = a∘b, H by evaluation on the coset ω₂ₙ·⟨ω⟩, full queries) and
-// verifies under the zkey's vk; the witness with one value changed is refused by the self-check.
-TEST(Prover, SnarkjsZkeyProofEqualsReferenceAndVerifies) {
-  auto g = snarkd::test::rng("prover_zkey");
-  for (const char* name : {"multiplier", "lincomb"}) {
-    const std::string dir = std::string(SNARKD_GROTH16_FIXTURES) + "/" + name + "/" + name;
-    Zkey zk = read_zkey(dir + ".zkey");
-    const std::vector<Fr> w = r1cs::read_wtns(dir + ".wtns");
-    const auto [r, s] = random_rs(g);
-    const Proof p = prove(*snarkd::test::bind(zk.pk, zk.circuit), w, ProofRandomness{r, s});
-    EXPECT_EQ(p, test::reference_prove(zk.pk, zk.circuit, w, r, s)) << name;
-    EXPECT_TRUE(verify(zk.pk.vk, p, public_inputs(zk.circuit, w))) << name;
-    auto bad = w;
-    bad.back() += Fr::one();
-    EXPECT_THROW(prove(*snarkd::test::bind(zk.pk, zk.circuit), bad, ProofRandomness{r, s}), UnsatisfiedWitness) << name;
-  }
-}
-
 // assemble() reads fixed-base tables of δ₁, δ₂ cached per key and joins s·A + r·B₁ in one
 // Straus pass: the proof must equal the plain formulas (each product its own double-and-add),
 // for random sums, zero and random r, s, sums at infinity, and more keys than the cache keeps

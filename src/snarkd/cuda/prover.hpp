@@ -59,10 +59,6 @@
 #include "snarkd/groth16/prover.hpp"
 #include "snarkd/r1cs/r1cs.hpp"
 
-namespace snarkd::groth16 {
-class BoundKey;  // groth16/bound_key.hpp (host code only)
-}  // namespace snarkd::groth16
-
 namespace snarkd::cuda {
 
 // The results of one proof as they leave the device (one copy): the five sums in XYZZ, the

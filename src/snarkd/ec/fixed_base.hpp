@@ -5,7 +5,8 @@
 // affine points: 0.78 MB for G1, 1.6 MB for G2). A 255-bit scalar then costs at most 32 mixed
 // additions and no doublings, against ~255 doublings + 64 additions for a windowed
 // double-and-add: about 8× fewer group operations. Results are normalised with one batched
-// inversion per chunk.
+// inversion per chunk. Generic over the curve C; scalars are its C::Scalar (BLS12-381's or
+// BN254's Fr).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -13,7 +14,6 @@
 #include <vector>
 
 #include "snarkd/ec/curve.hpp"
-#include "snarkd/ff/fr.hpp"
 #include "snarkd/util/thread_pool.hpp"
 
 namespace snarkd::ec {
@@ -23,7 +23,8 @@ class FixedBaseTable {
  public:
   static constexpr size_t kWindowBits = 8;
   static constexpr size_t kDigits = (size_t{1} << kWindowBits) - 1;  // non-zero digits
-  static constexpr size_t kWindows = (ff::Fr::kBits + kWindowBits - 1) / kWindowBits;
+  using Scalar = typename C::Scalar;
+  static constexpr size_t kWindows = (Scalar::kBits + kWindowBits - 1) / kWindowBits;
 
   explicit FixedBaseTable(const Affine<C>& base) {
     std::vector<Jacobian<C>> jac(kWindows * kDigits);
@@ -40,7 +41,7 @@ class FixedBaseTable {
   }
 
   // s·B for one scalar.
-  Jacobian<C> mul(const ff::Fr& s) const {
+  Jacobian<C> mul(const Scalar& s) const {
     const auto k = s.to_repr();
     Jacobian<C> acc = Jacobian<C>::infinity();
     for (size_t w = 0; w < kWindows; ++w) {
@@ -52,7 +53,7 @@ class FixedBaseTable {
   }
 
   // out[i] = scalars[i]·B, in parallel on the global pool.
-  std::vector<Affine<C>> mul_many(std::span<const ff::Fr> scalars) const {
+  std::vector<Affine<C>> mul_many(std::span<const Scalar> scalars) const {
     std::vector<Affine<C>> out(scalars.size());
     parallel_for(scalars.size(), [&](size_t begin, size_t end) {
       constexpr size_t kChunk = 1024;  // one inversion per 1024 points

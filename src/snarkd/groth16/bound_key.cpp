@@ -17,7 +17,8 @@ void expect_len(const char* what, uint64_t got, uint64_t want, const char* why) 
 }
 
 // The checks and the densities of bind(), on the key before it is frozen.
-void attach(ProvingKey& pk, const r1cs::Circuit& circuit) {
+template <class E>
+void attach(ProvingKeyT<E>& pk, const r1cs::CircuitT<typename E::Fr>& circuit) {
   // The counts first: a circuit file claiming 2^32 variables must be refused before the density
   // bitmaps (num_vars bits each) are built for it.
   expect_len("IC", pk.vk.ic.size(), circuit.num_inputs, "the circuit's inputs (ONE included):");
@@ -47,28 +48,39 @@ void attach(ProvingKey& pk, const r1cs::Circuit& circuit) {
 
 }  // namespace
 
-BoundKey::BoundKey(Token, ProvingKey pk, std::shared_ptr<const r1cs::Circuit> circuit)
+template <class E>
+BoundKeyT<E>::BoundKeyT(Token, ProvingKeyT<E> pk, std::shared_ptr<const Circuit> circuit)
     : pk_(std::move(pk)), circuit_(std::move(circuit)) {}
 
-std::shared_ptr<const BoundKey> BoundKey::bind(ProvingKey pk, std::shared_ptr<const r1cs::Circuit> circuit) {
+template <class E>
+std::shared_ptr<const BoundKeyT<E>> BoundKeyT<E>::bind(ProvingKeyT<E> pk, std::shared_ptr<const Circuit> circuit) {
   if (!circuit) throw InvalidArgument("BoundKey::bind: no circuit");
   attach(pk, *circuit);
-  return std::make_shared<const BoundKey>(Token{}, std::move(pk), std::move(circuit));
+  return std::make_shared<const BoundKeyT>(Token{}, std::move(pk), std::move(circuit));
 }
 
-std::shared_ptr<const BoundKey> BoundKey::bind(ProvingKey pk, r1cs::Circuit circuit) {
-  return bind(std::move(pk), std::make_shared<const r1cs::Circuit>(std::move(circuit)));
+template <class E>
+std::shared_ptr<const BoundKeyT<E>> BoundKeyT<E>::bind(ProvingKeyT<E> pk, Circuit circuit) {
+  return bind(std::move(pk), std::make_shared<const Circuit>(std::move(circuit)));
 }
 
-void BoundKey::check_witness(std::span<const Fr> w, const std::string& label) const {
-  groth16::check_witness(w, num_vars(), label);
+template <class E>
+void BoundKeyT<E>::check_witness(std::span<const Fr> w, const std::string& label) const {
+  groth16::check_witness<Fr>(w, num_vars(), label);
 }
 
-void check_witness(std::span<const Fr> w, uint64_t num_vars, const std::string& label, const std::string& of) {
+template <class F>
+void check_witness(r1cs::Values<F> w, uint64_t num_vars, const std::string& label, const std::string& of) {
   if (w.size() != num_vars)
     throw InvalidArgument(label + ": has " + std::to_string(w.size()) + " witness values, " + of + " has " +
                           std::to_string(num_vars) + " variables");
-  if (w.empty() || w[0] != Fr::one()) throw InvalidArgument(label + ": value 0 (the constant ONE) is not 1");
+  if (w.empty() || w[0] != F::one()) throw InvalidArgument(label + ": value 0 (the constant ONE) is not 1");
 }
+
+template class BoundKeyT<Bls12_381>;
+template class BoundKeyT<Bn254>;
+template void check_witness<ff::Fr>(r1cs::Values<ff::Fr>, uint64_t, const std::string&, const std::string&);
+template void check_witness<ff::bn254::Fr>(r1cs::Values<ff::bn254::Fr>, uint64_t, const std::string&,
+                                           const std::string&);
 
 }  // namespace snarkd::groth16

@@ -7,7 +7,8 @@
 // against the circuit: |a|, |b_g1|, |b_g2| = density counts (or num_vars for snarkjs keys),
 // |ic| = num_inputs, |l| = num_aux, |h| = n − 1 (bellperson) or n (snarkjs), and that the QAP
 // rows fit the domain. Afterwards the key is immutable (const access only) and travels between
-// threads as shared_ptr<const BoundKey>.
+// threads as shared_ptr<const BoundKey>. BoundKeyT<E> for a curve E (curve.hpp); BoundKey is
+// BLS12-381's.
 //
 // Witnesses: check_witness is the one check of a witness against a circuit (length, and the
 // constant ONE at index 0); the entry points call it (the CLI's loaders, Engine::submit, the
@@ -23,25 +24,30 @@
 
 namespace snarkd::groth16 {
 
-class BoundKey : public std::enable_shared_from_this<BoundKey> {
+template <class E>
+class BoundKeyT : public std::enable_shared_from_this<BoundKeyT<E>> {
   struct Token {};
 
  public:
+  using Curve = E;
+  using Fr = typename E::Fr;
+  using Circuit = r1cs::CircuitT<Fr>;
+
   // Throws DecodeError naming the first disagreement ("key has 120 A points, the circuit's
   // density has 122"); the counts are checked before the per-variable density bitmaps are built,
   // so a circuit claiming 2^32 variables is refused without allocating for them.
-  static std::shared_ptr<const BoundKey> bind(ProvingKey pk, std::shared_ptr<const r1cs::Circuit> circuit);
-  static std::shared_ptr<const BoundKey> bind(ProvingKey pk, r1cs::Circuit circuit);
+  static std::shared_ptr<const BoundKeyT> bind(ProvingKeyT<E> pk, std::shared_ptr<const Circuit> circuit);
+  static std::shared_ptr<const BoundKeyT> bind(ProvingKeyT<E> pk, Circuit circuit);
 
-  BoundKey(Token, ProvingKey pk, std::shared_ptr<const r1cs::Circuit> circuit);  // bind() only
-  BoundKey(const BoundKey&) = delete;
-  BoundKey& operator=(const BoundKey&) = delete;
+  BoundKeyT(Token, ProvingKeyT<E> pk, std::shared_ptr<const Circuit> circuit);  // bind() only
+  BoundKeyT(const BoundKeyT&) = delete;
+  BoundKeyT& operator=(const BoundKeyT&) = delete;
 
-  const ProvingKey& pk() const { return pk_; }
-  const r1cs::Circuit& circuit() const { return *circuit_; }
+  const ProvingKeyT<E>& pk() const { return pk_; }
+  const Circuit& circuit() const { return *circuit_; }
   // The parts for holders that need only one; each keeps this key alive.
-  std::shared_ptr<const ProvingKey> shared_pk() const { return {shared_from_this(), &pk_}; }
-  const std::shared_ptr<const r1cs::Circuit>& shared_circuit() const { return circuit_; }
+  std::shared_ptr<const ProvingKeyT<E>> shared_pk() const { return {this->shared_from_this(), &pk_}; }
+  const std::shared_ptr<const Circuit>& shared_circuit() const { return circuit_; }
 
   KeyFlavour flavour() const { return pk_.flavour; }
   uint64_t num_vars() const { return circuit_->num_vars(); }
@@ -50,13 +56,20 @@ class BoundKey : public std::enable_shared_from_this<BoundKey> {
   void check_witness(std::span<const Fr> w, const std::string& label) const;
 
  private:
-  ProvingKey pk_;
-  std::shared_ptr<const r1cs::Circuit> circuit_;
+  ProvingKeyT<E> pk_;
+  std::shared_ptr<const Circuit> circuit_;
 };
+using BoundKey = BoundKeyT<Bls12_381>;
+extern template class BoundKeyT<Bls12_381>;
+extern template class BoundKeyT<Bn254>;
 
 // The witness check of the entry points: InvalidArgument "<label>: has 5 witness values, <of>
 // has 6 variables" or "<label>: value 0 (the constant ONE) is not 1".
-void check_witness(std::span<const Fr> w, uint64_t num_vars, const std::string& label,
+template <class F = Fr>
+void check_witness(r1cs::Values<F> w, uint64_t num_vars, const std::string& label,
                    const std::string& of = "the circuit");
+extern template void check_witness<ff::Fr>(r1cs::Values<ff::Fr>, uint64_t, const std::string&, const std::string&);
+extern template void check_witness<ff::bn254::Fr>(r1cs::Values<ff::bn254::Fr>, uint64_t, const std::string&,
+                                                  const std::string&);
 
 }  // namespace snarkd::groth16

@@ -14,6 +14,9 @@ namespace snarkd::groth16 {
 // with `subgroups` also not in the prime-order subgroup, as "L point 17 is not on the curve".
 // The point at infinity passes (snarkjs keys hold it for absent variables). Runs on the pool:
 // the curve equation costs ~1 µs a point, the subgroup test ~100× more.
-std::optional<std::string> find_invalid_key_point(const ProvingKey& pk, bool subgroups);
+template <class E>
+std::optional<std::string> find_invalid_key_point(const ProvingKeyT<E>& pk, bool subgroups);
+extern template std::optional<std::string> find_invalid_key_point<Bls12_381>(const ProvingKeyT<Bls12_381>&, bool);
+extern template std::optional<std::string> find_invalid_key_point<Bn254>(const ProvingKeyT<Bn254>&, bool);
 
 }  // namespace snarkd::groth16

@@ -24,9 +24,10 @@ double seconds_since(Clock::time_point t0) {
 
 // A query's scalars: the witness itself for a full (snarkjs) query, no copy; else the values of
 // the density's variables, gathered into `store`.
-std::span<const Fr> query_scalars(std::span<const Fr> w, const r1cs::DensityBitmap& d, std::vector<Fr>& store) {
+template <class F>
+std::span<const F> query_scalars(std::span<const F> w, const r1cs::DensityBitmap& d, std::vector<F>& store) {
   if (d.num_bits == 0) return w;
-  store = gather_by_density(w, d);
+  store = gather_by_density<F>(w, d);
   return store;
 }
 
@@ -35,24 +36,27 @@ std::span<const Fr> query_scalars(std::span<const Fr> w, const r1cs::DensityBitm
 // additions, most of a tiny circuit's assemble(). A table pair costs ~8 ms to build and 2.4 MB,
 // so it is built on a key's first proof and kept for the process's last kMaxDeltaKeys keys
 // (found by the δ points themselves: no key identity needed).
+template <class E>
 struct DeltaTables {
-  ec::G1Affine d1;
-  ec::G2Affine d2;
-  ec::FixedBaseTable<ec::G1Config> g1;
-  ec::FixedBaseTable<ec::G2Config> g2;
-  explicit DeltaTables(const VerifyingKey& vk) : d1(vk.delta_g1), d2(vk.delta_g2), g1(d1), g2(d2) {}
+  typename E::G1Affine d1;
+  typename E::G2Affine d2;
+  ec::FixedBaseTable<typename E::G1> g1;
+  ec::FixedBaseTable<typename E::G2> g2;
+  explicit DeltaTables(const VerifyingKeyT<E>& vk) : d1(vk.delta_g1), d2(vk.delta_g2), g1(d1), g2(d2) {}
 };
 constexpr size_t kMaxDeltaKeys = 8;
 
-std::shared_ptr<const DeltaTables> delta_tables(const VerifyingKey& vk) {
+// One cache per curve (each instantiation has its own statics).
+template <class E>
+std::shared_ptr<const DeltaTables<E>> delta_tables(const VerifyingKeyT<E>& vk) {
   static std::mutex mu;
-  static std::vector<std::shared_ptr<const DeltaTables>> cache;  // oldest first
+  static std::vector<std::shared_ptr<const DeltaTables<E>>> cache;  // oldest first
   {
     std::lock_guard l(mu);
     for (const auto& e : cache)
       if (e->d1 == vk.delta_g1 && e->d2 == vk.delta_g2) return e;
   }
-  auto built = std::make_shared<const DeltaTables>(vk);  // outside the lock: other keys go on
+  auto built = std::make_shared<const DeltaTables<E>>(vk);  // outside the lock: other keys go on
   std::lock_guard l(mu);
   if (cache.size() >= kMaxDeltaKeys) cache.erase(cache.begin());
   cache.push_back(built);
@@ -61,45 +65,51 @@ std::shared_ptr<const DeltaTables> delta_tables(const VerifyingKey& vk) {
 
 }  // namespace
 
-ProofRandomness random_proof_randomness() {
+template <class E>
+ProofRandomnessT<E> random_proof_randomness() {
   OsRandom g;
-  return {Fr::random(g), Fr::random(g)};
+  return {E::Fr::random(g), E::Fr::random(g)};
 }
 
-std::vector<Fr> public_inputs(const r1cs::Circuit& circuit, std::span<const Fr> witness) {
+template <class F>
+std::vector<F> public_inputs(const r1cs::CircuitT<F>& circuit, r1cs::Values<F> witness) {
   if (witness.size() < circuit.num_inputs)
     throw InvalidArgument("witness shorter than the circuit's inputs");
   return {witness.begin() + 1, witness.begin() + static_cast<ptrdiff_t>(circuit.num_inputs)};
 }
 
-Proof assemble(const VerifyingKey& vk, const QuerySums& sums, const ProofRandomness& rs) {
-  using J1 = ec::G1Jacobian;
-  using J2 = ec::G2Jacobian;
-  const DeltaTables& t = *delta_tables(vk);
+template <class E>
+ProofT<E> assemble(const VerifyingKeyT<E>& vk, const QuerySumsT<E>& sums, const ProofRandomnessT<E>& rs) {
+  using J1 = typename E::G1Jacobian;
+  using J2 = typename E::G2Jacobian;
+  const DeltaTables<E>& t = *delta_tables(vk);
   const J1 a = sums.a.add_mixed(vk.alpha_g1) + t.g1.mul(rs.r);
   const J1 b1 = sums.b1.add_mixed(vk.beta_g1) + t.g1.mul(rs.s);
   const J2 b2 = sums.b2.add_mixed(vk.beta_g2) + t.g2.mul(rs.s);
   // s·A + r·B₁ as one two-point MSM (msm's Straus path: one doubling chain for both products).
   const std::array<J1, 2> ab{a, b1};
-  const std::vector<ec::G1Affine> ab_affine = ec::batch_to_affine<ec::G1Config>(ab);
-  const std::array<Fr, 2> sr{rs.s, rs.r};
+  const std::vector<typename E::G1Affine> ab_affine = ec::batch_to_affine<typename E::G1>(ab);
+  const std::array<typename E::Fr, 2> sr{rs.s, rs.r};
   msm::Options one_thread;
   one_thread.threads = 1;
-  const J1 sa_rb = msm::msm<ec::G1Config>(ab_affine, sr, one_thread);
+  const J1 sa_rb = msm::msm<typename E::G1>(ab_affine, sr, one_thread);
   const J1 c = sums.l + sums.h + sa_rb - t.g1.mul(rs.r * rs.s);
-  return Proof{ab_affine[0], b2.to_affine(), c.to_affine()};  // A's affine form is already there
+  return ProofT<E>{ab_affine[0], b2.to_affine(), c.to_affine()};  // A's affine form is already there
 }
 
-QuerySums compute_sums(const BoundKey& key, std::span<const Fr> witness, const ProveOptions& opt, ProveTimings& t) {
-  const ProvingKey& pk = key.pk();
-  const r1cs::Circuit& circuit = key.circuit();
+template <class E>
+QuerySumsT<E> compute_sums(const BoundKeyT<E>& key, Scalars<E> witness, const ProveOptions& opt, ProveTimings& t) {
+  using Fr = typename E::Fr;
+  using G1 = typename E::G1;
+  const ProvingKeyT<E>& pk = key.pk();
+  const auto& circuit = key.circuit();
   auto step = [&opt](std::string_view name) {
     throw_if_stopped(opt.stop, "prove");
     if (opt.on_step) opt.on_step(name);
   };
   step("qap");
   auto t0 = Clock::now();
-  QapEvaluations e = evaluate_qap(circuit, pk.flavour, pk.log_domain, witness);
+  QapEvaluationsT<Fr> e = evaluate_qap(circuit, pk.flavour, pk.log_domain, witness);
   if (pk.flavour == KeyFlavour::kBellperson)
     if (auto row = first_failing_row(e))
       throw UnsatisfiedWitness("the witness does not satisfy " +
@@ -119,35 +129,36 @@ QuerySums compute_sums(const BoundKey& key, std::span<const Fr> witness, const P
   t0 = Clock::now();
   step("msm_a");
   std::vector<Fr> gathered;
-  const ec::G1Jacobian a_sum =
-      msm::msm_split<ec::G1Config>(pk.a, query_scalars(witness, pk.a_density, gathered), &t.a_split, mo);
+  const typename E::G1Jacobian a_sum =
+      msm::msm_split<G1>(pk.a, query_scalars<Fr>(witness, pk.a_density, gathered), &t.a_split, mo);
   t.msm_a = seconds_since(t0);
   t0 = Clock::now();
   step("msm_b");
-  const msm::ScalarSplit b_split = msm::split_scalars(query_scalars(witness, pk.b_density, gathered));
-  const ec::G1Jacobian b1_sum = msm::msm_split<ec::G1Config>(pk.b_g1, b_split, mo);
-  const ec::G2Jacobian b2_sum = msm::msm_split<ec::G2Config>(pk.b_g2, b_split, mo);
+  const msm::ScalarSplitT<Fr> b_split = msm::split_scalars(query_scalars<Fr>(witness, pk.b_density, gathered));
+  const typename E::G1Jacobian b1_sum = msm::msm_split<G1>(pk.b_g1, b_split, mo);
+  const typename E::G2Jacobian b2_sum = msm::msm_split<typename E::G2>(pk.b_g2, b_split, mo);
   t.msm_b = seconds_since(t0);
   t0 = Clock::now();
   step("msm_l");
-  const ec::G1Jacobian l_sum =
-      msm::msm_split<ec::G1Config>(pk.l, witness.subspan(circuit.num_inputs), &t.l_split, mo);
+  const typename E::G1Jacobian l_sum =
+      msm::msm_split<G1>(pk.l, witness.subspan(circuit.num_inputs), &t.l_split, mo);
   t.msm_l = seconds_since(t0);
   t0 = Clock::now();
   step("msm_h");
-  const ec::G1Jacobian h_sum = msm::msm<ec::G1Config>(pk.h, h, mo);
+  const typename E::G1Jacobian h_sum = msm::msm<G1>(pk.h, h, mo);
   t.msm_h = seconds_since(t0);
   throw_if_stopped(opt.stop, "prove");
 
-  return QuerySums{a_sum, b1_sum, l_sum, h_sum, b2_sum};
+  return QuerySumsT<E>{a_sum, b1_sum, l_sum, h_sum, b2_sum};
 }
 
-Proof prove(const BoundKey& key, std::span<const Fr> witness, const ProofRandomness& rs, const ProveOptions& opt,
-            ProveTimings* timings) {
-  const ProvingKey& pk = key.pk();
+template <class E>
+ProofT<E> prove(const BoundKeyT<E>& key, Scalars<E> witness, const std::type_identity_t<ProofRandomnessT<E>>& rs,
+                const ProveOptions& opt, ProveTimings* timings) {
+  const ProvingKeyT<E>& pk = key.pk();
   ProveTimings t;
   const auto t_start = Clock::now();
-  const Proof proof = assemble(pk.vk, compute_sums(key, witness, opt, t), rs);
+  const ProofT<E> proof = assemble(pk.vk, compute_sums(key, witness, opt, t), rs);
   if (opt.on_step) opt.on_step("check");
   const auto t0 = Clock::now();
   if (opt.self_check || pk.flavour == KeyFlavour::kSnarkjs) {
@@ -160,5 +171,17 @@ Proof prove(const BoundKey& key, std::span<const Fr> witness, const ProofRandomn
   if (timings) *timings = t;
   return proof;
 }
+
+#define SNARKD_PROVER_INSTANTIATE(E)                                                                          \
+  template ProofRandomnessT<E> random_proof_randomness<E>();                                                  \
+  template ProofT<E> assemble<E>(const VerifyingKeyT<E>&, const QuerySumsT<E>&, const ProofRandomnessT<E>&);  \
+  template QuerySumsT<E> compute_sums<E>(const BoundKeyT<E>&, Scalars<E>, const ProveOptions&, ProveTimings&); \
+  template ProofT<E> prove<E>(const BoundKeyT<E>&, Scalars<E>, const ProofRandomnessT<E>&, const ProveOptions&, \
+                              ProveTimings*);                                                                 \
+  template std::vector<typename E::Fr> public_inputs<typename E::Fr>(const r1cs::CircuitT<typename E::Fr>&,   \
+                                                                     Scalars<E>);
+SNARKD_PROVER_INSTANTIATE(Bls12_381)
+SNARKD_PROVER_INSTANTIATE(Bn254)
+#undef SNARKD_PROVER_INSTANTIATE
 
 }  // namespace snarkd::groth16

@@ -9,6 +9,9 @@
 // A witness that does not satisfy the circuit is refused (UnsatisfiedWitness naming the first
 // failing row) and no proof is made; for snarkjs keys, which carry no C matrix, the finished
 // proof is verified instead and refused if it does not verify.
+//
+// Templates over the curve E (curve.hpp), deduced from the key; instantiated in prover.cpp for
+// BLS12-381 and BN254. The names without T (QuerySums, ProofRandomness) are BLS12-381's.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -25,7 +28,9 @@
 
 namespace snarkd::groth16 {
 
-class BoundKey;  // bound_key.hpp: a key checked against its circuit, the provers' input
+template <class E>
+class BoundKeyT;  // bound_key.hpp: a key checked against its circuit, the provers' input
+using BoundKey = BoundKeyT<Bls12_381>;
 
 // The witness does not satisfy the circuit; row() is the first failing QAP row (a constraint
 // index below num_constraints, else an appended input row), or UINT64_MAX when unknown.
@@ -40,10 +45,13 @@ class UnsatisfiedWitness : public InvalidArgument {
 
 // The zero-knowledge blinding scalars. Fresh ones from the OS CSPRNG for every real proof;
 // tests fix them to get deterministic proof bytes.
-struct ProofRandomness {
-  Fr r, s;
+template <class E>
+struct ProofRandomnessT {
+  typename E::Fr r, s;
 };
-ProofRandomness random_proof_randomness();
+using ProofRandomness = ProofRandomnessT<Bls12_381>;
+template <class E = Bls12_381>
+ProofRandomnessT<E> random_proof_randomness();
 
 // Seconds per step, and the witness classification of the A query (the prover reports both).
 struct ProveTimings {
@@ -66,24 +74,46 @@ inline constexpr size_t kProveSteps = 7;
 // The five witness MSMs of a proof, before the blinding: Σ w_j·a_j, Σ w_j·b_j (G1 and G2) over
 // the A/B queries' variables, Σ w_j·l_j over aux, Σ h_i·H_i. Any backend that computes them
 // (CPU, GPU, simulated device) finishes the proof with assemble().
-struct QuerySums {
-  ec::G1Jacobian a, b1, l, h;
-  ec::G2Jacobian b2;
+template <class E>
+struct QuerySumsT {
+  typename E::G1Jacobian a, b1, l, h;
+  typename E::G2Jacobian b2;
 };
+using QuerySums = QuerySumsT<Bls12_381>;
+
+// The curve's scalars in a span whose type comes from the key argument (so vectors convert).
+template <class E>
+using Scalars = r1cs::Values<typename E::Fr>;
 
 // The proof from the sums and r, s (the formulas at the top). Same sums and r, s → same bytes.
-Proof assemble(const VerifyingKey& vk, const QuerySums& sums, const ProofRandomness& rs);
+template <class E>
+ProofT<E> assemble(const VerifyingKeyT<E>& vk, const QuerySumsT<E>& sums, const ProofRandomnessT<E>& rs);
 
 // The "start" half of prove(): everything but the blinding (refuses an unsatisfied bellperson
 // witness the same way). Fills the step timings of t (not check/total).
-QuerySums compute_sums(const BoundKey& key, std::span<const Fr> witness, const ProveOptions& opt, ProveTimings& t);
+template <class E>
+QuerySumsT<E> compute_sums(const BoundKeyT<E>& key, Scalars<E> witness, const ProveOptions& opt, ProveTimings& t);
 
 // witness = the full assignment, as key.check_witness accepts it (the callers' entry points check
 // it; a witness of the wrong length is still refused, one whose ONE is not 1 is not looked at).
-Proof prove(const BoundKey& key, std::span<const Fr> witness, const ProofRandomness& rs, const ProveOptions& opt = {},
-            ProveTimings* timings = nullptr);
+template <class E>
+ProofT<E> prove(const BoundKeyT<E>& key, Scalars<E> witness, const std::type_identity_t<ProofRandomnessT<E>>& rs,
+                const ProveOptions& opt = {}, ProveTimings* timings = nullptr);
 
 // The public inputs of a witness: witness[1 .. num_inputs), what the verifier takes.
-std::vector<Fr> public_inputs(const r1cs::Circuit& circuit, std::span<const Fr> witness);
+template <class F>
+std::vector<F> public_inputs(const r1cs::CircuitT<F>& circuit, r1cs::Values<F> witness);
+
+#define SNARKD_PROVER_DECLARE(E)                                                                              \
+  extern template ProofRandomnessT<E> random_proof_randomness<E>();                                           \
+  extern template ProofT<E> assemble<E>(const VerifyingKeyT<E>&, const QuerySumsT<E>&, const ProofRandomnessT<E>&); \
+  extern template QuerySumsT<E> compute_sums<E>(const BoundKeyT<E>&, Scalars<E>, const ProveOptions&, ProveTimings&); \
+  extern template ProofT<E> prove<E>(const BoundKeyT<E>&, Scalars<E>, const ProofRandomnessT<E>&,             \
+                                     const ProveOptions&, ProveTimings*);                                     \
+  extern template std::vector<typename E::Fr> public_inputs<typename E::Fr>(const r1cs::CircuitT<typename E::Fr>&, \
+                                                                            Scalars<E>);
+SNARKD_PROVER_DECLARE(Bls12_381)
+SNARKD_PROVER_DECLARE(Bn254)
+#undef SNARKD_PROVER_DECLARE
 
 }  // namespace snarkd::groth16

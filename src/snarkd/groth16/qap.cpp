@@ -13,21 +13,18 @@ const char* flavour_name(KeyFlavour f) {
   return f == KeyFlavour::kBellperson ? "bellperson" : "snarkjs";
 }
 
-uint64_t qap_rows(const r1cs::Circuit& circuit, KeyFlavour flavour) {
-  const uint64_t m = circuit.num_constraints();
-  return flavour == KeyFlavour::kBellperson ? m + circuit.num_inputs : m;
-}
-
-uint32_t qap_log_domain(const r1cs::Circuit& circuit, KeyFlavour flavour) {
+template <class F>
+uint32_t qap_log_domain(const r1cs::CircuitT<F>& circuit, KeyFlavour flavour) {
   const uint64_t rows = qap_rows(circuit, flavour);
   const uint32_t k = rows <= 2 ? 1 : static_cast<uint32_t>(std::bit_width(rows - 1));
-  if (k > poly::Domain::kMaxLogSize - 1)  // snarkjs needs ω₂ₙ, so n ≤ 2^31 for both
+  if (k > poly::DomainT<F>::kMaxLogSize - 1)  // snarkjs needs ω₂ₙ, so n ≤ 2^(s−1) for both
     throw InvalidArgument("QAP of " + std::to_string(rows) + " rows exceeds the largest domain");
   return k;
 }
 
-QapEvaluations evaluate_qap(const r1cs::Circuit& circuit, KeyFlavour flavour, uint32_t log_domain,
-                            std::span<const Fr> witness) {
+template <class F>
+QapEvaluationsT<F> evaluate_qap(const r1cs::CircuitT<F>& circuit, KeyFlavour flavour, uint32_t log_domain,
+                                r1cs::Values<F> witness) {
   const uint64_t n = uint64_t{1} << log_domain, m = circuit.num_constraints();
   if (qap_rows(circuit, flavour) > n)
     throw InvalidArgument("QAP of " + std::to_string(qap_rows(circuit, flavour)) +
@@ -35,50 +32,51 @@ QapEvaluations evaluate_qap(const r1cs::Circuit& circuit, KeyFlavour flavour, ui
   if (witness.size() != circuit.num_vars())
     throw InvalidArgument("witness has " + std::to_string(witness.size()) + " values, the circuit " +
                           std::to_string(circuit.num_vars()) + " variables");
-  QapEvaluations e{std::vector<Fr>(n), std::vector<Fr>(n), std::vector<Fr>(n)};
-  r1cs::evaluate(circuit, r1cs::Matrix::A, witness, std::span<Fr>(e.a).first(m));
-  r1cs::evaluate(circuit, r1cs::Matrix::B, witness, std::span<Fr>(e.b).first(m));
+  QapEvaluationsT<F> e{std::vector<F>(n), std::vector<F>(n), std::vector<F>(n)};
+  r1cs::evaluate(circuit, r1cs::Matrix::A, witness, std::span<F>(e.a).first(m));
+  r1cs::evaluate(circuit, r1cs::Matrix::B, witness, std::span<F>(e.b).first(m));
   if (flavour == KeyFlavour::kSnarkjs) {
     parallel_for(m, [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i) e.c[i] = e.a[i] * e.b[i];
     });
   } else {
-    r1cs::evaluate(circuit, r1cs::Matrix::C, witness, std::span<Fr>(e.c).first(m));
+    r1cs::evaluate(circuit, r1cs::Matrix::C, witness, std::span<F>(e.c).first(m));
     for (uint64_t j = 0; j < circuit.num_inputs; ++j) e.a[m + j] = witness[j];  // w_j · 0 = 0
   }
   return e;
 }
 
-std::optional<uint64_t> first_failing_row(const QapEvaluations& e) {
+template <class F>
+std::optional<uint64_t> first_failing_row(const QapEvaluationsT<F>& e) {
   for (uint64_t i = 0; i < e.a.size(); ++i)
     if (e.a[i] * e.b[i] != e.c[i]) return i;
   return std::nullopt;
 }
 
-Fr h_coset_shift(KeyFlavour flavour, uint32_t log_domain) {
-  if (flavour == KeyFlavour::kBellperson) return Fr::from_u64(ff::kBellpersonDomainGenerator);
-  return Fr::root_of_unity(log_domain + 1, ff::kSnarkjsDomainGenerator);
+template <class F>
+F h_coset_shift(KeyFlavour flavour, uint32_t log_domain) {
+  if (flavour == KeyFlavour::kBellperson) return F::from_u64(ff::kBellpersonDomainGenerator);
+  return F::root_of_unity(log_domain + 1, ff::kSnarkjsDomainGenerator);
 }
 
-std::vector<Fr> h_scalars(KeyFlavour flavour, uint32_t log_domain, QapEvaluations&& e) {
+template <class F>
+std::vector<F> h_scalars(KeyFlavour flavour, uint32_t log_domain, QapEvaluationsT<F>&& e) {
   const uint64_t n = uint64_t{1} << log_domain;
   if (e.a.size() != n || e.b.size() != n || e.c.size() != n)
     throw InvalidArgument("QAP evaluations are not 2^" + std::to_string(log_domain) + " long");
-  const poly::Domain domain(log_domain, domain_generator(flavour));
-  const Fr shift = h_coset_shift(flavour, log_domain);
-  for (std::vector<Fr>* v : {&e.a, &e.b, &e.c}) {
+  const poly::DomainT<F> domain(log_domain, domain_generator(flavour));
+  const F shift = h_coset_shift<F>(flavour, log_domain);
+  for (std::vector<F>* v : {&e.a, &e.b, &e.c}) {
     poly::intt(domain, *v);
     poly::coset_ntt(domain, *v, shift);
   }
   // Bellperson divides by Z(s·ωⁱ) = sⁿ − 1, the same for every coset point: fold 1/(sⁿ − 1)
   // into the one pass over the evaluations. snarkjs's key already absorbs Z = −2.
-  const Fr factor = flavour == KeyFlavour::kBellperson
-                        ? (shift.pow(n) - Fr::one()).inverse()
-                        : Fr::one();
+  const F factor = flavour == KeyFlavour::kBellperson ? (shift.pow(n) - F::one()).inverse() : F::one();
   parallel_for(n, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) e.a[i] = (e.a[i] * e.b[i] - e.c[i]) * factor;
   });
-  std::vector<Fr> h = std::move(e.a);
+  std::vector<F> h = std::move(e.a);
   if (flavour == KeyFlavour::kBellperson) {
     poly::coset_intt(domain, h, shift);
     h.resize(n - 1);  // deg h ≤ n − 2: the top coefficient is zero for a satisfying witness
@@ -86,19 +84,33 @@ std::vector<Fr> h_scalars(KeyFlavour flavour, uint32_t log_domain, QapEvaluation
   return h;
 }
 
-r1cs::DensityBitmap bellperson_a_density(const r1cs::Circuit& circuit) {
+template <class F>
+r1cs::DensityBitmap bellperson_a_density(const r1cs::CircuitT<F>& circuit) {
   r1cs::DensityBitmap d = r1cs::density(circuit, r1cs::Matrix::A);
   for (uint64_t j = 0; j < circuit.num_inputs; ++j) d.words[j / 64] |= uint64_t{1} << (j % 64);
   return d;
 }
 
-std::vector<Fr> gather_by_density(std::span<const Fr> v, const r1cs::DensityBitmap& d) {
+template <class F>
+std::vector<F> gather_by_density(r1cs::Values<F> v, const r1cs::DensityBitmap& d) {
   if (d.num_bits == 0) return {v.begin(), v.end()};
-  std::vector<Fr> out;
+  std::vector<F> out;
   out.reserve(d.count(0, d.num_bits));
   for (uint64_t j = 0; j < d.num_bits; ++j)
     if (d.test(j)) out.push_back(v[j]);
   return out;
 }
+
+#define SNARKD_QAP_INSTANTIATE(F)                                                                          \
+  template uint32_t qap_log_domain<F>(const r1cs::CircuitT<F>&, KeyFlavour);                                \
+  template QapEvaluationsT<F> evaluate_qap<F>(const r1cs::CircuitT<F>&, KeyFlavour, uint32_t, r1cs::Values<F>); \
+  template std::optional<uint64_t> first_failing_row<F>(const QapEvaluationsT<F>&);                         \
+  template std::vector<F> h_scalars<F>(KeyFlavour, uint32_t, QapEvaluationsT<F>&&);                         \
+  template F h_coset_shift<F>(KeyFlavour, uint32_t);                                                        \
+  template r1cs::DensityBitmap bellperson_a_density<F>(const r1cs::CircuitT<F>&);                           \
+  template std::vector<F> gather_by_density<F>(r1cs::Values<F>, const r1cs::DensityBitmap&);
+SNARKD_QAP_INSTANTIATE(ff::Fr)
+SNARKD_QAP_INSTANTIATE(ff::bn254::Fr)
+#undef SNARKD_QAP_INSTANTIATE
 
 }  // namespace snarkd::groth16

@@ -1,36 +1,47 @@
 #include "snarkd/groth16/snarkjs_json.hpp"
 
-#include "snarkd/ec/subgroup.hpp"
+#include <cctype>
+
 #include "snarkd/groth16/verifier.hpp"
-#include "snarkd/pairing/pairing.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::groth16 {
 
 namespace {
 
-using ff::Fp;
-using ff::Fp2;
-
 constexpr const char* kProtocol = "groth16";
-constexpr const char* kCurve = "bls12381";
 
 // ---- writing ----
 
-Json dec(const Fp& x) { return Json::string(to_decimal(x)); }
-Json fp2_json(const Fp2& x) { return Json::array({dec(x.c0), dec(x.c1)}); }
+template <class F>
+Json dec(const F& x) {
+  return Json::string(to_decimal(x));
+}
+template <class Fp2>
+Json fp2_json(const Fp2& x) {
+  return Json::array({dec(x.c0), dec(x.c1)});
+}
 
-Json g1_json(const G1Affine& p) {
+template <class E>
+Json g1_json(const typename E::G1Affine& p) {
+  using Fp = typename E::Fp;
   if (p.is_infinity()) return Json::array({dec(Fp::zero()), dec(Fp::one()), dec(Fp::zero())});
   return Json::array({dec(p.x), dec(p.y), dec(Fp::one())});
 }
-Json g2_json(const G2Affine& p) {
-  const Fp2 zero = Fp2::zero(), one = Fp2::one();
+template <class E>
+Json g2_json(const typename E::G2Affine& p) {
+  const auto zero = E::Fp2::zero(), one = E::Fp2::one();
   if (p.is_infinity()) return Json::array({fp2_json(zero), fp2_json(one), fp2_json(zero)});
   return Json::array({fp2_json(p.x), fp2_json(p.y), fp2_json(one)});
 }
-Json fp6_json(const ff::Fp6& x) { return Json::array({fp2_json(x.c0), fp2_json(x.c1), fp2_json(x.c2)}); }
-Json gt_json(const ff::Fp12& x) { return Json::array({fp6_json(x.c0), fp6_json(x.c1)}); }
+template <class Fp6>
+Json fp6_json(const Fp6& x) {
+  return Json::array({fp2_json(x.c0), fp2_json(x.c1), fp2_json(x.c2)});
+}
+template <class Fp12>
+Json gt_json(const Fp12& x) {
+  return Json::array({fp6_json(x.c0), fp6_json(x.c1)});
+}
 
 // ---- reading: a JSON value with its name for messages ("<path>: pi_b[1][0]") ----
 
@@ -79,13 +90,18 @@ class Node {
   std::string path_, field_;
 };
 
-Fp2 fp2_node(const Node& n) {
+template <class E>
+typename E::Fp fp_node(const Node& n) {
+  return n.field<typename E::Fp>("Fp");
+}
+template <class E>
+typename E::Fp2 fp2_node(const Node& n) {
   n.array(2);
-  return {n.element(0).field<Fp>("Fp"), n.element(1).field<Fp>("Fp")};
+  return {fp_node<E>(n.element(0)), fp_node<E>(n.element(1))};
 }
 
 // Shared by G1 and G2: z = 1 gives (x, y), z = 0 with (x, y) = (0, 1) gives infinity.
-template <class Point, class Coord>
+template <class E, class Point, class Coord>
 Point point_node(const Node& n, Coord (*coord)(const Node&)) {
   n.array(3);
   const Coord x = coord(n.element(0)), y = coord(n.element(1)), z = coord(n.element(2));
@@ -96,86 +112,120 @@ Point point_node(const Node& n, Coord (*coord)(const Node&)) {
   if (z != Coord::one()) n.fail("z coordinate must be 1 (affine) or 0 (infinity)");
   const Point p{x, y};
   if (p.is_infinity() || !p.is_on_curve()) n.fail("point is not on the curve");
-  if (!ec::is_in_subgroup(p)) n.fail("point is not in the prime-order subgroup");
+  if (!E::in_subgroup(p)) n.fail("point is not in the prime-order subgroup");
   return p;
 }
-Fp fp_node(const Node& n) { return n.field<Fp>("Fp"); }
-G1Affine g1_node(const Node& n) { return point_node<G1Affine, Fp>(n, &fp_node); }
-G2Affine g2_node(const Node& n) { return point_node<G2Affine, Fp2>(n, &fp2_node); }
+template <class E>
+typename E::G1Affine g1_node(const Node& n) {
+  return point_node<E, typename E::G1Affine>(n, &fp_node<E>);
+}
+template <class E>
+typename E::G2Affine g2_node(const Node& n) {
+  return point_node<E, typename E::G2Affine>(n, &fp2_node<E>);
+}
 
-ff::Fp6 fp6_node(const Node& n) {
+template <class E>
+typename E::Fp6 fp6_node(const Node& n) {
   n.array(3);
-  return {fp2_node(n.element(0)), fp2_node(n.element(1)), fp2_node(n.element(2))};
+  return {fp2_node<E>(n.element(0)), fp2_node<E>(n.element(1)), fp2_node<E>(n.element(2))};
 }
-ff::Fp12 gt_node(const Node& n) {
+template <class E>
+typename E::Fp12 gt_node(const Node& n) {
   n.array(2);
-  return {fp6_node(n.element(0)), fp6_node(n.element(1))};
+  return {fp6_node<E>(n.element(0)), fp6_node<E>(n.element(1))};
 }
 
+// A curve name as snarkjs's getCurveFromName compares them: letters and digits only, any case.
+std::string normalized_curve_name(const std::string& s) {
+  std::string out;
+  for (char ch : s)
+    if (std::isalnum(static_cast<unsigned char>(ch))) out += char(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+// Whether `name` names E in snarkjs's spelling or one of the others it accepts.
+template <class E>
+bool names_curve(const std::string& name) {
+  const std::string n = normalized_curve_name(name);
+  for (const char* alias : E::kSnarkjsAliases)
+    if (n == alias) return true;
+  return false;
+}
+
+template <class E>
 void check_tags(const Node& root, bool required) {
   if (required || root.has("protocol")) root.member("protocol").expect_string(kProtocol);
-  if (required || root.has("curve")) root.member("curve").expect_string(kCurve);
+  if (required || root.has("curve")) {
+    const Node curve = root.member("curve");
+    if (!names_curve<E>(curve.string())) curve.expect_string(E::kSnarkjsName);
+  }
 }
 
 }  // namespace
 
-Json proof_to_snarkjs_json(const Proof& proof) {
-  return Json::object({{"pi_a", g1_json(proof.a)},
-                       {"pi_b", g2_json(proof.b)},
-                       {"pi_c", g1_json(proof.c)},
+template <class E>
+Json proof_to_snarkjs_json(const ProofT<E>& proof) {
+  return Json::object({{"pi_a", g1_json<E>(proof.a)},
+                       {"pi_b", g2_json<E>(proof.b)},
+                       {"pi_c", g1_json<E>(proof.c)},
                        {"protocol", Json::string(kProtocol)},
-                       {"curve", Json::string(kCurve)}});
+                       {"curve", Json::string(E::kSnarkjsName)}});
 }
 
-Json public_to_snarkjs_json(std::span<const Fr> inputs) {
+template <class E>
+Json public_to_snarkjs_json(r1cs::Values<typename E::Fr> inputs) {
   Json a = Json::array();
-  for (const Fr& x : inputs) a.push_back(Json::string(to_decimal(x)));
+  for (const auto& x : inputs) a.push_back(Json::string(to_decimal(x)));
   return a;
 }
 
-Json vk_to_snarkjs_json(const VerifyingKey& vk) {
+template <class E>
+Json vk_to_snarkjs_json(const VerifyingKeyT<E>& vk) {
   if (vk.ic.empty()) throw InvalidArgument("vk_to_snarkjs_json: ic is empty (it needs the ONE point)");
   Json ic = Json::array();
-  for (const G1Affine& p : vk.ic) ic.push_back(g1_json(p));
+  for (const auto& p : vk.ic) ic.push_back(g1_json<E>(p));
   return Json::object({{"protocol", Json::string(kProtocol)},
-                       {"curve", Json::string(kCurve)},
+                       {"curve", Json::string(E::kSnarkjsName)},
                        {"nPublic", Json::number(vk.num_public())},
-                       {"vk_alpha_1", g1_json(vk.alpha_g1)},
-                       {"vk_beta_2", g2_json(vk.beta_g2)},
-                       {"vk_gamma_2", g2_json(vk.gamma_g2)},
-                       {"vk_delta_2", g2_json(vk.delta_g2)},
-                       {"vk_alphabeta_12", gt_json(pairing::pairing(vk.alpha_g1, vk.beta_g2))},
+                       {"vk_alpha_1", g1_json<E>(vk.alpha_g1)},
+                       {"vk_beta_2", g2_json<E>(vk.beta_g2)},
+                       {"vk_gamma_2", g2_json<E>(vk.gamma_g2)},
+                       {"vk_delta_2", g2_json<E>(vk.delta_g2)},
+                       {"vk_alphabeta_12", gt_json(E::pair(vk.alpha_g1, vk.beta_g2))},
                        {"IC", std::move(ic)}});
 }
 
-Proof proof_from_snarkjs_json(const Json& j, const std::string& where) {
+template <class E>
+ProofT<E> proof_from_snarkjs_json(const Json& j, const std::string& where) {
   const Node root(j, where, "");
-  check_tags(root, false);
-  return {g1_node(root.member("pi_a")), g2_node(root.member("pi_b")), g1_node(root.member("pi_c"))};
+  check_tags<E>(root, false);
+  return {g1_node<E>(root.member("pi_a")), g2_node<E>(root.member("pi_b")), g1_node<E>(root.member("pi_c"))};
 }
 
-std::vector<Fr> public_from_snarkjs_json(const Json& j, const std::string& where) {
+template <class E>
+std::vector<typename E::Fr> public_from_snarkjs_json(const Json& j, const std::string& where) {
   const Node root(j, where, "public inputs");
   if (!j.is_array()) root.fail(std::string("expected an array, found ") + json_kind_name(j.kind()));
-  std::vector<Fr> out;
+  std::vector<typename E::Fr> out;
   out.reserve(j.size());
   for (size_t i = 0; i < j.size(); ++i) {
     std::string name = "[";  // built by appends: "[" + to_string(i) trips a GCC 12 -Wrestrict false positive
     name += std::to_string(i);
     name += ']';
-    out.push_back(Node(j[i], where, name).field<Fr>("Fr"));
+    out.push_back(Node(j[i], where, name).field<typename E::Fr>("Fr"));
   }
   return out;
 }
 
-VerifyingKey vk_from_snarkjs_json(const Json& j, const std::string& where) {
+template <class E>
+VerifyingKeyT<E> vk_from_snarkjs_json(const Json& j, const std::string& where) {
   const Node root(j, where, "");
-  check_tags(root, true);
-  VerifyingKey vk;
-  vk.alpha_g1 = g1_node(root.member("vk_alpha_1"));
-  vk.beta_g2 = g2_node(root.member("vk_beta_2"));
-  vk.gamma_g2 = g2_node(root.member("vk_gamma_2"));
-  vk.delta_g2 = g2_node(root.member("vk_delta_2"));
+  check_tags<E>(root, true);
+  VerifyingKeyT<E> vk;
+  vk.alpha_g1 = g1_node<E>(root.member("vk_alpha_1"));
+  vk.beta_g2 = g2_node<E>(root.member("vk_beta_2"));
+  vk.gamma_g2 = g2_node<E>(root.member("vk_gamma_2"));
+  vk.delta_g2 = g2_node<E>(root.member("vk_delta_2"));
   const Node ic = root.member("IC");
   if (!ic.json().is_array() || ic.json().size() == 0) ic.fail("expected a non-empty array of G1 points");
   const Node n_public = root.member("nPublic");
@@ -188,25 +238,63 @@ VerifyingKey vk_from_snarkjs_json(const Json& j, const std::string& where) {
   if (np + 1 != ic.json().size())
     n_public.fail(std::to_string(np) + " does not match IC, which has " + std::to_string(ic.json().size()) +
                   " points (nPublic + 1 expected)");
-  for (size_t i = 0; i < ic.json().size(); ++i) vk.ic.push_back(g1_node(ic.element(i)));
+  for (size_t i = 0; i < ic.json().size(); ++i) vk.ic.push_back(g1_node<E>(ic.element(i)));
   if (root.has("vk_alphabeta_12")) {
     const Node ab = root.member("vk_alphabeta_12");
-    if (gt_node(ab) != pairing::pairing(vk.alpha_g1, vk.beta_g2)) ab.fail("is not e(vk_alpha_1, vk_beta_2)");
+    if (gt_node<E>(ab) != E::pair(vk.alpha_g1, vk.beta_g2)) ab.fail("is not e(vk_alpha_1, vk_beta_2)");
   }
   if (const std::string d = find_vk_defect(vk); !d.empty()) root.fail("degenerate verifying key: " + d);
   return vk;
 }
 
-void write_snarkjs_proof(const std::string& path, const Proof& proof) { proof_to_snarkjs_json(proof).save(path); }
-void write_snarkjs_public(const std::string& path, std::span<const Fr> inputs) {
-  public_to_snarkjs_json(inputs).save(path);
+CurveId snarkjs_json_curve(const Json& j, const std::string& where) {
+  const Node curve = Node(j, where, "").member("curve");
+  const std::string& name = curve.string();
+  if (const auto id = find_curve([&](auto e) { return names_curve<decltype(e)>(name); })) return *id;
+  curve.fail("is \"" + name + "\", not a curve snarkd proves over (\"bls12381\" or \"bn128\")");
 }
-void write_snarkjs_vk(const std::string& path, const VerifyingKey& vk) { vk_to_snarkjs_json(vk).save(path); }
 
-Proof read_snarkjs_proof(const std::string& path) { return proof_from_snarkjs_json(Json::load(path), path); }
-std::vector<Fr> read_snarkjs_public(const std::string& path) {
-  return public_from_snarkjs_json(Json::load(path), path);
+template <class E>
+void write_snarkjs_proof(const std::string& path, const ProofT<E>& proof) {
+  proof_to_snarkjs_json(proof).save(path);
 }
-VerifyingKey read_snarkjs_vk(const std::string& path) { return vk_from_snarkjs_json(Json::load(path), path); }
+template <class E>
+void write_snarkjs_public(const std::string& path, r1cs::Values<typename E::Fr> inputs) {
+  public_to_snarkjs_json<E>(inputs).save(path);
+}
+template <class E>
+void write_snarkjs_vk(const std::string& path, const VerifyingKeyT<E>& vk) {
+  vk_to_snarkjs_json(vk).save(path);
+}
+
+template <class E>
+ProofT<E> read_snarkjs_proof(const std::string& path) {
+  return proof_from_snarkjs_json<E>(Json::load(path), path);
+}
+template <class E>
+std::vector<typename E::Fr> read_snarkjs_public(const std::string& path) {
+  return public_from_snarkjs_json<E>(Json::load(path), path);
+}
+template <class E>
+VerifyingKeyT<E> read_snarkjs_vk(const std::string& path) {
+  return vk_from_snarkjs_json<E>(Json::load(path), path);
+}
+
+#define SNARKD_SNARKJS_JSON_INSTANTIATE(E)                                                          \
+  template Json proof_to_snarkjs_json<E>(const ProofT<E>&);                                         \
+  template Json public_to_snarkjs_json<E>(r1cs::Values<typename E::Fr>);                            \
+  template Json vk_to_snarkjs_json<E>(const VerifyingKeyT<E>&);                                     \
+  template ProofT<E> proof_from_snarkjs_json<E>(const Json&, const std::string&);                   \
+  template std::vector<typename E::Fr> public_from_snarkjs_json<E>(const Json&, const std::string&); \
+  template VerifyingKeyT<E> vk_from_snarkjs_json<E>(const Json&, const std::string&);               \
+  template void write_snarkjs_proof<E>(const std::string&, const ProofT<E>&);                       \
+  template void write_snarkjs_public<E>(const std::string&, r1cs::Values<typename E::Fr>);          \
+  template void write_snarkjs_vk<E>(const std::string&, const VerifyingKeyT<E>&);                   \
+  template ProofT<E> read_snarkjs_proof<E>(const std::string&);                                     \
+  template std::vector<typename E::Fr> read_snarkjs_public<E>(const std::string&);                  \
+  template VerifyingKeyT<E> read_snarkjs_vk<E>(const std::string&);
+SNARKD_SNARKJS_JSON_INSTANTIATE(Bls12_381)
+SNARKD_SNARKJS_JSON_INSTANTIATE(Bn254)
+#undef SNARKD_SNARKJS_JSON_INSTANTIATE
 
 }  // namespace snarkd::groth16

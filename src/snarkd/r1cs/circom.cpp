@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "snarkd/r1cs/binary_io.hpp"
@@ -73,24 +74,52 @@ std::string hex_be(const uint8_t* le, size_t n) {
   return "0x" + (s.empty() ? std::string("0") : s);
 }
 
+template <class F>
 void modulus_bytes(uint8_t out[kN8]) {
-  for (size_t i = 0; i < kN8; ++i) out[i] = uint8_t(Fr::kModulus.limb[i / 8] >> (8 * (i % 8)));
+  static_assert(F::kBytes == kN8);
+  for (size_t i = 0; i < kN8; ++i) out[i] = uint8_t(F::kModulus.limb[i / 8] >> (8 * (i % 8)));
 }
 
-// u32 n8 and the prime: must be 32 and BLS12-381's r.
+// Whether an n8-byte prime is F's modulus.
+template <class F>
+bool is_modulus_of(uint32_t n8, const uint8_t* prime) {
+  uint8_t r[kN8];
+  modulus_bytes<F>(r);
+  return n8 == kN8 && std::memcmp(prime, r, kN8) == 0;
+}
+
+// The curve whose r an n8-byte prime is, if any.
+std::optional<CurveId> curve_of_prime(uint32_t n8, const uint8_t* prime) {
+  if (is_modulus_of<ff::Fr>(n8, prime)) return CurveId::kBls12_381;
+  if (is_modulus_of<ff::bn254::Fr>(n8, prime)) return CurveId::kBn254;
+  return std::nullopt;
+}
+
+std::string circom_prime_name(CurveId c) {
+  return c == CurveId::kBn254 ? FieldTraits<ff::bn254::Fr>::kCircomPrime : FieldTraits<ff::Fr>::kCircomPrime;
+}
+
+// u32 n8 and the prime: must be 32 and F's modulus. A file for the other curve says so.
+template <class F>
 void read_prime(io::ByteCursor& c) {
   const uint32_t n8 = c.u32("n8");
   const uint8_t* prime = c.take(n8, "prime");
+  if (is_modulus_of<F>(n8, prime)) return;
   uint8_t r[kN8];
-  modulus_bytes(r);
-  if (n8 != kN8 || std::memcmp(prime, r, kN8) != 0)
-    c.fail("prime " + (n8 <= 64 ? hex_be(prime, n8) : "of " + std::to_string(n8) + " bytes") +
-           " is not BLS12-381's r " + hex_be(r, kN8) + " (compile with circom --prime bls12381)");
+  modulus_bytes<F>(r);
+  const CurveId want = FieldTraits<F>::kCurve;
+  const auto other = curve_of_prime(n8, prime);
+  c.fail("prime " + (n8 <= 64 ? hex_be(prime, n8) : "of " + std::to_string(n8) + " bytes") + " is not " +
+         curve_name(want) + "'s r " + hex_be(r, kN8) +
+         (other ? std::string(" (it is ") + curve_name(*other) + "'s: a --prime " + circom_prime_name(*other) +
+                      " file, read here as " + curve_name(want) + ")"
+                : " (compile with circom --prime " + circom_prime_name(want) + ")"));
 }
 
+template <class F>
 void write_prime(io::FileWriter& w) {
   uint8_t r[kN8];
-  modulus_bytes(r);
+  modulus_bytes<F>(r);
   w.u32(kN8);
   w.write(r, kN8);
 }
@@ -100,9 +129,10 @@ struct R1csHeader {
   uint64_t n_labels;
 };
 
+template <class F>
 R1csHeader parse_r1cs_header(std::span<const uint8_t> bytes, const std::string& path) {
   io::ByteCursor c(bytes, path);
-  read_prime(c);
+  read_prime<F>(c);
   R1csHeader h;
   h.n_wires = c.u32("nWires");
   h.n_pub_out = c.u32("nPubOut");
@@ -117,10 +147,11 @@ R1csHeader parse_r1cs_header(std::span<const uint8_t> bytes, const std::string& 
 }
 
 // Appends one LC as a CSR row: wires sorted, repeated wires merged, zero sums dropped.
-void append_row(CsrMatrix& m, CoeffDictionary& dict, std::vector<std::pair<uint32_t, Fr>>& terms) {
+template <class F>
+void append_row(CsrMatrix& m, CoeffDictionaryT<F>& dict, std::vector<std::pair<uint32_t, F>>& terms) {
   std::sort(terms.begin(), terms.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   for (size_t i = 0; i < terms.size();) {
-    Fr sum = Fr::zero();
+    F sum = F::zero();
     size_t j = i;
     for (; j < terms.size() && terms[j].first == terms[i].first; ++j) sum += terms[j].second;
     if (!sum.is_zero()) {
@@ -132,16 +163,17 @@ void append_row(CsrMatrix& m, CoeffDictionary& dict, std::vector<std::pair<uint3
   m.row_ptr.push_back(m.col.size());
 }
 
+template <class F>
 void parse_constraints(std::span<const uint8_t> bytes, const std::string& path, const R1csHeader& h,
-                       Circuit& circuit) {
+                       CircuitT<F>& circuit) {
   io::ByteCursor c(bytes, path);
   const uint64_t min_bytes = 12;  // three empty LCs
   if (uint64_t(h.m_constraints) * min_bytes > bytes.size())
     c.fail("mConstraints " + std::to_string(h.m_constraints) + " does not fit in the constraints section (" +
            std::to_string(bytes.size()) + " bytes)");
   for (Matrix which : {Matrix::A, Matrix::B, Matrix::C}) circuit.matrix(which).row_ptr.reserve(uint64_t(h.m_constraints) + 1);
-  CoeffDictionary dict;
-  std::vector<std::pair<uint32_t, Fr>> terms;
+  CoeffDictionaryT<F> dict;
+  std::vector<std::pair<uint32_t, F>> terms;
   for (uint32_t i = 0; i < h.m_constraints; ++i) {
     for (Matrix which : {Matrix::A, Matrix::B, Matrix::C}) {
       const std::string where = "constraint " + std::to_string(i) + " " + matrix_name(which);
@@ -153,8 +185,8 @@ void parse_constraints(std::span<const uint8_t> bytes, const std::string& path, 
         const uint32_t wire = c.u32(where + " wire");
         if (wire >= h.n_wires)
           c.fail(where + ": wire " + std::to_string(wire) + " is not below nWires " + std::to_string(h.n_wires));
-        Fr v;
-        if (!Fr::from_bytes_le(c.take(kN8, where + " coefficient"), v))
+        F v;
+        if (!F::from_bytes_le(c.take(kN8, where + " coefficient"), v))
           c.fail(where + ": coefficient of wire " + std::to_string(wire) + " is not below r");
         terms.emplace_back(wire, v);
       }
@@ -176,7 +208,8 @@ std::vector<uint64_t> parse_map(std::span<const uint8_t> bytes, const io::FileRe
 
 uint64_t lc_bytes(const CsrMatrix& m, uint64_t row) { return 4 + (m.row_ptr[row + 1] - m.row_ptr[row]) * (4 + kN8); }
 
-void write_lc(io::FileWriter& w, const Circuit& c, const CsrMatrix& m, uint64_t row) {
+template <class F>
+void write_lc(io::FileWriter& w, const CircuitT<F>& c, const CsrMatrix& m, uint64_t row) {
   w.u32(uint32_t(m.row_ptr[row + 1] - m.row_ptr[row]));
   uint8_t bytes[kN8];
   for (uint64_t k = m.row_ptr[row]; k < m.row_ptr[row + 1]; ++k) {
@@ -186,7 +219,8 @@ void write_lc(io::FileWriter& w, const Circuit& c, const CsrMatrix& m, uint64_t 
   }
 }
 
-void check_circom_shape(const Circuit& c, const CircomR1csInfo& info) {
+template <class F>
+void check_circom_shape(const CircuitT<F>& c, const CircomR1csInfo& info) {
   if (auto e = find_structure_error(c)) throw InvalidArgument("cannot write a circom .r1cs: " + *e);
   if (uint64_t(info.n_pub_out) + info.n_pub_in + 1 != c.num_inputs)
     throw InvalidArgument("cannot write a circom .r1cs: 1 + nPubOut + nPubIn must equal num_inputs " +
@@ -198,9 +232,31 @@ void check_circom_shape(const Circuit& c, const CircomR1csInfo& info) {
     throw InvalidArgument("cannot write a circom .r1cs: wire_to_label needs one entry per wire");
 }
 
+template <class F>
+void write_wtns_as(const std::string& path, std::span<const F> witness) {
+  if (witness.size() > UINT32_MAX) throw InvalidArgument("cannot write a .wtns: more than 2^32 - 1 values");
+  io::FileWriter w(path);
+  w.write("wtns", 4);
+  w.u32(kWtnsVersion);
+  w.u32(2);
+  w.u32(kHeaderSection);
+  w.u64(4 + kN8 + 4);
+  write_prime<F>(w);
+  w.u32(uint32_t(witness.size()));
+  w.u32(kBodySection);
+  w.u64(uint64_t(witness.size()) * kN8);
+  uint8_t bytes[kN8];
+  for (const F& v : witness) {
+    v.to_bytes_le(bytes);
+    w.write(bytes, kN8);
+  }
+  w.close();
+}
+
 }  // namespace
 
-CircomR1cs read_circom_r1cs(const std::string& path) {
+template <class F>
+CircomR1csT<F> read_circom_r1cs(const std::string& path) {
   io::FileReader r(path);
   const std::vector<SectionRef> refs = read_sections(r, "r1cs", kR1csVersion);
   for (uint32_t custom : {4u, 5u})
@@ -209,8 +265,8 @@ CircomR1cs read_circom_r1cs(const std::string& path) {
   const SectionRef* hs = find_section(r, refs, kHeaderSection, "header", true);
   const SectionRef* cs = find_section(r, refs, kBodySection, "constraints", true);
   const SectionRef* ms = find_section(r, refs, kMapSection, "wire-to-label", false);
-  const R1csHeader h = parse_r1cs_header(r.read_block(hs->offset, hs->size, "header section"), path);
-  CircomR1cs out;
+  const R1csHeader h = parse_r1cs_header<F>(r.read_block(hs->offset, hs->size, "header section"), path);
+  CircomR1csT<F> out;
   out.circuit.num_inputs = 1 + uint64_t(h.n_pub_out) + h.n_pub_in;
   out.circuit.num_aux = h.n_wires - out.circuit.num_inputs;
   parse_constraints(r.read_block(cs->offset, cs->size, "constraints section"), path, h, out.circuit);
@@ -219,13 +275,14 @@ CircomR1cs read_circom_r1cs(const std::string& path) {
   return out;
 }
 
-std::vector<Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& name) {
+template <class F>
+std::vector<F> parse_wtns(std::span<const uint8_t> bytes, const std::string& name) {
   io::ByteCursor r(bytes, name);
   const std::vector<SectionRef> refs = read_sections(r, "wtns", kWtnsVersion);
   const SectionRef* hs = find_section(r, refs, kHeaderSection, "header", true);
   const SectionRef* vs = find_section(r, refs, kBodySection, "values", true);
   io::ByteCursor hc(bytes.subspan(hs->offset, hs->size), name);
-  read_prime(hc);
+  read_prime<F>(hc);
   const uint32_t n = hc.u32("nWitness");
   if (hc.remaining() != 0) hc.fail("header section has " + std::to_string(hc.remaining()) + " extra bytes");
   if (vs->size != uint64_t(n) * kN8)
@@ -233,23 +290,43 @@ std::vector<Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& na
            " needs " + std::to_string(uint64_t(n) * kN8));
   // reserve + push_back: no zero-fill of a vector every value overwrites (a 4 GB PoRep witness
   // would be written twice).
-  std::vector<Fr> w;
+  std::vector<F> w;
   w.reserve(n);
   const uint8_t* values = bytes.data() + vs->offset;
   for (uint32_t i = 0; i < n; ++i) {
-    Fr v;
-    if (!Fr::from_bytes_le(values + uint64_t(i) * kN8, v)) r.fail("witness value " + std::to_string(i) + " is not below r");
+    F v;
+    if (!F::from_bytes_le(values + uint64_t(i) * kN8, v)) r.fail("witness value " + std::to_string(i) + " is not below r");
     w.push_back(v);
   }
   return w;
 }
 
-std::vector<Fr> read_wtns(const std::string& path) {
+template <class F>
+std::vector<F> read_wtns(const std::string& path) {
   io::FileReader f(path);
-  return parse_wtns(f.read_block(0, f.size(), "file"), path);
+  return parse_wtns<F>(f.read_block(0, f.size(), "file"), path);
 }
 
-void write_circom_r1cs(const std::string& path, const Circuit& c, const CircomR1csInfo& info) {
+CurveId circom_curve(const std::string& path) {
+  io::FileReader r(path);
+  char m[4];
+  r.read(m, 4, "magic");
+  r.seek(0);
+  const bool is_wtns = std::memcmp(m, "wtns", 4) == 0;
+  const std::vector<SectionRef> refs =
+      is_wtns ? read_sections(r, "wtns", kWtnsVersion) : read_sections(r, "r1cs", kR1csVersion);
+  const SectionRef* hs = find_section(r, refs, kHeaderSection, "header", true);
+  const std::vector<uint8_t> header = r.read_block(hs->offset, hs->size, "header section");
+  io::ByteCursor c(header, path);
+  const uint32_t n8 = c.u32("n8");
+  const uint8_t* prime = c.take(n8, "prime");
+  if (const auto curve = curve_of_prime(n8, prime)) return *curve;
+  c.fail("prime " + (n8 <= 64 ? hex_be(prime, n8) : "of " + std::to_string(n8) + " bytes") +
+         " is neither BLS12-381's r nor BN254's r (compile with circom --prime bls12381 or bn128)");
+}
+
+template <class F>
+void write_circom_r1cs(const std::string& path, const CircuitT<F>& c, const CircomR1csInfo& info) {
   check_circom_shape(c, info);
   uint64_t body = 0;
   for (uint64_t i = 0; i < c.num_constraints(); ++i) body += lc_bytes(c.a, i) + lc_bytes(c.b, i) + lc_bytes(c.c, i);
@@ -259,7 +336,7 @@ void write_circom_r1cs(const std::string& path, const Circuit& c, const CircomR1
   w.u32(3);
   w.u32(kHeaderSection);
   w.u64(4 + kN8 + 4 * 4 + 8 + 4);
-  write_prime(w);
+  write_prime<F>(w);
   for (uint32_t v : {uint32_t(c.num_vars()), info.n_pub_out, info.n_pub_in, info.n_prv_in}) w.u32(v);
   w.u64(info.n_labels);
   w.u32(uint32_t(c.num_constraints()));
@@ -273,24 +350,16 @@ void write_circom_r1cs(const std::string& path, const Circuit& c, const CircomR1
   w.close();
 }
 
-void write_wtns(const std::string& path, std::span<const Fr> witness) {
-  if (witness.size() > UINT32_MAX) throw InvalidArgument("cannot write a .wtns: more than 2^32 - 1 values");
-  io::FileWriter w(path);
-  w.write("wtns", 4);
-  w.u32(kWtnsVersion);
-  w.u32(2);
-  w.u32(kHeaderSection);
-  w.u64(4 + kN8 + 4);
-  write_prime(w);
-  w.u32(uint32_t(witness.size()));
-  w.u32(kBodySection);
-  w.u64(uint64_t(witness.size()) * kN8);
-  uint8_t bytes[kN8];
-  for (const Fr& v : witness) {
-    v.to_bytes_le(bytes);
-    w.write(bytes, kN8);
-  }
-  w.close();
-}
+void write_wtns(const std::string& path, std::span<const Fr> witness) { write_wtns_as(path, witness); }
+void write_wtns(const std::string& path, std::span<const ff::bn254::Fr> witness) { write_wtns_as(path, witness); }
+
+#define SNARKD_CIRCOM_INSTANTIATE(F)                                                            \
+  template CircomR1csT<F> read_circom_r1cs<F>(const std::string&);                             \
+  template std::vector<F> read_wtns<F>(const std::string&);                                    \
+  template std::vector<F> parse_wtns<F>(std::span<const uint8_t>, const std::string&);         \
+  template void write_circom_r1cs<F>(const std::string&, const CircuitT<F>&, const CircomR1csInfo&);
+SNARKD_CIRCOM_INSTANTIATE(ff::Fr)
+SNARKD_CIRCOM_INSTANTIATE(ff::bn254::Fr)
+#undef SNARKD_CIRCOM_INSTANTIATE
 
 }  // namespace snarkd::r1cs

@@ -98,12 +98,13 @@ std::string entries_error(const CsrMatrix& m, const char* name, uint64_t num_var
   return {};
 }
 
-std::string dictionary_error(const std::vector<Fr>& d) {
+template <class F>
+std::string dictionary_error(const std::vector<F>& d) {
   if (d.size() < 2 || d.size() > std::numeric_limits<uint32_t>::max())
     return "dictionary size " + std::to_string(d.size()) + " is outside [2, 2^32 - 1]";
-  if (d[kCoeffOne] != Fr::one()) return "dictionary entry 0 is not 1";
-  if (d[kCoeffMinusOne] != -Fr::one()) return "dictionary entry 1 is not -1";
-  CoeffDictionary seen;  // re-interning must give every entry its own index
+  if (d[kCoeffOne] != F::one()) return "dictionary entry 0 is not 1";
+  if (d[kCoeffMinusOne] != -F::one()) return "dictionary entry 1 is not -1";
+  CoeffDictionaryT<F> seen;  // re-interning must give every entry its own index
   for (size_t i = 0; i < d.size(); ++i)
     if (seen.intern(d[i]) != i) return "dictionary entry " + std::to_string(i) + " is a duplicate";
   return {};
@@ -113,12 +114,16 @@ std::string dictionary_error(const std::vector<Fr>& d) {
 
 const char* matrix_name(Matrix m) { return m == Matrix::A ? "A" : m == Matrix::B ? "B" : "C"; }
 
-CoeffDictionary::CoeffDictionary() {
-  intern(Fr::one());
-  intern(-Fr::one());
+const char* curve_name(CurveId c) { return c == CurveId::kBn254 ? "BN254" : "BLS12-381"; }
+
+template <class F>
+CoeffDictionaryT<F>::CoeffDictionaryT() {
+  intern(F::one());
+  intern(-F::one());
 }
 
-size_t CoeffDictionary::KeyHash::operator()(const Key& k) const {
+template <class F>
+size_t CoeffDictionaryT<F>::KeyHash::operator()(const Key& k) const {
   // Montgomery limbs look random (x·R mod r), so a rotate-xor of all four, then one multiply to
   // spread the bits into the low ones the table uses, is enough.
   uint64_t h = k.l[0] ^ std::rotl(k.l[1], 17) ^ std::rotl(k.l[2], 31) ^ std::rotl(k.l[3], 47);
@@ -126,7 +131,8 @@ size_t CoeffDictionary::KeyHash::operator()(const Key& k) const {
   return size_t(h ^ (h >> 29));
 }
 
-uint32_t CoeffDictionary::intern(const Fr& v) {
+template <class F>
+uint32_t CoeffDictionaryT<F>::intern(const F& v) {
   Key key{{v.l[0], v.l[1], v.l[2], v.l[3]}};
   auto it = index_.find(key);
   if (it != index_.end()) return it->second;
@@ -138,7 +144,8 @@ uint32_t CoeffDictionary::intern(const Fr& v) {
   return i;
 }
 
-void evaluate(const Circuit& circuit, Matrix which, std::span<const Fr> witness, std::span<Fr> out) {
+template <class F>
+void evaluate(const CircuitT<F>& circuit, Matrix which, Values<F> witness, std::type_identity_t<std::span<F>> out) {
   const CsrMatrix& m = circuit.matrix(which);
   if (witness.size() != circuit.num_vars())
     throw InvalidArgument("evaluate: witness has " + std::to_string(witness.size()) +
@@ -146,24 +153,25 @@ void evaluate(const Circuit& circuit, Matrix which, std::span<const Fr> witness,
   if (out.size() != m.num_rows())
     throw InvalidArgument("evaluate: output has " + std::to_string(out.size()) + " slots, matrix has " +
                           std::to_string(m.num_rows()) + " rows");
-  const Fr* dict = circuit.coeffs.data();
-  const Fr* w = witness.data();
+  const F* dict = circuit.coeffs.data();
+  const F* w = witness.data();
   for_row_ranges(m, [&](uint64_t b, uint64_t e) {
     for (uint64_t r = b; r < e; ++r) out[r] = dot_row(m, dict, w, r);
   });
 }
 
-std::optional<uint64_t> first_unsatisfied(const Circuit& circuit, std::span<const Fr> witness) {
+template <class F>
+std::optional<uint64_t> first_unsatisfied(const CircuitT<F>& circuit, Values<F> witness) {
   if (witness.size() != circuit.num_vars())
     throw InvalidArgument("witness has " + std::to_string(witness.size()) +
                           " values, circuit has " + std::to_string(circuit.num_vars()) + " variables");
-  const Fr* dict = circuit.coeffs.data();
-  const Fr* w = witness.data();
+  const F* dict = circuit.coeffs.data();
+  const F* w = witness.data();
   const uint64_t rows = circuit.num_constraints();
   const uint64_t bad = parallel_first_bad(rows, [&](uint64_t b, uint64_t e) {
     for (uint64_t r = b; r < e; ++r) {
-      Fr a = dot_row(circuit.a, dict, w, r);
-      Fr bb = dot_row(circuit.b, dict, w, r);
+      const F a = dot_row(circuit.a, dict, w, r);
+      const F bb = dot_row(circuit.b, dict, w, r);
       if (a * bb != dot_row(circuit.c, dict, w, r)) return r;
     }
     return e;
@@ -189,7 +197,8 @@ std::vector<uint32_t> density_indices(const DensityBitmap& d) {
   return out;
 }
 
-DensityBitmap density(const Circuit& circuit, Matrix which) {
+template <class F>
+DensityBitmap density(const CircuitT<F>& circuit, Matrix which) {
   const CsrMatrix& m = circuit.matrix(which);
   DensityBitmap d;
   d.num_bits = circuit.num_vars();
@@ -207,7 +216,8 @@ DensityBitmap density(const Circuit& circuit, Matrix which) {
   return d;
 }
 
-std::optional<std::string> find_structure_error(const Circuit& c) {
+template <class F>
+std::optional<std::string> find_structure_error(const CircuitT<F>& c) {
   if (c.num_inputs < 1) return "num_inputs is 0 (it counts ONE)";
   if (c.num_inputs > kMaxVariables || c.num_aux > kMaxVariables - c.num_inputs)
     return "num_vars " + std::to_string(c.num_inputs) + " + " + std::to_string(c.num_aux) +
@@ -224,5 +234,15 @@ std::optional<std::string> find_structure_error(const Circuit& c) {
   }
   return std::nullopt;
 }
+
+#define SNARKD_R1CS_INSTANTIATE(F)                                                                       \
+  template class CoeffDictionaryT<F>;                                                                   \
+  template void evaluate<F>(const CircuitT<F>&, Matrix, Values<F>, std::type_identity_t<std::span<F>>); \
+  template std::optional<uint64_t> first_unsatisfied<F>(const CircuitT<F>&, Values<F>);                 \
+  template DensityBitmap density<F>(const CircuitT<F>&, Matrix);                                         \
+  template std::optional<std::string> find_structure_error<F>(const CircuitT<F>&);
+SNARKD_R1CS_INSTANTIATE(ff::Fr)
+SNARKD_R1CS_INSTANTIATE(ff::bn254::Fr)
+#undef SNARKD_R1CS_INSTANTIATE
 
 }  // namespace snarkd::r1cs
