@@ -1,5 +1,6 @@
 // Fixed-base scalar multiplication: many scalars times one base (Groth16 setup computes every
-// query point as v·G1 or v·G2 for millions of field values v).
+// query point as v·G1 or v·G2 for millions of field values v; tools/dev_ptau every point of a
+// BN254 powers-of-tau file). Scalars are C::Scalar, the group order's field.
 //
 // The table holds d·2^(8w)·B for each 8-bit window w < 32 and digit d in [1, 255] (32·255
 // affine points: 0.78 MB for G1, 1.6 MB for G2). A 255-bit scalar then costs at most 32 mixed
@@ -13,7 +14,6 @@
 #include <vector>
 
 #include "snarkd/ec/curve.hpp"
-#include "snarkd/ff/fr.hpp"
 #include "snarkd/util/thread_pool.hpp"
 
 namespace snarkd::ec {
@@ -21,9 +21,10 @@ namespace snarkd::ec {
 template <class C>
 class FixedBaseTable {
  public:
+  using Scalar = typename C::Scalar;
   static constexpr size_t kWindowBits = 8;
   static constexpr size_t kDigits = (size_t{1} << kWindowBits) - 1;  // non-zero digits
-  static constexpr size_t kWindows = (ff::Fr::kBits + kWindowBits - 1) / kWindowBits;
+  static constexpr size_t kWindows = (Scalar::kBits + kWindowBits - 1) / kWindowBits;
 
   explicit FixedBaseTable(const Affine<C>& base) {
     std::vector<Jacobian<C>> jac(kWindows * kDigits);
@@ -40,7 +41,7 @@ class FixedBaseTable {
   }
 
   // s·B for one scalar.
-  Jacobian<C> mul(const ff::Fr& s) const {
+  Jacobian<C> mul(const Scalar& s) const {
     const auto k = s.to_repr();
     Jacobian<C> acc = Jacobian<C>::infinity();
     for (size_t w = 0; w < kWindows; ++w) {
@@ -52,7 +53,7 @@ class FixedBaseTable {
   }
 
   // out[i] = scalars[i]·B, in parallel on the global pool.
-  std::vector<Affine<C>> mul_many(std::span<const ff::Fr> scalars) const {
+  std::vector<Affine<C>> mul_many(std::span<const Scalar> scalars) const {
     std::vector<Affine<C>> out(scalars.size());
     parallel_for(scalars.size(), [&](size_t begin, size_t end) {
       constexpr size_t kChunk = 1024;  // one inversion per 1024 points
