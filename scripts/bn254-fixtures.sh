@@ -15,8 +15,8 @@
 # Idempotent: a file is remade only when missing or older than what it is made from.
 #
 # Environment (and those of scripts/bn254-lib.sh):
-#   PTAU        a prepared bn128 ptau of at least 2^13 (default: made once as
-#               $BN254_DIR/ptau/pot13.ptau, about 5 minutes on the 2-core dev VM)
+#   PTAU        a prepared bn128 ptau of at least 2^13 (default: made once by bn254_ptau,
+#               $BN254_DIR/ptau/dev13.ptau from snarkd_dev_ptau, about a second)
 # Exit status 77 (ctest's skip) when node or npm is missing.
 set -eu
 
