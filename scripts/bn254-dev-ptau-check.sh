@@ -32,19 +32,13 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 LOG=$OUT/log.txt
 : >"$LOG"
-quiet() {
-  if ! "$@" >>"$LOG" 2>&1; then
-    tail -n 20 "$LOG" >&2
-    bn254_fail "command failed: $*"
-  fi
-}
 
 bn254_step "snarkd_dev_ptau 7 and 8"
-quiet "$DEV_PTAU" 7 "$OUT/dev7.ptau" --seed 7
-quiet "$DEV_PTAU" 8 "$OUT/dev8.ptau" --seed 8
+bn254_quiet "$DEV_PTAU" 7 "$OUT/dev7.ptau" --seed 7
+bn254_quiet "$DEV_PTAU" 8 "$OUT/dev8.ptau" --seed 8
 
 bn254_step "snarkjs powersoftau prepare phase2 of the 2^8 file, compared section by section"
-quiet "$SNARKJS" powersoftau prepare phase2 "$OUT/dev8.ptau" "$OUT/snarkjs8.ptau"
+bn254_quiet "$SNARKJS" powersoftau prepare phase2 "$OUT/dev8.ptau" "$OUT/snarkjs8.ptau"
 node - "$OUT/dev8.ptau" "$OUT/snarkjs8.ptau" <<'EOF' || bn254_fail "sections differ from snarkjs's"
 const fs = require("fs");
 // iden3 binary container: magic, version, section count, then (id u32, size u64, body).
@@ -69,16 +63,16 @@ process.exit(bad ? 1 : 0);
 EOF
 
 bn254_step "circom2 $CIRCUIT"
-quiet "$CIRCOM" "$CIRCUIT" --r1cs --wasm --prime bn128 -o "$OUT"
+bn254_quiet "$CIRCOM" "$CIRCUIT" --r1cs --wasm --prime bn128 -o "$OUT"
 echo '{"x": "3"}' >"$OUT/input.json"
-quiet "$SNARKJS" wtns calculate "$OUT/chain_js/chain.wasm" "$OUT/input.json" "$OUT/chain.wtns"
+bn254_quiet "$SNARKJS" wtns calculate "$OUT/chain_js/chain.wasm" "$OUT/input.json" "$OUT/chain.wtns"
 for p in 7 8; do
   bn254_step "2^$p ptau: groth16 setup, zkey contribute, prove, verify"
   k=$OUT/chain$p
-  quiet "$SNARKJS" groth16 setup "$OUT/chain.r1cs" "$OUT/dev$p.ptau" "${k}_0.zkey"
-  quiet "$SNARKJS" zkey contribute "${k}_0.zkey" "$k.zkey" --name=dev-ptau-check -e="dev ptau check $p"
-  quiet "$SNARKJS" zkey export verificationkey "$k.zkey" "${k}_vk.json"
-  quiet "$SNARKJS" groth16 prove "$k.zkey" "$OUT/chain.wtns" "${k}_proof.json" "${k}_public.json"
-  quiet "$SNARKJS" groth16 verify "${k}_vk.json" "${k}_public.json" "${k}_proof.json"  # exit 1 when invalid
+  bn254_quiet "$SNARKJS" groth16 setup "$OUT/chain.r1cs" "$OUT/dev$p.ptau" "${k}_0.zkey"
+  bn254_quiet "$SNARKJS" zkey contribute "${k}_0.zkey" "$k.zkey" --name=dev-ptau-check -e="dev ptau check $p"
+  bn254_quiet "$SNARKJS" zkey export verificationkey "$k.zkey" "${k}_vk.json"
+  bn254_quiet "$SNARKJS" groth16 prove "$k.zkey" "$OUT/chain.wtns" "${k}_proof.json" "${k}_public.json"
+  bn254_quiet "$SNARKJS" groth16 verify "${k}_vk.json" "${k}_public.json" "${k}_proof.json"  # exit 1 when invalid
 done
 bn254_step "dev ptau check: OK"

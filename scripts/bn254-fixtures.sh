@@ -34,19 +34,12 @@ mkdir -p "$OUT"
 # 2^13 = 8192 rows: EdDSA-Poseidon is the largest, 8086 constraints + 3 public + 1.
 [ -n "${PTAU:-}" ] || bn254_ptau 13
 
-# Runs a tool with its output in the log; prints the log's tail when it fails.
 LOG=$OUT/log.txt
 : >"$LOG"
-quiet() {
-  if ! "$@" >>"$LOG" 2>&1; then
-    tail -n 20 "$LOG" >&2
-    bn254_fail "command failed: $*"
-  fi
-}
 
 if bn254_stale "$OUT/eddsa/input.json" "$FIXTURES/inputs.mjs"; then
   bn254_step "inputs (circomlibjs)"
-  quiet node "$FIXTURES/inputs.mjs" "$CIRCOM_LIBS" "$OUT"
+  bn254_quiet node "$FIXTURES/inputs.mjs" "$CIRCOM_LIBS" "$OUT"
 fi
 
 : >"$OUT/fixtures.txt.part"
@@ -56,25 +49,25 @@ for name in $NAMES; do
   mkdir -p "$w"
   if bn254_stale "$w/$name.r1cs" "$src"; then
     bn254_step "$name: circom2"
-    quiet "$CIRCOM" "$src" --r1cs --wasm --prime bn128 -l "$CIRCOM_LIBS" -o "$w"
+    bn254_quiet "$CIRCOM" "$src" --r1cs --wasm --prime bn128 -l "$CIRCOM_LIBS" -o "$w"
   fi
   if bn254_stale "$w/$name.zkey" "$w/$name.r1cs" "$PTAU"; then
     bn254_step "$name: groth16 setup, zkey contribute"
-    quiet "$SNARKJS" groth16 setup "$w/$name.r1cs" "$PTAU" "$w/${name}_0.zkey"
-    quiet "$SNARKJS" zkey contribute "$w/${name}_0.zkey" "$w/$name.zkey.part" \
+    bn254_quiet "$SNARKJS" groth16 setup "$w/$name.r1cs" "$PTAU" "$w/${name}_0.zkey"
+    bn254_quiet "$SNARKJS" zkey contribute "$w/${name}_0.zkey" "$w/$name.zkey.part" \
       --name=snarkd-bn254 -e="snarkd bn254 fixture $name"
     mv "$w/$name.zkey.part" "$w/$name.zkey"
     rm -f "$w/${name}_0.zkey"
-    quiet "$SNARKJS" zkey export verificationkey "$w/$name.zkey" "$w/verification_key.json"
+    bn254_quiet "$SNARKJS" zkey export verificationkey "$w/$name.zkey" "$w/verification_key.json"
   fi
   if bn254_stale "$w/$name.wtns" "$w/$name.r1cs" "$w/input.json"; then
     bn254_step "$name: witness"
-    quiet "$SNARKJS" wtns calculate "$w/${name}_js/$name.wasm" "$w/input.json" "$w/$name.wtns"
-    quiet "$SNARKJS" wtns check "$w/$name.r1cs" "$w/$name.wtns"
+    bn254_quiet "$SNARKJS" wtns calculate "$w/${name}_js/$name.wasm" "$w/input.json" "$w/$name.wtns"
+    bn254_quiet "$SNARKJS" wtns check "$w/$name.r1cs" "$w/$name.wtns"
   fi
   if bn254_stale "$w/proof.json" "$w/$name.zkey" "$w/$name.wtns"; then
     bn254_step "$name: snarkjs groth16 prove"
-    quiet "$SNARKJS" groth16 prove "$w/$name.zkey" "$w/$name.wtns" "$w/proof.json" "$w/public.json"
+    bn254_quiet "$SNARKJS" groth16 prove "$w/$name.zkey" "$w/$name.wtns" "$w/proof.json" "$w/public.json"
   fi
   # Checked on every run: cheap, and it is the point of the fixtures.
   "$SNARKJS" groth16 verify "$w/verification_key.json" "$w/public.json" "$w/proof.json" >>"$LOG" 2>&1 ||

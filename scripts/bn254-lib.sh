@@ -51,6 +51,15 @@ bn254_tools() {
   CIRCOM_LIBS=$npm_abs/node_modules # `include "circomlib/circuits/..."` resolves under it
 }
 
+# bn254_quiet CMD...: runs CMD with its output appended to $LOG (set by the caller); when it fails,
+# prints the log's tail and fails.
+bn254_quiet() {
+  if ! "$@" >>"$LOG" 2>&1; then
+    tail -n 20 "$LOG" >&2
+    bn254_fail "command failed: $*"
+  fi
+}
+
 # bn254_stale TARGET SOURCE...: TARGET is missing or older than a SOURCE (POSIX test has no -nt).
 bn254_stale() {
   target=$1

@@ -24,13 +24,7 @@ using ec::bn254::G2Config;
 
 template <class G>
 Secrets draw(G& g) {
-  auto nonzero = [&g] {
-    for (;;) {
-      const Fr v = Fr::random(g);
-      if (!v.is_zero()) return v;
-    }
-  };
-  return {nonzero(), nonzero(), nonzero()};
+  return {Fr::random_nonzero(g), Fr::random_nonzero(g), Fr::random_nonzero(g)};  // in order: τ, α, β
 }
 
 void put_u32(std::vector<uint8_t>& out, uint32_t v) {

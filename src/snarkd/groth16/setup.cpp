@@ -18,13 +18,9 @@ namespace {
 
 template <class G>
 ToxicWaste draw(G& g) {
-  auto nonzero = [&g] {
-    for (;;) {
-      Fr v = Fr::random(g);
-      if (!v.is_zero()) return v;
-    }
-  };
-  return {nonzero(), nonzero(), nonzero(), nonzero(), nonzero()};
+  // A braced list evaluates left to right: a seed still gives the same τ, α, β, γ, δ.
+  return {Fr::random_nonzero(g), Fr::random_nonzero(g), Fr::random_nonzero(g), Fr::random_nonzero(g),
+          Fr::random_nonzero(g)};
 }
 
 // L_i(τ) for the first `rows` points of the bellperson domain ⟨ω⟩ of 2^log_n points.
