@@ -8,11 +8,10 @@
 # Writes $BN254_DIR/benchLOG/{bn254_LOG.r1cs, K.zkey, vk.json, input.json, W.wtns, info.txt}.
 #
 # Environment (and those of scripts/bn254-lib.sh):
-#   PTAU         a prepared bn128 ptau of at least 2^LOG (default $BN254_DIR/ptau/potLOG.ptau,
-#                made if missing: 36 minutes at 2^16 on the loaded 2-core dev VM)
-#   BN254_PTAU20 the 2^20 ptau is made only when this is 1: snarkjs needs an estimated
-#                ~12 hours for it on the 2-core dev VM (bench/circom/README.md). Else, without
-#                a 2^20 ptau, the script stops after the circuit and its witness.
+#   PTAU         a prepared bn128 ptau of at least 2^LOG (default: made once by bn254_ptau in
+#                scripts/bn254-lib.sh with snarkd_dev_ptau, an insecure development file:
+#                $BN254_DIR/ptau/devLOG.ptau; BN254_PTAU_TOOL=snarkjs makes potLOG.ptau with
+#                snarkjs instead, 36 min at 2^16 and, only with BN254_PTAU20=1, ~12 h at 2^20)
 set -eu
 
 LOG=${1:-16}
@@ -39,25 +38,20 @@ if bn254_stale "$OUT/W.wtns" "$OUT/bn254_$LOG.r1cs" "$OUT/input.json"; then
   "$SNARKJS" wtns calculate "$OUT/bn254_${LOG}_js/bn254_$LOG.wasm" "$OUT/input.json" "$OUT/W.wtns.part"
   mv "$OUT/W.wtns.part" "$OUT/W.wtns"
 fi
-if [ -z "${PTAU:-}" ]; then
-  if [ "$LOG" = 20 ] && [ ! -f "$BN254_DIR/ptau/pot20.ptau" ] && [ "${BN254_PTAU20:-0}" != 1 ]; then
-    echo "no 2^20 ptau ($BN254_DIR/ptau/pot20.ptau): set PTAU to one, or BN254_PTAU20=1 to make it" \
-      "(estimated ~12 h with snarkjs on the 2-core dev VM)" >&2
-    exit 3
-  fi
-  bn254_ptau "$LOG"
-fi
+[ -n "${PTAU:-}" ] || bn254_ptau "$LOG"
 
 if bn254_stale "$OUT/K.zkey" "$OUT/bn254_$LOG.r1cs" "$PTAU"; then
-  bn254_step "snarkjs groth16 setup 2^$LOG, zkey contribute"
+  bn254_step "snarkjs groth16 setup 2^$LOG"
   t0=$(date +%s)
   "$SNARKJS" groth16 setup "$OUT/bn254_$LOG.r1cs" "$PTAU" "$OUT/K_0.zkey" >/dev/null
+  t1=$(date +%s)
+  bn254_step "groth16 setup: $((t1 - t0)) s; snarkjs zkey contribute"
   "$SNARKJS" zkey contribute "$OUT/K_0.zkey" "$OUT/K.zkey.part" --name=snarkd-bn254 \
     -e="snarkd bn254 bench $LOG" >/dev/null
   mv "$OUT/K.zkey.part" "$OUT/K.zkey"
   rm -f "$OUT/K_0.zkey"
   "$SNARKJS" zkey export verificationkey "$OUT/K.zkey" "$OUT/vk.json" >/dev/null
-  bn254_step "setup + contribute: $(($(date +%s) - t0)) s"
+  bn254_step "zkey contribute + export vk: $(($(date +%s) - t1)) s"
 fi
 bn254_info "$OUT/bn254_$LOG.r1cs" "$OUT/K.zkey" | tee "$OUT/info.txt"
 echo "zkey $OUT/K.zkey ($(du -h "$OUT/K.zkey" | cut -f1)), witness $OUT/W.wtns"

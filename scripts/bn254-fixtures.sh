@@ -22,8 +22,8 @@
 #   "invalid", snarkjs exit 1 "Invalid proof"), for snarkd's proof and snarkjs's alike.
 #
 # Environment (and those of scripts/bn254-lib.sh):
-#   PTAU        a prepared bn128 ptau of at least 2^13 (default: made once as
-#               $BN254_DIR/ptau/pot13.ptau, about 5 minutes on the 2-core dev VM)
+#   PTAU        a prepared bn128 ptau of at least 2^13 (default: made once by bn254_ptau,
+#               $BN254_DIR/ptau/dev13.ptau from snarkd_dev_ptau, about a second)
 #   SNARKD_BIN  the snarkd binary for the interop checks (skipped, saying so, when unset)
 # Exit status 77 (ctest's skip) when node or npm is missing.
 set -eu
@@ -42,15 +42,8 @@ mkdir -p "$OUT"
 # 2^13 = 8192 rows: EdDSA-Poseidon is the largest, 8086 constraints + 3 public + 1.
 [ -n "${PTAU:-}" ] || bn254_ptau 13
 
-# Runs a tool with its output in the log; prints the log's tail when it fails.
 LOG=$OUT/log.txt
 : >"$LOG"
-quiet() {
-  if ! "$@" >>"$LOG" 2>&1; then
-    tail -n 20 "$LOG" >&2
-    bn254_fail "command failed: $*"
-  fi
-}
 
 # expect_verdict WANT WHO VK PUBLIC PROOF: WHO (snarkd or snarkjs) must say valid (WANT 0) or
 # invalid (WANT 1): the exit status and the verdict line both, so an error is not taken for
@@ -87,14 +80,14 @@ EOF
 interop() {
   name=$1 w=$2
   vk=$w/verification_key.json
-  quiet "$SNARKD_BIN" prove "$w/$name.zkey" "$w/$name.wtns" "$w/proof_snarkd.json" "$w/public_snarkd.json" \
+  bn254_quiet "$SNARKD_BIN" prove "$w/$name.zkey" "$w/$name.wtns" "$w/proof_snarkd.json" "$w/public_snarkd.json" \
     --no-progress
   [ "$(tr -d ' \n\r\t' <"$w/public_snarkd.json")" = "$(tr -d ' \n\r\t' <"$w/public.json")" ] ||
     bn254_fail "$name: snarkd's public signals differ from snarkjs's"
   expect_verdict 0 snarkjs "$vk" "$w/public_snarkd.json" "$w/proof_snarkd.json"
   expect_verdict 0 snarkd "$vk" "$w/public.json" "$w/proof.json"
   expect_verdict 0 snarkd "$w/$name.zkey" "$w/public.json" "$w/proof.json"
-  quiet "$SNARKD_BIN" export-vk "$w/$name.zkey" "$w/vk_snarkd.json"
+  bn254_quiet "$SNARKD_BIN" export-vk "$w/$name.zkey" "$w/vk_snarkd.json"
   cmp -s "$w/vk_snarkd.json" "$vk" || bn254_fail "$name: snarkd export-vk differs from snarkjs's $vk"
   for tag in snarkd snarkjs; do
     proof=$w/proof.json public=$w/public.json
@@ -111,7 +104,7 @@ interop() {
 
 if bn254_stale "$OUT/eddsa/input.json" "$FIXTURES/inputs.mjs"; then
   bn254_step "inputs (circomlibjs)"
-  quiet node "$FIXTURES/inputs.mjs" "$CIRCOM_LIBS" "$OUT"
+  bn254_quiet node "$FIXTURES/inputs.mjs" "$CIRCOM_LIBS" "$OUT"
 fi
 
 : >"$OUT/fixtures.txt.part"
@@ -121,25 +114,25 @@ for name in $NAMES; do
   mkdir -p "$w"
   if bn254_stale "$w/$name.r1cs" "$src"; then
     bn254_step "$name: circom2"
-    quiet "$CIRCOM" "$src" --r1cs --wasm --prime bn128 -l "$CIRCOM_LIBS" -o "$w"
+    bn254_quiet "$CIRCOM" "$src" --r1cs --wasm --prime bn128 -l "$CIRCOM_LIBS" -o "$w"
   fi
   if bn254_stale "$w/$name.zkey" "$w/$name.r1cs" "$PTAU"; then
     bn254_step "$name: groth16 setup, zkey contribute"
-    quiet "$SNARKJS" groth16 setup "$w/$name.r1cs" "$PTAU" "$w/${name}_0.zkey"
-    quiet "$SNARKJS" zkey contribute "$w/${name}_0.zkey" "$w/$name.zkey.part" \
+    bn254_quiet "$SNARKJS" groth16 setup "$w/$name.r1cs" "$PTAU" "$w/${name}_0.zkey"
+    bn254_quiet "$SNARKJS" zkey contribute "$w/${name}_0.zkey" "$w/$name.zkey.part" \
       --name=snarkd-bn254 -e="snarkd bn254 fixture $name"
     mv "$w/$name.zkey.part" "$w/$name.zkey"
     rm -f "$w/${name}_0.zkey"
-    quiet "$SNARKJS" zkey export verificationkey "$w/$name.zkey" "$w/verification_key.json"
+    bn254_quiet "$SNARKJS" zkey export verificationkey "$w/$name.zkey" "$w/verification_key.json"
   fi
   if bn254_stale "$w/$name.wtns" "$w/$name.r1cs" "$w/input.json"; then
     bn254_step "$name: witness"
-    quiet "$SNARKJS" wtns calculate "$w/${name}_js/$name.wasm" "$w/input.json" "$w/$name.wtns"
-    quiet "$SNARKJS" wtns check "$w/$name.r1cs" "$w/$name.wtns"
+    bn254_quiet "$SNARKJS" wtns calculate "$w/${name}_js/$name.wasm" "$w/input.json" "$w/$name.wtns"
+    bn254_quiet "$SNARKJS" wtns check "$w/$name.r1cs" "$w/$name.wtns"
   fi
   if bn254_stale "$w/proof.json" "$w/$name.zkey" "$w/$name.wtns"; then
     bn254_step "$name: snarkjs groth16 prove"
-    quiet "$SNARKJS" groth16 prove "$w/$name.zkey" "$w/$name.wtns" "$w/proof.json" "$w/public.json"
+    bn254_quiet "$SNARKJS" groth16 prove "$w/$name.zkey" "$w/$name.wtns" "$w/proof.json" "$w/public.json"
   fi
   # Checked on every run: cheap, and it is the point of the fixtures.
   "$SNARKJS" groth16 verify "$w/verification_key.json" "$w/public.json" "$w/proof.json" >>"$LOG" 2>&1 ||

@@ -8,6 +8,7 @@
 #               there once). A prefix of its own rather than build/npm-tools: `npm install
 #               --no-save` prunes what it was not asked for, and scripts/interop.sh installs only
 #               snarkjs and circom2 there.
+#   BN254_PTAU_TOOL, DEV_PTAU, BN254_PTAU20   how bn254_ptau makes a powers-of-tau file (below)
 
 BN254_DIR=${BN254_DIR:-build/bn254}
 NPM_BN254=${NPM_BN254:-build/npm-bn254}
@@ -50,6 +51,15 @@ bn254_tools() {
   CIRCOM_LIBS=$npm_abs/node_modules # `include "circomlib/circuits/..."` resolves under it
 }
 
+# bn254_quiet CMD...: runs CMD with its output appended to $LOG (set by the caller); when it fails,
+# prints the log's tail and fails.
+bn254_quiet() {
+  if ! "$@" >>"$LOG" 2>&1; then
+    tail -n 20 "$LOG" >&2
+    bn254_fail "command failed: $*"
+  fi
+}
+
 # bn254_stale TARGET SOURCE...: TARGET is missing or older than a SOURCE (POSIX test has no -nt).
 bn254_stale() {
   target=$1
@@ -58,17 +68,54 @@ bn254_stale() {
 }
 
 # bn254_ptau POWER: sets PTAU to a prepared bn128 powers-of-tau file of 2^POWER (enough for an
-# r1cs whose nConstraints + nPublic + 1 <= 2^POWER), made once under $BN254_DIR/ptau. The
-# entropy is a fixed string: these keys are for tests and benchmarks only, never for use.
-# `prepare phase2` is the slow step (2-core dev VM, loaded: 31 s at 2^10, 122 s at 2^12, 1959 s
-# at 2^16 after 187 s of new + contribute; 2^20 estimated at ~12 h: bench/circom/README.md).
+# r1cs whose nConstraints + nPublic + 1 <= 2^POWER), made once under $BN254_DIR/ptau. Its secrets
+# are public or were one machine's: these keys are for tests and benchmarks only, never for use.
+#   BN254_PTAU_TOOL=dev (default): snarkd_dev_ptau (tools/dev_ptau, $DEV_PTAU), devPOWER.ptau,
+#     from the fixed seed 23 (2-core dev VM, loaded: 12 s CPU at 2^16, bench/circom/README.md).
+#   BN254_PTAU_TOOL=snarkjs: snarkjs's new + contribute + prepare phase2, potPOWER.ptau. slow.
 bn254_ptau() {
+  case ${BN254_PTAU_TOOL:-dev} in
+    dev) bn254_dev_ptau "$1" ;;
+    snarkjs) bn254_snarkjs_ptau "$1" ;;
+    *) bn254_fail "BN254_PTAU_TOOL must be dev or snarkjs, not $BN254_PTAU_TOOL" ;;
+  esac
+}
+
+# DEV_PTAU: the snarkd_dev_ptau binary (default build/tools/dev_ptau/snarkd_dev_ptau), built
+# with `cmake --build build` when missing and build/ is configured.
+bn254_dev_ptau() {
+  p=$1
+  PTAU=$BN254_DIR/ptau/dev$p.ptau
+  [ -f "$PTAU" ] && return 0
+  DEV_PTAU=${DEV_PTAU:-build/tools/dev_ptau/snarkd_dev_ptau}
+  if [ ! -x "$DEV_PTAU" ]; then
+    [ -f build/CMakeCache.txt ] ||
+      bn254_fail "$DEV_PTAU not found: configure and build it (cmake -S . -B build; ninja -C build snarkd_dev_ptau) or set DEV_PTAU"
+    bn254_step "building snarkd_dev_ptau"
+    cmake --build build --target snarkd_dev_ptau >/dev/null || bn254_fail "building snarkd_dev_ptau failed"
+  fi
+  mkdir -p "$BN254_DIR/ptau"
+  bn254_step "powers of tau 2^$p with $DEV_PTAU (INSECURE development file), cached as $PTAU"
+  t0=$(date +%s)
+  "$DEV_PTAU" "$p" "$PTAU" --seed 23 || bn254_fail "snarkd_dev_ptau failed"
+  bn254_step "ptau 2^$p: $(($(date +%s) - t0)) s"
+}
+
+# `prepare phase2` is the slow step (2-core dev VM, loaded: 31 s at 2^10, 122 s at 2^12, 1959 s
+# at 2^16 after 187 s of new + contribute; 2^20 estimated at ~12 h: bench/circom/README.md), so
+# 2^20 and above are made only with BN254_PTAU20=1.
+bn254_snarkjs_ptau() {
   p=$1
   PTAU=$BN254_DIR/ptau/pot$p.ptau
   [ -f "$PTAU" ] && return 0
+  if [ "$p" -ge 20 ] && [ "${BN254_PTAU20:-0}" != 1 ]; then
+    echo "bn254: no 2^$p ptau ($PTAU): set BN254_PTAU20=1 to make it with snarkjs" \
+      "(estimated ~12 h at 2^20 on the 2-core dev VM), or use BN254_PTAU_TOOL=dev" >&2
+    exit 3
+  fi
   d=$BN254_DIR/ptau
   mkdir -p "$d"
-  bn254_step "powers of tau 2^$p (new, contribute, prepare phase2): slow, cached as $PTAU"
+  bn254_step "powers of tau 2^$p (snarkjs new, contribute, prepare phase2): slow, cached as $PTAU"
   t0=$(date +%s)
   "$SNARKJS" powersoftau new bn128 "$p" "$d/pot${p}_0.ptau" >/dev/null
   "$SNARKJS" powersoftau contribute "$d/pot${p}_0.ptau" "$d/pot${p}_1.ptau" \

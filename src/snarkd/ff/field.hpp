@@ -214,6 +214,12 @@ class Field {
       if (less_than(v, kModulus)) return from_montgomery(v);  // uniform either way
     }
   }
+  // Uniform in [1, p): secrets that must be invertible (setup trapdoors).
+  template <class G>
+  static Field random_nonzero(G& g) {
+    for (;;)
+      if (const Field v = random(g); !v.is_zero()) return v;
+  }
 
   // Root of unity of order 2^log_n from the multiplicative generator g: g^((p−1)/2^log_n).
   // The domain generator is a parameter: 5 for snarkjs keys, 7 for bellperson/Filecoin keys.

@@ -8,6 +8,7 @@
 
 #include "snarkd/ec/fixed_base.hpp"
 #include "snarkd/groth16/qap.hpp"
+#include "snarkd/poly/lagrange.hpp"
 #include "snarkd/util/error.hpp"
 #include "snarkd/util/random.hpp"
 #include "snarkd/util/thread_pool.hpp"
@@ -17,46 +18,19 @@ namespace {
 
 template <class G>
 ToxicWaste draw(G& g) {
-  auto nonzero = [&g] {
-    for (;;) {
-      Fr v = Fr::random(g);
-      if (!v.is_zero()) return v;
-    }
-  };
-  return {nonzero(), nonzero(), nonzero(), nonzero(), nonzero()};
+  // A braced list evaluates left to right: a seed still gives the same τ, α, β, γ, δ.
+  return {Fr::random_nonzero(g), Fr::random_nonzero(g), Fr::random_nonzero(g), Fr::random_nonzero(g),
+          Fr::random_nonzero(g)};
 }
 
-// Rows per batch inversion / per independent run of powers: one inversion (~380 squarings)
-// and one pow (~2·log₂ i products) per 4096 rows is < 0.1 product per row.
-constexpr size_t kBlock = 4096;
-
-// Calls fn(begin, end) for consecutive blocks of kBlock indices in [0, n), on the pool.
-void for_blocks(size_t n, const std::function<void(size_t, size_t)>& fn) {
-  const size_t blocks = (n + kBlock - 1) / kBlock;
-  parallel_for(blocks, [&](size_t b0, size_t b1) {
-    for (size_t b = b0; b < b1; ++b) fn(b * kBlock, std::min(n, (b + 1) * kBlock));
-  });
-}
-
-// L_i(τ) = (Z(τ)/n)·ωⁱ / (τ − ωⁱ) for the first `rows` points of ⟨ω⟩ (n = 2^log_n); each block
-// starts at ω^begin and inverts its denominators with one batch inversion (≈ 6 products per row).
+// L_i(τ) for the first `rows` points of the bellperson domain ⟨ω⟩ of 2^log_n points.
 std::vector<Fr> lagrange_at(uint32_t log_n, uint64_t rows, const Fr& tau) {
-  const uint64_t n = uint64_t{1} << log_n;
-  const Fr omega = Fr::root_of_unity(log_n, ff::kBellpersonDomainGenerator);
-  const Fr z = tau.pow(n) - Fr::one();
-  if (z.is_zero()) throw InvalidArgument("setup: tau is a point of the evaluation domain");
-  const Fr z_over_n = z * Fr::from_u64(n).inverse();
   std::vector<Fr> lag(rows);
-  for_blocks(rows, [&](size_t begin, size_t end) {
-    std::vector<Fr> den(end - begin), num(end - begin);  // 2 × 128 KiB: heap, not a pool thread's stack
-    Fr wi = omega.pow(begin);
-    for (size_t i = begin; i < end; ++i, wi *= omega) {
-      den[i - begin] = tau - wi;
-      num[i - begin] = z_over_n * wi;
-    }
-    ff::batch_inverse(std::span<Fr>(den));
-    for (size_t i = begin; i < end; ++i) lag[i] = den[i - begin] * num[i - begin];
-  });
+  try {
+    poly::lagrange_into(std::span<Fr>(lag), 0, log_n, tau, ff::kBellpersonDomainGenerator);
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument(std::string("setup: ") + e.what());
+  }
   return lag;
 }
 
@@ -110,14 +84,10 @@ std::vector<Fr> gather(std::span<const Fr> v, const r1cs::DensityBitmap& d) {
   return out;
 }
 
-// h_i = τⁱ·Z(τ)/δ for i < n − 1: each block starts from τ^begin.
+// h_i = τⁱ·Z(τ)/δ for i < n − 1.
 std::vector<Fr> h_query(uint64_t n, const Fr& tau, const Fr& delta_inv) {
-  const Fr z_over_delta = (tau.pow(n) - Fr::one()) * delta_inv;
   std::vector<Fr> h(n - 1);
-  for_blocks(h.size(), [&](size_t begin, size_t end) {
-    Fr hi = z_over_delta * tau.pow(begin);
-    for (size_t i = begin; i < end; ++i, hi *= tau) h[i] = hi;
-  });
+  poly::geometric_into(std::span<Fr>(h), (tau.pow(n) - Fr::one()) * delta_inv, tau);
   return h;
 }
 

@@ -140,4 +140,11 @@ void parallel_for(size_t n, const std::function<void(size_t, size_t)>& fn, size_
   });
 }
 
+void parallel_blocks(size_t n, size_t block, const std::function<void(size_t, size_t)>& fn) {
+  const size_t blocks = (n + block - 1) / block;
+  parallel_for(blocks, [&](size_t b0, size_t b1) {
+    for (size_t b = b0; b < b1; ++b) fn(b * block, std::min(n, (b + 1) * block));
+  });
+}
+
 }  // namespace snarkd

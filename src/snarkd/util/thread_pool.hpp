@@ -54,4 +54,10 @@ void name_this_thread(const char* name);
 // fn(begin, end) for each, in parallel on the global pool.
 void parallel_for(size_t n, const std::function<void(size_t, size_t)>& fn, size_t parts = 0);
 
+// Calls fn(begin, end) for the consecutive blocks [k·block, min(n, (k+1)·block)) of [0, n), the
+// blocks shared out by parallel_for. For loops whose per-block set-up (a batch inversion, a
+// starting power x^begin) must be amortised over a fixed number of elements, whatever the pool
+// size.
+void parallel_blocks(size_t n, size_t block, const std::function<void(size_t, size_t)>& fn);
+
 }  // namespace snarkd
