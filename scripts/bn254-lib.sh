@@ -71,7 +71,8 @@ bn254_stale() {
 # r1cs whose nConstraints + nPublic + 1 <= 2^POWER), made once under $BN254_DIR/ptau. Its secrets
 # are public or were one machine's: these keys are for tests and benchmarks only, never for use.
 #   BN254_PTAU_TOOL=dev (default): snarkd_dev_ptau (tools/dev_ptau, $DEV_PTAU), devPOWER.ptau,
-#     from the fixed seed 23 (2-core dev VM, loaded: 12 s CPU at 2^16, bench/circom/README.md).
+#     from the fixed seed 23 (2-core dev VM, loaded: 7 s CPU at 2^16, 95 s at 2^20;
+#     bench/circom/README.md).
 #   BN254_PTAU_TOOL=snarkjs: snarkjs's new + contribute + prepare phase2, potPOWER.ptau. slow.
 bn254_ptau() {
   case ${BN254_PTAU_TOOL:-dev} in
@@ -90,7 +91,8 @@ bn254_dev_ptau() {
   DEV_PTAU=${DEV_PTAU:-build/tools/dev_ptau/snarkd_dev_ptau}
   if [ ! -x "$DEV_PTAU" ]; then
     [ -f build/CMakeCache.txt ] ||
-      bn254_fail "$DEV_PTAU not found: configure and build it (cmake -S . -B build; ninja -C build snarkd_dev_ptau) or set DEV_PTAU"
+      bn254_fail "$DEV_PTAU not found: build it (cmake -S . -B build; ninja -C build snarkd_dev_ptau)" \
+        "or set DEV_PTAU"
     bn254_step "building snarkd_dev_ptau"
     cmake --build build --target snarkd_dev_ptau >/dev/null || bn254_fail "building snarkd_dev_ptau failed"
   fi

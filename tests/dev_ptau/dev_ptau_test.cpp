@@ -63,8 +63,10 @@ std::vector<J> decode_all(const std::vector<uint8_t>& body, size_t first, size_t
   std::vector<J> out;
   for (size_t i = first; i < first + count; ++i) {
     const std::span<const uint8_t> bytes(body.data() + i * kSize, kSize);
-    if constexpr (kG1) out.push_back(J::from_affine(ec::bn254::decode_g1_lem(bytes)));
-    else out.push_back(J::from_affine(ec::bn254::decode_g2_lem(bytes)));
+    if constexpr (kG1)
+      out.push_back(J::from_affine(ec::bn254::decode_g1_lem(bytes)));
+    else
+      out.push_back(J::from_affine(ec::bn254::decode_g2_lem(bytes)));
   }
   return out;
 }
@@ -108,7 +110,8 @@ class DevPtau : public ::testing::Test {
       const auto pts = level<J>(id, k);
       const Fr omega = Fr::root_of_unity(k, ff::bn254::kSnarkjsDomainGenerator);
       for (uint64_t j = 0; j < pts.size(); ++j)
-        EXPECT_EQ(weighted_sum(pts, omega.pow(j)), gen.mul_scalar(c * tau.pow(j))) << id << " level " << k << " j " << j;
+        EXPECT_EQ(weighted_sum(pts, omega.pow(j)), gen.mul_scalar(c * tau.pow(j)))
+            << id << " level " << k << " j " << j;
     }
   }
 

@@ -22,8 +22,8 @@ TYPED_TEST_SUITE(FixedBase, Groups);
 
 template <class S>
 std::vector<S> edge_scalars() {
-  std::vector<S> s = {S::zero(), S::one(), -S::one(), S::from_u64(255), S::from_u64(256),
-                      S::from_u64(0xff00ff00ff00ffull)};
+  std::vector<S> s = {S::zero(),        S::one(),         -S::one(),
+                      S::from_u64(255), S::from_u64(256), S::from_u64(0xff00ff00ff00ffull)};
   S window = S::one();
   for (int w = 0; w < 32; ++w, window *= S::from_u64(256)) s.push_back(window * S::from_u64(1 + w));
   return s;

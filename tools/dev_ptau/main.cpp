@@ -41,8 +41,7 @@ int main(int argc, char** argv) {
   std::optional<uint64_t> seed;
   size_t threads = 0;
   bool quiet = false;
-  app.add_option("POWER", power, "log2 of the largest domain (1..27); 2^(POWER+1) - 1 tau powers in G1")
-      ->required();
+  app.add_option("POWER", power, "log2 of the largest domain (1..27); 2^(POWER+1) - 1 tau powers in G1")->required();
   app.add_option("OUT", out, "the ptau file to write (via OUT.part)")->required();
   app.add_option("--seed", seed, "derive tau, alpha, beta from this 64-bit seed (reproducible, public)");
   app.add_option("--threads", threads, "worker threads (default: every core)");

@@ -4,10 +4,10 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
-#include <memory>
 #include <ostream>
 #include <random>
 #include <stdexcept>
+#include <type_traits>
 
 #include "snarkd/ec/bn254.hpp"
 #include "snarkd/ec/bn254_encoding.hpp"
@@ -33,9 +33,8 @@ void put_u32(std::vector<uint8_t>& out, uint32_t v) {
 
 // scale·τ^(first + j): the powers sections.
 Run powers(uint64_t count, const Fr& tau, const Fr& scale) {
-  return {count, [tau, scale](std::span<Fr> out, uint64_t first) {
-            poly::geometric_into(out, scale * tau.pow(first), tau);
-          }};
+  return {count,
+          [tau, scale](std::span<Fr> out, uint64_t first) { poly::geometric_into(out, scale * tau.pow(first), tau); }};
 }
 
 // scale·L_i(τ) over snarkjs's domain of 2^log_n (ω from 5). `truncated`: the top level of
@@ -47,7 +46,7 @@ Run lagrange(uint32_t log_n, const Fr& tau, const Fr& scale, bool truncated) {
             if (!truncated) return;
             const uint64_t n = uint64_t{1} << log_n;
             const Fr omega = Fr::root_of_unity(log_n, ff::bn254::kSnarkjsDomainGenerator);
-            const Fr k = tau.pow(n - 1) * Fr::from_u64(n).inverse();
+            const Fr k = scale * tau.pow(n - 1) * Fr::from_u64(n).inverse();
             std::vector<Fr> missing(out.size());
             poly::geometric_into(std::span<Fr>(missing), k * omega.pow(first), omega);
             parallel_for(out.size(), [&](size_t b, size_t e) {
@@ -177,8 +176,8 @@ std::vector<uint8_t> header_body(uint32_t power) {
 
 std::vector<Section> plan(uint32_t power, const Secrets& s, const std::string& comment) {
   if (power < kMinPower || power > kMaxPower)
-    throw std::invalid_argument("power must be in [" + std::to_string(kMinPower) + ", " +
-                                std::to_string(kMaxPower) + "]");
+    throw std::invalid_argument("power must be in [" + std::to_string(kMinPower) + ", " + std::to_string(kMaxPower) +
+                                "]");
   const uint64_t n = uint64_t{1} << power;
   const Fr one = Fr::one();
   std::vector<Section> out;
