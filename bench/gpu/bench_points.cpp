@@ -16,10 +16,10 @@ std::vector<S> random_scalars(size_t n, uint64_t seed) {
   return s;
 }
 
-// k·G for random k (drawn in BLS12-381's Fr for every group: the table takes any integer).
+// k·G for random k in the group's own scalar field (the table's Scalar).
 template <class C>
 std::vector<ec::Affine<C>> random_points(size_t n, uint64_t seed) {
-  return ec::FixedBaseTable<C>(ec::generator<C>()).mul_many(random_scalars<ff::Fr>(n, seed));
+  return ec::FixedBaseTable<C>(ec::generator<C>()).mul_many(random_scalars<typename C::Scalar>(n, seed));
 }
 
 template <class C>

@@ -15,8 +15,9 @@ namespace snarkd::test {
 template <class C>
 std::vector<ec::Affine<C>> random_points(std::mt19937_64& g, size_t n) {
   static const ec::FixedBaseTable<C> table(ec::generator<C>());
-  std::vector<ff::Fr> k(n);
-  for (auto& x : k) x = ff::Fr::random(g);
+  using Scalar = typename C::Scalar;  // the table's scalars: the group's own field
+  std::vector<Scalar> k(n);
+  for (auto& x : k) x = Scalar::random(g);
   return table.mul_many(k);
 }
 
