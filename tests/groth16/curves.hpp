@@ -17,6 +17,7 @@
 #include "snarkd/groth16/keys.hpp"
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/groth16/zkey.hpp"
+#include "snarkd/poly/lagrange.hpp"
 #include "snarkd/r1cs/r1cs.hpp"
 
 namespace snarkd::groth16::test {
@@ -114,13 +115,6 @@ struct ToxicWasteT {
   F tau, alpha, beta, gamma, delta;
 };
 
-// L_k(τ) over the domain of n points ⟨ω⟩: (τⁿ − 1)·ωᵏ / (n·(τ − ωᵏ)).
-template <class F>
-F lagrange_at(uint64_t n, const F& omega, uint64_t k, const F& tau) {
-  const F wk = omega.pow(k);
-  return (tau.pow(n) - F::one()) * wk * (F::from_u64(n) * (tau - wk)).inverse();
-}
-
 // Σ_i M_ij·L_i(τ) for every column j.
 template <class F>
 std::vector<F> column_sums(const r1cs::CircuitT<F>& c, const r1cs::CsrMatrix& m, const std::vector<F>& lag) {
@@ -157,9 +151,9 @@ ZkeyT<E> snarkjs_setup(const r1cs::CircuitT<typename E::Fr>& circuit, const Toxi
   pk.flavour = KeyFlavour::kSnarkjs;
   pk.log_domain = qap_log_domain(z.circuit, KeyFlavour::kSnarkjs);
   const uint64_t n = pk.domain_size();
-  const F omega = F::root_of_unity(pk.log_domain, 5), omega2 = F::root_of_unity(pk.log_domain + 1, 5);
-  std::vector<F> lag(n);
-  for (uint64_t i = 0; i < n; ++i) lag[i] = lagrange_at(n, omega, i, t.tau);
+  std::vector<F> lag(n), lag2(2 * n);  // L_i(τ) over ⟨ωₙ⟩ and over ⟨ω₂ₙ⟩
+  poly::lagrange_into<F>(lag, 0, pk.log_domain, t.tau, ff::kSnarkjsDomainGenerator);
+  poly::lagrange_into<F>(lag2, 0, pk.log_domain + 1, t.tau, ff::kSnarkjsDomainGenerator);
   const auto u = column_sums(z.circuit, z.circuit.a, lag), v = column_sums(z.circuit, z.circuit.b, lag);
   const auto w = column_sums(circuit, circuit.c, lag);
   const auto g1 = [](const F& s) { return E::G1Jacobian::from_affine(ec::generator<typename E::G1>()).mul_scalar(s).to_affine(); };
@@ -176,7 +170,7 @@ ZkeyT<E> snarkjs_setup(const r1cs::CircuitT<typename E::Fr>& circuit, const Toxi
     pk.b_g1.push_back(g1(v[j]));
     pk.b_g2.push_back(g2(v[j]));
   }
-  for (uint64_t i = 0; i < n; ++i) pk.h.push_back(g1(lagrange_at(2 * n, omega2, 2 * i + 1, t.tau) * delta_inv));
+  for (uint64_t i = 0; i < n; ++i) pk.h.push_back(g1(lag2[2 * i + 1] * delta_inv));
   return z;
 }
 
