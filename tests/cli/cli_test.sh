@@ -56,6 +56,26 @@ expect 0 "^valid" "$S" verify --vk "$T/vk.json" --proof "$M/proof.json" --public
 sed 's/"11"/"12"/' "$M/public.json" > "$T/spub_bad.json"
 expect 1 "^invalid" "$S" verify --vk "$M/verification_key.json" --proof "$M/proof.json" --public "$T/spub_bad.json"
 
+echo "== BN254 (circom bn128) snarkjs files: the curve comes from the key file, no flag"
+N=$Z/bn128/multiplier
+expect 0 "" "$S" prove "$N/multiplier.zkey" "$N/multiplier.wtns" "$T/bn.json" "$T/bnpub.json"
+same "$T/bnpub.json" "$N/public.json" "snarkd's BN254 public.json is snarkjs's"
+expect 0 "^valid" "$S" verify "$N/verification_key.json" "$T/bnpub.json" "$T/bn.json"
+expect 0 "^valid" "$S" verify "$N/multiplier.zkey" "$N/public.json" "$N/proof.json"
+expect 0 "" "$S" export-vk "$N/multiplier.zkey" "$T/bnvk.json"
+same "$T/bnvk.json" "$N/verification_key.json" "BN254 export-vk is snarkjs's verification_key.json byte for byte"
+sed 's/"11"/"12"/' "$N/public.json" > "$T/bnpub_bad.json"
+expect 1 "^invalid" "$S" verify "$N/verification_key.json" "$T/bnpub_bad.json" "$N/proof.json"
+expect 0 "curve +bn128" "$S" info "$N/multiplier.zkey"
+expect 0 "curve +bls12381" "$S" info "$M/multiplier.zkey"
+# Files of the other curve are refused, naming the file and both curves.
+expect 2 "multiplier/multiplier.wtns: prime .* is not BN254's r .*it is BLS12-381's" \
+  "$S" prove "$N/multiplier.zkey" "$M/multiplier.wtns" "$T/x.json" "$T/y.json"
+expect 2 "proof.json: curve: is \"bls12381\", expected \"bn128\"" \
+  "$S" verify "$N/verification_key.json" "$M/public.json" "$M/proof.json"
+expect 2 "p.bin: is a bellperson proof file, which is BLS12-381 only, but the key is BN254" \
+  "$S" verify "$N/verification_key.json" "$T/pub.json" "$T/p.bin"
+
 echo "== bad inputs: exit 2, the message names the file"
 expect 2 "unknown command" "$S" frobnicate
 expect 2 "missing --proof" "$S" verify --vk "$T/k.vk" --public "$T/pub.json"

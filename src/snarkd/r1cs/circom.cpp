@@ -111,8 +111,8 @@ void read_prime(io::ByteCursor& c) {
   const auto other = curve_of_prime(n8, prime);
   c.fail("prime " + (n8 <= 64 ? hex_be(prime, n8) : "of " + std::to_string(n8) + " bytes") + " is not " +
          curve_name(want) + "'s r " + hex_be(r, kN8) +
-         (other ? std::string(" (it is ") + curve_name(*other) + "'s: a --prime " + circom_prime_name(*other) +
-                      " file, read here as " + curve_name(want) + ")"
+         (other ? std::string(" (it is ") + curve_name(*other) + "'s: a circom --prime " + circom_prime_name(*other) +
+                      " file where a " + curve_name(want) + " one is needed)"
                 : " (compile with circom --prime " + circom_prime_name(want) + ")"));
 }
 
