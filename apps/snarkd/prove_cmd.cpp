@@ -3,7 +3,11 @@
 // circuit, BLS12-381). Every proof is verified before it is
 // written; when that check fails on a key whose points were not checked at load, the key is
 // checked and named before the witness is blamed.
+#include <array>
+#include <chrono>
 #include <cstdio>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +19,12 @@
 #include "snarkd/groth16/prover.hpp"
 #include "snarkd/groth16/snarkjs_json.hpp"
 #include "snarkd/groth16/zkey.hpp"
+#include "snarkd/groth16/verifier.hpp"
 #include "snarkd/util/json.hpp"
+#ifdef SNARKD_ENGINE_CUDA
+#include "snarkd/cuda/prover_snarkjs.hpp"
+#include "snarkd/cuda/runtime.hpp"
+#endif
 
 namespace snarkd::cli {
 namespace {
@@ -97,6 +106,47 @@ groth16::ProveTimings run_prover(const groth16::BoundKeyT<E>& key, const std::ve
   return t;
 }
 
+// --device: "cpu" (default) or "cuda:N" (zkeys, builds with the CUDA backend); the GPU's index.
+std::optional<int> gpu_device(const Options& a) {
+  const std::string d = a.get("device").value_or("cpu");
+  if (d == "cpu") return std::nullopt;
+  if (d.rfind("cuda:", 0) == 0 && d.size() > 5 && d.find_first_not_of("0123456789", 5) == std::string::npos) {
+#ifdef SNARKD_ENGINE_CUDA
+    return std::stoi(d.substr(5));
+#else
+    throw UsageError("--device " + d + ": this snarkd was built without the CUDA backend");
+#endif
+  }
+  throw UsageError("--device " + d + ": expected cpu or cuda:N");
+}
+
+#ifdef SNARKD_ENGINE_CUDA
+// The GPU path for zkeys (cuda/prover_snarkjs.hpp): the five sums on device `gpu`, the blinding
+// and the self-check on the host, as groth16::prove does for snarkjs keys.
+template <class E>
+groth16::ProveTimings run_gpu_prover(const std::shared_ptr<const groth16::BoundKeyT<E>>& key,
+                                     const std::vector<typename E::Fr>& w, int gpu, const ProveJob& job,
+                                     Progress& progress, groth16::ProofT<E>& proof) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto since = [](auto t) { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count(); };
+  progress.step("upload key");
+  cuda::SnarkjsGpuProver<E> prover(gpu, key);
+  progress.step("prove on " + std::string("cuda:") + std::to_string(gpu));
+  std::array<double, cuda::kProverPhases> ph{};
+  const auto sums = prover.compute_sums(w, &ph);
+  progress.step("check");
+  const auto t1 = std::chrono::steady_clock::now();
+  proof = groth16::assemble(key->pk().vk, sums, groth16::random_proof_randomness<E>());
+  if (!groth16::verify(key->pk().vk, proof, groth16::public_inputs(key->circuit(), w)))
+    explain_failed_check(key->pk(), job, progress);
+  groth16::ProveTimings t;
+  t.qap = ph[0], t.h = ph[1], t.msm_a = ph[2], t.msm_b = ph[3] + ph[4], t.msm_l = ph[5], t.msm_h = ph[6];
+  t.check = since(t1);
+  t.total = since(t0);
+  return t;
+}
+#endif
+
 // For zkey keys, which carry no C matrix: the circuit file names the failing constraint.
 template <class F>
 void check_satisfied(const r1cs::CircuitT<F>& circuit, const std::vector<F>& w, const std::string& path,
@@ -116,7 +166,8 @@ int prove_zkey(const Options& a, const std::vector<std::string>& f) {
   using F = typename E::Fr;
   const std::string &zkey_path = f[0], &witness_path = f[1], &proof_path = f[2], &public_path = f[3];
   const auto r1cs_path = a.get("r1cs");
-  Progress progress("prove", 4 + (r1cs_path ? 1 : 0) + groth16::kProveSteps, progress_mode(a));
+  const bool on_gpu = gpu_device(a).has_value();
+  Progress progress("prove", 4 + (r1cs_path ? 1 : 0) + (on_gpu ? 3 : groth16::kProveSteps), progress_mode(a));
   progress.step("read key");
   groth16::ZkeyT<E> zk = groth16::read_zkey<E>(zkey_path, key_check(a));
   progress.step("read witness");
@@ -128,7 +179,14 @@ int prove_zkey(const Options& a, const std::vector<std::string>& f) {
   progress.step("bind");
   const auto key = groth16::BoundKeyT<E>::bind(std::move(zk.pk), std::move(zk.circuit));
   groth16::ProofT<E> proof;
-  const auto t = run_prover(*key, w, {a, zkey_path, r1cs_path.has_value()}, progress, proof);
+  const ProveJob job{a, zkey_path, r1cs_path.has_value()};
+  groth16::ProveTimings t;
+#ifdef SNARKD_ENGINE_CUDA
+  if (const auto gpu = gpu_device(a))
+    t = run_gpu_prover<E>(key, w, *gpu, job, progress, proof);
+  else
+#endif
+    t = run_prover(*key, w, job, progress, proof);
   progress.step("write");
   groth16::write_snarkjs_proof(proof_path, proof);
   groth16::write_snarkjs_public<E>(public_path, groth16::public_inputs(key->circuit(), w));
@@ -177,7 +235,9 @@ void declare_prove(Options& o) {
       .value("witness", "circom witness", "W.wtns")
       .value("proof", "where to write the proof: proof.json (zkey) or 192 bytes (params)", "OUT")
       .value("public", "where to write public.json (optional with --params)", "public.json")
-      .flag("check-key", "check every key point's subgroup at load (by default: canonical encodings only)");
+      .flag("check-key", "check every key point's subgroup at load (by default: canonical encodings only)")
+      .value("device", "where a zkey's proof is computed: cpu (default) or cuda:N (the GPU; --params: cpu only)",
+             "cpu|cuda:N");
   declare_common(o);
   o.app().footer(
       "Every proof is verified before it is written. exit codes: 0 done, 2 bad input (a witness that does\n"
@@ -193,6 +253,8 @@ int cmd_prove(const Options& a) {
     return prove_zkey_file(a, a.positional());
   }
   if (a.has("zkey") == a.has("params")) throw UsageError("give exactly one of --zkey and --params");
+  if (a.has("params") && gpu_device(a))
+    throw UsageError("--device cuda:N proves zkeys; bellperson keys go through snarkd serve or snarkd bench");
   if (a.has("zkey"))
     return prove_zkey_file(a, {a.require("zkey"), a.require("witness"), a.require("proof"), a.require("public")});
   return prove_params(a);

@@ -1,7 +1,8 @@
 // GPU SpMV against its CPU twin r1cs::evaluate on fresh synthetic circuits (seed printed,
 // SNARKD_TEST_SEED pins it), all three matrices, plus a hand-made circuit with empty rows, a
 // repeated column, ±1 and dictionary coefficients and a zero witness entry. Outputs are
-// poisoned (0xFF) before the stream-ordered run, so an unwritten row cannot pass.
+// poisoned (0xFF) before the stream-ordered run, so an unwritten row cannot pass. BN254: random
+// rows over its scalar field.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -73,6 +74,41 @@ TEST(CudaSpmv, HandMadeEdgesAndPoisonedOutput) {
   EXPECT_TRUE(got[0].is_zero() && got[3].is_zero());
   std::vector<ff::Fr> small(4);
   EXPECT_THROW(spmv_sync(c, Matrix::A, w, small), InvalidArgument);
+}
+
+// BN254's scalar field (circom circuits): random rows of 0–12 terms with random dictionary
+// coefficients, ±1 and repeated variables, against r1cs::evaluate.
+TEST(CudaSpmv, Bn254RandomRowsMatchCpu) {
+  SNARKD_SKIP_WITHOUT_GPU();
+  using F = ff::bn254::Fr;
+  auto g = snarkd::test::rng("cuda_spmv_bn254");
+  for (uint64_t rows : {1ull, 777ull, (1ull << 15) + 5}) {
+    r1cs::CircuitT<F> c;
+    c.num_inputs = 3;
+    c.num_aux = 500;
+    r1cs::CoeffDictionaryT<F> dict;
+    std::vector<F> w(c.num_vars());
+    w[0] = F::one();
+    for (size_t i = 1; i < w.size(); ++i) w[i] = g() % 3 == 0 ? F::from_u64(g() & 1) : F::random(g);
+    for (uint64_t r = 0; r < rows; ++r)
+      for (Matrix m : {Matrix::A, Matrix::B, Matrix::C}) {
+        r1cs::CsrMatrix& mat = c.matrix(m);
+        for (uint64_t t = 0, terms = g() % 13; t < terms; ++t) {
+          mat.col.push_back(uint32_t(g() % c.num_vars()));
+          const uint64_t kind = g() % 4;
+          mat.coeff.push_back(kind == 0 ? r1cs::kCoeffOne : kind == 1 ? r1cs::kCoeffMinusOne : dict.intern(F::random(g)));
+        }
+        mat.row_ptr.push_back(mat.col.size());
+      }
+    c.coeffs = std::move(dict).take();
+    ASSERT_FALSE(r1cs::find_structure_error(c).has_value());
+    for (Matrix m : {Matrix::A, Matrix::B, Matrix::C}) {
+      std::vector<F> want(rows), got(rows);
+      r1cs::evaluate(c, m, w, want);
+      spmv_sync(c, m, w, got);
+      EXPECT_EQ(got, want) << "rows=" << rows << " matrix " << r1cs::matrix_name(m);
+    }
+  }
 }
 
 }  // namespace

@@ -9,56 +9,19 @@
 #include "snarkd/cuda/msm_split.hpp"
 #include "snarkd/cuda/phase_mark.hpp"
 #include "snarkd/cuda/prover.hpp"
+#include "snarkd/cuda/prover_kernels.cuh"
 #include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::cuda {
 namespace {
 
-constexpr uint32_t kThreads = 256;
+namespace prover_kernels = detail::prover_kernels;
 
-// Grid-stride kernels: at most 2^16 blocks, enough to fill an H200 many times over.
-uint32_t blocks_for(uint64_t n) { return uint32_t(std::min<uint64_t>((n + kThreads - 1) / kThreads, 65536)); }
-
-__device__ __forceinline__ uint64_t first_index() { return uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ __forceinline__ uint64_t grid_stride() { return uint64_t(gridDim.x) * blockDim.x; }
-
-// Rows i < n of the QAP after the SpMV filled a, b (and c, bellperson) for the m constraint
-// rows; the CPU twin is groth16::evaluate_qap + first_failing_row:
-//   i ≥ m        bellperson's input rows w_j·0 = 0 (j = i − m < num_inputs), then zeros; these
-//                rows hold by construction (b = c = 0), so they are not checked;
-//   i < m        snarkjs: c = a∘b (the zkey has no C); bellperson: a·b ≠ c → atomicMin(row).
-// Thread 0 also writes whether w_0 (the ONE variable) is 1, every run (n ≥ 1: thread 0 exists).
-__global__ void qap_rows_kernel(Fr* a, Fr* b, Fr* c, const Fr* w, uint64_t m, uint64_t n, uint64_t num_inputs,
-                                bool bellperson, unsigned long long* first_failing_row, uint64_t* witness_one_ok) {
-  if (first_index() == 0) *witness_one_ok = w[0] == Fr::one() ? 1 : 0;
-  for (uint64_t i = first_index(); i < n; i += grid_stride()) {
-    if (i >= m) {
-      const uint64_t j = i - m;
-      a[i] = bellperson && j < num_inputs ? w[j] : Fr::zero();
-      b[i] = Fr::zero();
-      c[i] = Fr::zero();
-    } else if (!bellperson) {
-      c[i] = a[i] * b[i];
-    } else if (a[i] * b[i] != c[i]) {
-      atomicMin(first_failing_row, static_cast<unsigned long long>(i));
-    }
-  }
-}
-
-// a = (a·b − c)·factor on the coset (groth16::h_scalars' one pass); scale = false for snarkjs,
-// whose factor is 1 (Z = −2 is folded into its key).
-__global__ void h_pointwise_kernel(Fr* a, const Fr* b, const Fr* c, uint64_t n, Fr factor, bool scale) {
-  for (uint64_t i = first_index(); i < n; i += grid_stride()) {
-    const Fr v = a[i] * b[i] - c[i];
-    a[i] = scale ? v * factor : v;
-  }
-}
-
-// out[k] = w[index[k]]: a density-compacted query's scalars (groth16::gather_by_density).
-__global__ void gather_kernel(const Fr* w, const uint32_t* index, uint64_t count, Fr* out) {
-  for (uint64_t k = first_index(); k < count; k += grid_stride()) out[k] = w[index[k]];
-}
+using prover_kernels::blocks_for;
+using prover_kernels::gather_kernel;
+using prover_kernels::kThreads;
+using prover_kernels::qap_rows_kernel;
 
 uint64_t align_up(uint64_t b) { return (b + 255) / 256 * 256; }
 
@@ -151,7 +114,7 @@ void enqueue_qap(const DeviceProvingKey& key, const Workspace& ws, cudaStream_t 
   spmv(v.b_matrix, v.dict, ws.w, ws.b, stream);
   if (bellperson) spmv(v.c_matrix, v.dict, ws.w, ws.c, stream);
   const uint64_t n = key.domain_size();
-  qap_rows_kernel<<<blocks_for(n), kThreads, 0, stream>>>(ws.a, ws.b, ws.c, ws.w, key.num_constraints(), n,
+  qap_rows_kernel<Fr><<<blocks_for(n), kThreads, 0, stream>>>(ws.a, ws.b, ws.c, ws.w, key.num_constraints(), n,
                                                           key.num_inputs(), bellperson, fail,
                                                           &ws.sums->witness_one_ok);
   SNARKD_CUDA_CHECK_LAUNCH();
@@ -168,7 +131,7 @@ void enqueue_h_unfused(const DeviceProvingKey& key, Fr* a, Fr* b, Fr* c, void* s
 const Fr* query_scalars(const Workspace& ws, const uint32_t* index, uint64_t count, cudaStream_t stream) {
   if (index == nullptr) return ws.w;
   if (count > 0) {
-    gather_kernel<<<blocks_for(count), kThreads, 0, stream>>>(ws.w, index, count, ws.gather);
+    gather_kernel<Fr><<<blocks_for(count), kThreads, 0, stream>>>(ws.w, index, count, ws.gather);
     SNARKD_CUDA_CHECK_LAUNCH();
   }
   return ws.gather;
@@ -203,18 +166,9 @@ void enqueue_msms(const DeviceProvingKey& key, const Workspace& ws, bool shared_
 
 namespace detail {
 
-// The H scalars into a (groth16::h_scalars): 6 transforms to the coset, one pointwise pass, and
-// for bellperson the coset inverse back to the n − 1 coefficients.
 void enqueue_h_scalars(const NttTables& t, uint32_t k, bool bellperson, const Fr& h_factor, Fr* a, Fr* b, Fr* c,
                        void* ntt_scratch, cudaStream_t stream) {
-  for (Fr* v : {a, b, c}) {
-    ntt(v, k, Direction::kInverse, false, t, ntt_scratch, stream);
-    ntt(v, k, Direction::kForward, true, t, ntt_scratch, stream);
-  }
-  const uint64_t n = uint64_t{1} << k;
-  h_pointwise_kernel<<<blocks_for(n), kThreads, 0, stream>>>(a, b, c, n, h_factor, bellperson);
-  SNARKD_CUDA_CHECK_LAUNCH();
-  if (bellperson) ntt(a, k, Direction::kInverse, true, t, ntt_scratch, stream);
+  prover_kernels::enqueue_h_unfused<Fr>(t, k, bellperson, h_factor, a, b, c, ntt_scratch, stream);
 }
 
 void witness_msm_g1(const G1Affine* bases, const Fr* scalars, uint64_t n, G1Xyzz* out, void* scratch,

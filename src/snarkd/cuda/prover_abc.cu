@@ -5,18 +5,17 @@
 
 #include "snarkd/cuda/phase_mark.hpp"
 #include "snarkd/cuda/prover_abc.hpp"
+#include "snarkd/cuda/prover_kernels.cuh"
 #include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::cuda {
 namespace {
 
-constexpr uint32_t kThreads = 256;
-
-uint32_t blocks_for(uint64_t n) { return uint32_t(std::max<uint64_t>(1, std::min<uint64_t>((n + kThreads - 1) / kThreads, 65536))); }
-
-__device__ __forceinline__ uint64_t first_index() { return uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ __forceinline__ uint64_t grid_stride() { return uint64_t(gridDim.x) * blockDim.x; }
+using detail::prover_kernels::blocks_for;
+using detail::prover_kernels::first_index;
+using detail::prover_kernels::grid_stride;
+using detail::prover_kernels::kThreads;
 
 // a·b = c on every one of the n rows (the padding rows are 0·0 = 0); thread 0 also records
 // whether w_0 is 1. The CPU twin: prove_abc.cpp's first_failing.
@@ -33,10 +32,6 @@ __global__ void expand_density_kernel(const uint64_t* words, const uint32_t* off
                                       uint32_t* index) {
   for (uint64_t t = first_index(); t < num_words; t += grid_stride())
     expand_word(words[t], uint32_t(t * 64), index + offsets[t]);
-}
-
-__global__ void abc_gather_kernel(const Fr* w, const uint32_t* index, uint64_t count, Fr* out) {
-  for (uint64_t k = first_index(); k < count; k += grid_stride()) out[k] = w[index[k]];
 }
 
 template <class T>
@@ -62,7 +57,7 @@ void enqueue_abc_qap(const AbcLayout& l, uint32_t log_domain, void* ws, DeviceSu
 
 const Fr* gathered(const AbcLayout& l, void* ws, uint64_t index_at, uint64_t count, cudaStream_t stream) {
   if (count > 0) {
-    abc_gather_kernel<<<blocks_for(count), kThreads, 0, stream>>>(at<Fr>(ws, l.w), at<uint32_t>(ws, index_at), count,
+    detail::prover_kernels::gather_kernel<Fr><<<blocks_for(count), kThreads, 0, stream>>>(at<Fr>(ws, l.w), at<uint32_t>(ws, index_at), count,
                                                                   at<Fr>(ws, l.gather));
     SNARKD_CUDA_CHECK_LAUNCH();
   }

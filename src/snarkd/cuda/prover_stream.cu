@@ -3,20 +3,18 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "snarkd/cuda/prover_kernels.cuh"
 #include "snarkd/cuda/prover_stream.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::cuda {
 namespace {
 
-constexpr uint32_t kThreads = 256;
+using detail::prover_kernels::blocks_for;
+using detail::prover_kernels::first_index;
+using detail::prover_kernels::grid_stride;
+using detail::prover_kernels::kThreads;
 constexpr uint32_t kSumThreads = 128;  // sum_points: 128 G2 XYZZ points = 48 KiB of shared memory
-
-// Grid-stride kernels: at most 2^16 blocks, enough to fill an H200 many times over.
-uint32_t blocks_for(uint64_t n) { return uint32_t(std::clamp<uint64_t>((n + kThreads - 1) / kThreads, 1, 65536)); }
-
-__device__ __forceinline__ uint64_t first_index() { return uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ __forceinline__ uint64_t grid_stride() { return uint64_t(gridDim.x) * blockDim.x; }
 
 // Pass 1 over a rows chunk: a and b; bellperson also evaluates C's row and records the first
 // row where a·b ≠ c (the satisfiability check, with no third vector).

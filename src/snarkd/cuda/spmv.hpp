@@ -26,12 +26,22 @@ struct CsrView {
 };
 
 // out[i] = Σ_k dict[coeff[k]]·w[col[k]] over row i's non-zeros, for i < m.rows. The caller
-// guarantees what r1cs::find_structure_error checks on the host (indices in range).
-void spmv(const CsrView& m, const Fr* d_dict, const Fr* d_witness, Fr* d_out, cudaStream_t stream);
+// guarantees what r1cs::find_structure_error checks on the host (indices in range). F is the
+// device scalar field: cuda::Fr or cuda::bn254::Fr (spmv.cu instantiates both).
+template <class F>
+void spmv(const CsrView& m, const F* d_dict, const F* d_witness, F* d_out, cudaStream_t stream);
+extern template void spmv<Fr>(const CsrView&, const Fr*, const Fr*, Fr*, cudaStream_t);
+extern template void spmv<bn254::Fr>(const CsrView&, const bn254::Fr*, const bn254::Fr*, bn254::Fr*, cudaStream_t);
 
 // Synchronous convenience (tests, tools): uploads the matrix, dictionary and witness, runs on a
 // private stream of the current device, downloads out (circuit.num_constraints() values).
-void spmv_sync(const r1cs::Circuit& circuit, r1cs::Matrix which, std::span<const ff::Fr> witness,
-               std::span<ff::Fr> out);
+// H is the host field (ff::Fr or ff::bn254::Fr).
+template <class H>
+void spmv_sync(const r1cs::CircuitT<H>& circuit, r1cs::Matrix which, r1cs::Values<H> witness,
+               std::type_identity_t<std::span<H>> out);
+extern template void spmv_sync<ff::Fr>(const r1cs::CircuitT<ff::Fr>&, r1cs::Matrix, std::span<const ff::Fr>,
+                                       std::span<ff::Fr>);
+extern template void spmv_sync<ff::bn254::Fr>(const r1cs::CircuitT<ff::bn254::Fr>&, r1cs::Matrix,
+                                              std::span<const ff::bn254::Fr>, std::span<ff::bn254::Fr>);
 
 }  // namespace snarkd::cuda

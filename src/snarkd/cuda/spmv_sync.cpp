@@ -7,8 +7,10 @@
 
 namespace snarkd::cuda {
 
-void spmv_sync(const r1cs::Circuit& circuit, r1cs::Matrix which, std::span<const ff::Fr> witness,
-               std::span<ff::Fr> out) {
+template <class H>
+void spmv_sync(const r1cs::CircuitT<H>& circuit, r1cs::Matrix which, r1cs::Values<H> witness,
+               std::type_identity_t<std::span<H>> out) {
+  using F = Field<H>;
   const r1cs::CsrMatrix& m = circuit.matrix(which);
   if (witness.size() != circuit.num_vars() || out.size() != m.num_rows())
     throw InvalidArgument("spmv: witness has " + std::to_string(witness.size()) + " values (circuit: " +
@@ -17,15 +19,20 @@ void spmv_sync(const r1cs::Circuit& circuit, r1cs::Matrix which, std::span<const
   Stream stream;
   DeviceBuffer<uint64_t> row_ptr(m.row_ptr.size());
   DeviceBuffer<uint32_t> col(m.col.size()), coeff(m.coeff.size());
-  DeviceBuffer<Fr> dict(circuit.coeffs.size()), w(witness.size()), d_out(out.size());
+  DeviceBuffer<F> dict(circuit.coeffs.size()), w(witness.size()), d_out(out.size());
   row_ptr.upload(m.row_ptr.data(), m.row_ptr.size(), stream);
   col.upload(m.col.data(), m.col.size(), stream);
   coeff.upload(m.coeff.data(), m.coeff.size(), stream);
-  dict.upload(reinterpret_cast<const Fr*>(circuit.coeffs.data()), circuit.coeffs.size(), stream);
-  w.upload(reinterpret_cast<const Fr*>(witness.data()), witness.size(), stream);
+  dict.upload(reinterpret_cast<const F*>(circuit.coeffs.data()), circuit.coeffs.size(), stream);
+  w.upload(reinterpret_cast<const F*>(witness.data()), witness.size(), stream);
   spmv({row_ptr.data(), col.data(), coeff.data(), m.num_rows()}, dict.data(), w.data(), d_out.data(), stream);
-  d_out.download(reinterpret_cast<Fr*>(out.data()), out.size(), stream);
+  d_out.download(reinterpret_cast<F*>(out.data()), out.size(), stream);
   stream.synchronize();
 }
+
+template void spmv_sync<ff::Fr>(const r1cs::CircuitT<ff::Fr>&, r1cs::Matrix, std::span<const ff::Fr>,
+                                std::span<ff::Fr>);
+template void spmv_sync<ff::bn254::Fr>(const r1cs::CircuitT<ff::bn254::Fr>&, r1cs::Matrix,
+                                       std::span<const ff::bn254::Fr>, std::span<ff::bn254::Fr>);
 
 }  // namespace snarkd::cuda

@@ -1,0 +1,164 @@
+// The GPU twin of groth16::compute_sums for snarkjs-flavour keys (.zkey) of either curve, E =
+// groth16::Bn254 (circom's keys) or groth16::Bls12_381: the five query sums of a proof, before the
+// blinding (groth16::assemble adds it on the host).
+//
+// snarkjs keys need none of the Filecoin machinery of prover.hpp (densities, the bit-split MSMs
+// for 0/1 witnesses, streamed keys): every query is full (A, B over all variables, L over the aux
+// ones, H over the n domain points) and circom witnesses are mostly random field elements. So a
+// proof is, on one stream (prove_on_stream):
+//   1. SpMV a = A·w, b = B·w over the zkey's rows (its input rows x_s·0 = 0 included), zeros to n,
+//      c = a∘b (prover_kernels.cuh, shared with prover.cu), and the check that w_0 = 1;
+//   2. H scalars in a: inverse NTT and coset NTT (shift ω₂ₙ, snarkjs's odd points of the 2n
+//      domain) of a, b, c, then a·b − c (Z = −2 is folded into the key);
+//   3. five plain Pippenger MSMs (cuda/msm.hpp: the chunked accumulations keep the 0 and 1
+//      buckets of a circom witness balanced): A, B (G1), B (G2) over w, L over the aux values,
+//      H over a;
+//   4. one copy of the five XYZZ results to the caller's pinned memory.
+// At 2^20 constraints that is 6 NTTs and 4 G1 + 1 G2 MSMs of 2^20 points (docs/PERFORMANCE.md has
+// the H200 figures).
+//
+// Memory: SnarkjsDeviceKey holds the key's points, the A/B CSR matrices, the coefficient
+// dictionary and the NTT tables in one region it allocates at set-up (tools, the CLI, tests: as
+// DeviceProvingKey(int, key) does); workspace_bytes() per proof in flight is the caller's.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "snarkd/cuda/curve.hpp"
+#include "snarkd/cuda/field.hpp"
+#include "snarkd/cuda/fp2.hpp"
+#include "snarkd/cuda/ntt.hpp"
+#include "snarkd/cuda/prover.hpp"  // PhaseEvents, kProverPhases
+#include "snarkd/cuda/runtime.hpp"
+#include "snarkd/cuda/spmv.hpp"
+#include "snarkd/groth16/bound_key.hpp"
+#include "snarkd/groth16/prover.hpp"
+
+namespace snarkd::cuda {
+
+// The device types of a groth16 curve: scalars, and the base fields of G1 and G2.
+template <class E>
+struct DeviceCurve {
+  using Fr = Field<typename E::Fr>;
+  using G1 = DeviceFieldOf<typename E::G1>;
+  using G2 = DeviceFieldOf<typename E::G2>;
+};
+
+// The results of one proof as they leave the device (one copy).
+template <class E>
+struct SnarkjsDeviceSums {
+  Xyzz<typename DeviceCurve<E>::G1> a, b1, l, h;
+  Xyzz<typename DeviceCurve<E>::G2> b2;
+  uint64_t witness_one_ok;  // 1 when w_0 (the ONE) was 1 on the device
+};
+
+// Byte offsets into one proof's workspace (256-aligned): the witness, a, b, c (n each), NTT
+// scratch, MSM scratch (the largest of the five MSMs), the sums.
+struct SnarkjsWorkspaceLayout {
+  uint64_t witness = 0, a = 0, b = 0, c = 0, ntt_scratch = 0, ntt_scratch_bytes = 0;
+  uint64_t msm_scratch = 0, msm_scratch_bytes = 0, sums = 0, total = 0;
+};
+
+template <class E>
+class SnarkjsDeviceKey {
+ public:
+  using Fr = typename DeviceCurve<E>::Fr;
+  using G1 = typename DeviceCurve<E>::G1;
+  using G2 = typename DeviceCurve<E>::G2;
+
+  // Uploads the key and its circuit (bound, so their shapes agree) to `device` into a region of
+  // its own, and waits for the upload (set-up time: this allocates). InvalidArgument unless the key
+  // is snarkjs-flavour and its domain within the NTT's 2^28; cuda::Error on CUDA failures.
+  SnarkjsDeviceKey(int device, const groth16::BoundKeyT<E>& key);
+
+  int device() const { return device_; }
+  uint32_t log_domain() const { return log_domain_; }
+  uint64_t domain_size() const { return uint64_t{1} << log_domain_; }
+  uint64_t num_vars() const { return num_vars_; }
+  uint64_t num_inputs() const { return num_inputs_; }
+  uint64_t num_rows() const { return view_.a_matrix.rows; }  // the zkey's rows (input rows included)
+  uint64_t resident_bytes() const { return region_.size(); }
+  uint64_t workspace_bytes() const { return layout_.total; }
+  const SnarkjsWorkspaceLayout& layout() const { return layout_; }
+
+  struct View {
+    CsrView a_matrix, b_matrix;
+    const Fr* dict = nullptr;
+    const Affine<G1> *a = nullptr, *b_g1 = nullptr, *l = nullptr, *h = nullptr;
+    const Affine<G2>* b_g2 = nullptr;
+  };
+  const View& view() const { return view_; }
+  const NttTablesT<Fr>& ntt_tables() const { return *tables_; }
+
+ private:
+  int device_;
+  uint32_t log_domain_;
+  uint64_t num_vars_, num_inputs_;
+  DeviceBuffer<uint8_t> region_;
+  std::unique_ptr<NttTablesT<Fr>> tables_;
+  View view_;
+  SnarkjsWorkspaceLayout layout_;
+};
+
+// Enqueues the copy of the witness (num_vars values, ONE first; pinned host memory for a truly
+// asynchronous copy, valid until the stream reaches it) into the workspace.
+template <class E>
+void enqueue_witness_upload(const SnarkjsDeviceKey<E>& key, const typename E::Fr* h_witness, void* d_workspace,
+                            cudaStream_t stream);
+
+// Steps 1–4 on `stream` (after the witness upload, in stream order). Only enqueues: no allocation,
+// no synchronisation; *h_out (pinned) holds the sums once the stream has passed the final copy.
+// The workspace (key.workspace_bytes(), 256-aligned) and h_out stay untouched until then. Phase k
+// of `phases` (kProverPhaseNames) is recorded as in prove_on_stream (prover.hpp).
+template <class E>
+void prove_on_stream(const SnarkjsDeviceKey<E>& key, void* d_workspace, SnarkjsDeviceSums<E>* h_out,
+                     cudaStream_t stream, const PhaseEvents* phases = nullptr);
+
+// The sums in groth16's form (XYZZ → Jacobian); InvalidArgument when the ONE was not 1.
+template <class E>
+groth16::QuerySumsT<E> to_query_sums(const SnarkjsDeviceSums<E>& sums);
+
+// A key on one device with one workspace, pinned staging and a stream of its own, for proofs one
+// after another (the CLI, benchmarks, tests). Not thread-safe: one proof at a time.
+template <class E>
+class SnarkjsGpuProver {
+ public:
+  SnarkjsGpuProver(int device, std::shared_ptr<const groth16::BoundKeyT<E>> key);
+  ~SnarkjsGpuProver();
+  SnarkjsGpuProver(const SnarkjsGpuProver&) = delete;
+  SnarkjsGpuProver& operator=(const SnarkjsGpuProver&) = delete;
+
+  // The sums of one proof: checks the witness as the CPU prover does (length, ONE), uploads it,
+  // runs, waits. `phase_s`, when given, receives the seconds of each device phase.
+  groth16::QuerySumsT<E> compute_sums(std::span<const typename E::Fr> witness,
+                                      std::array<double, kProverPhases>* phase_s = nullptr);
+  const SnarkjsDeviceKey<E>& device_key() const { return dkey_; }
+  const groth16::BoundKeyT<E>& key() const { return *key_; }
+
+ private:
+  std::shared_ptr<const groth16::BoundKeyT<E>> key_;
+  SnarkjsDeviceKey<E> dkey_;
+  Stream stream_;
+  DeviceBuffer<uint8_t> workspace_;
+  PinnedBuffer<typename E::Fr> h_witness_;
+  PinnedBuffer<SnarkjsDeviceSums<E>> h_out_;
+  PhaseEvents events_;
+};
+
+#define SNARKD_CUDA_PROVER_SNARKJS_DECLARE(E)                                                                     \
+  extern template class SnarkjsDeviceKey<E>;                                                                      \
+  extern template class SnarkjsGpuProver<E>;                                                                      \
+  extern template void enqueue_witness_upload<E>(const SnarkjsDeviceKey<E>&, const typename E::Fr*, void*,       \
+                                                 cudaStream_t);                                                   \
+  extern template void prove_on_stream<E>(const SnarkjsDeviceKey<E>&, void*, SnarkjsDeviceSums<E>*, cudaStream_t, \
+                                          const PhaseEvents*);                                                    \
+  extern template groth16::QuerySumsT<E> to_query_sums<E>(const SnarkjsDeviceSums<E>&);
+SNARKD_CUDA_PROVER_SNARKJS_DECLARE(groth16::Bls12_381)
+SNARKD_CUDA_PROVER_SNARKJS_DECLARE(groth16::Bn254)
+#undef SNARKD_CUDA_PROVER_SNARKJS_DECLARE
+
+}  // namespace snarkd::cuda
