@@ -109,6 +109,10 @@ TestCircuit<F> cubic(uint64_t x_value) {
   return {circuit_from_rows<F>(3, 4, rows), {one, y, F::from_u64(9), x, x * x, x * x * x, F::from_u64(1234)}};
 }
 
+// The library's (groth16/setup.hpp), under the name the tests have used (test::ToxicWasteT).
+template <class F>
+using ToxicWasteT = groth16::ToxicWasteT<F>;
+
 // snarkjs's `groth16 setup` for circuit (with C) and toxic waste t: the zkey's key and circuit
 // (groth16/setup.hpp; snarkjs_setup_test.cpp checks it against a plain construction).
 template <class E>
