@@ -3,12 +3,14 @@
 // benchmarks them (dev_zkey.hpp). `--measure R1CS [WTNS]` prints a circom circuit's shape instead.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "dev_zkey.hpp"
 #include "snarkd/util/error.hpp"
@@ -84,6 +86,26 @@ void declare(CLI::App& app, Args& a) {
   app.add_flag("--quiet", a.quiet, "no progress lines");
 }
 
+// The generator's checks, with the flag that set the parameter named in front:
+// "--linear-fraction: synthetic circuit: linear_fraction must be in [0, 1]".
+void check_shape(const snarkd::r1cs::SyntheticParams& p) {
+  try {
+    snarkd::r1cs::check_synthetic_params(p);
+  } catch (const snarkd::InvalidArgument& e) {
+    const std::string what = e.what();
+    std::vector<std::string> flags = {"--num-consts", "--constraints", "--inputs"};
+    for (const Override& o : kOverrides) flags.push_back(o.flag);
+    std::string best;  // the longest name found: nnz_c_linear, not nnz_c
+    for (const std::string& flag : flags) {
+      std::string param = flag.substr(2);
+      std::replace(param.begin(), param.end(), '-', '_');
+      if (what.find(param) != std::string::npos && flag.size() > best.size()) best = flag;
+    }
+    if (best.empty()) throw;
+    throw snarkd::InvalidArgument(best + ": " + what);
+  }
+}
+
 dz::Options options(const Args& a) {
   dz::Options o;
   o.curve = a.curve == "bls12-381" ? snarkd::r1cs::CurveId::kBls12_381 : snarkd::r1cs::CurveId::kBn254;
@@ -104,6 +126,7 @@ dz::Options options(const Args& a) {
   } else {
     throw snarkd::InvalidArgument("give --log K or --constraints N");
   }
+  check_shape(o.circuit);
   snarkd::OsRandom rng;
   o.circuit.seed = a.seed ? *a.seed : rng();
   o.seed = a.seed;
@@ -113,7 +136,8 @@ dz::Options options(const Args& a) {
 
 int measure(const Args& a) {
   const std::string wtns = a.measure.size() > 1 ? a.measure[1] : "";
-  std::cout << a.measure[0] << ": " << dz::describe_shape(dz::measure_files(a.measure[0], wtns), !wtns.empty());
+  const snarkd::r1cs::CircuitShape shape = dz::measure_files(a.measure[0], wtns);
+  std::cout << a.measure[0] << ": " << dz::describe_shape(shape, !wtns.empty());
   return 0;
 }
 

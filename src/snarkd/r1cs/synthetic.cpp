@@ -282,30 +282,6 @@ void Generator::build_row(uint64_t row, RowTerms& t) const {
   }
 }
 
-constexpr uint32_t kMaxConsts = uint32_t(1) << 20;  // codes 2k + 1 stay far below 2^32
-
-void check_params(const SyntheticParams& p) {
-  auto bad = [](const std::string& what) { throw InvalidArgument("synthetic circuit: " + what); };
-  if (p.num_constraints == 0) bad("num_constraints is 0");
-  if (p.num_inputs == 0) bad("num_inputs is 0 (it counts ONE)");
-  if (p.num_inputs > kMaxVariables || p.num_constraints > kMaxVariables - p.num_inputs)
-    bad("more than 2^32 variables");
-  if (!(p.nnz_a >= 0 && p.nnz_a <= 64) || !(p.nnz_b >= 0 && p.nnz_b <= 64)) bad("nnz_a, nnz_b must be in [0, 64]");
-  if (!(p.nnz_c >= 1 && p.nnz_c <= 64)) bad("nnz_c must be in [1, 64] (it includes the new variable)");
-  if (!(p.zero_fraction >= 0 && p.zero_fraction <= p.bit_fraction && p.bit_fraction <= 1))
-    bad("need 0 <= zero_fraction <= bit_fraction <= 1");
-  if (!(p.nnz_c_linear >= 1 && p.nnz_c_linear <= 64)) bad("nnz_c_linear must be in [1, 64]");
-  const std::pair<const char*, double> fractions[] = {{"linear_fraction", p.linear_fraction},
-                                                      {"square_fraction", p.square_fraction},
-                                                      {"chain_fraction", p.chain_fraction},
-                                                      {"b_squared_fraction", p.b_squared_fraction},
-                                                      {"const_fraction", p.const_fraction}};
-  for (const auto& [name, f] : fractions)
-    if (!(f >= 0 && f <= 1)) bad(std::string(name) + " must be in [0, 1]");
-  if (p.num_consts > kMaxConsts) bad("num_consts must be at most 2^20");
-  if (p.const_fraction > 0 && p.num_consts == 0) bad("const_fraction > 0 needs num_consts >= 1");
-}
-
 // [begin, end) of part p of n split into `parts`.
 std::pair<uint64_t, uint64_t> part_range(uint64_t n, size_t p, size_t parts) {
   return {uint64_t((unsigned __int128)n * p / parts), uint64_t((unsigned __int128)n * (p + 1) / parts)};
@@ -441,6 +417,29 @@ double ratio(double x, double y) { return y == 0 ? 0 : x / y; }
 
 }  // namespace
 
+constexpr uint32_t kMaxConsts = uint32_t(1) << 20;  // codes 2k + 1 stay far below 2^32
+
+void check_synthetic_params(const SyntheticParams& p) {
+  auto bad = [](const std::string& what) { throw InvalidArgument("synthetic circuit: " + what); };
+  if (p.num_constraints == 0) bad("num_constraints is 0");
+  if (p.num_inputs == 0) bad("num_inputs is 0 (it counts ONE)");
+  if (p.num_inputs > kMaxVariables || p.num_constraints > kMaxVariables - p.num_inputs) bad("more than 2^32 variables");
+  if (!(p.nnz_a >= 0 && p.nnz_a <= 64) || !(p.nnz_b >= 0 && p.nnz_b <= 64)) bad("nnz_a, nnz_b must be in [0, 64]");
+  if (!(p.nnz_c >= 1 && p.nnz_c <= 64)) bad("nnz_c must be in [1, 64] (it includes the new variable)");
+  if (!(p.zero_fraction >= 0 && p.zero_fraction <= p.bit_fraction && p.bit_fraction <= 1))
+    bad("need 0 <= zero_fraction <= bit_fraction <= 1");
+  if (!(p.nnz_c_linear >= 1 && p.nnz_c_linear <= 64)) bad("nnz_c_linear must be in [1, 64]");
+  const std::pair<const char*, double> fractions[] = {{"linear_fraction", p.linear_fraction},
+                                                      {"square_fraction", p.square_fraction},
+                                                      {"chain_fraction", p.chain_fraction},
+                                                      {"b_squared_fraction", p.b_squared_fraction},
+                                                      {"const_fraction", p.const_fraction}};
+  for (const auto& [name, f] : fractions)
+    if (!(f >= 0 && f <= 1)) bad(std::string(name) + " must be in [0, 1]");
+  if (p.num_consts > kMaxConsts) bad("num_consts must be at most 2^20");
+  if (p.const_fraction > 0 && p.num_consts == 0) bad("const_fraction > 0 needs num_consts >= 1");
+}
+
 SyntheticParams circom_poseidon_shape(uint64_t num_constraints, uint64_t num_inputs, uint64_t seed) {
   SyntheticParams p;
   p.num_constraints = num_constraints;
@@ -462,7 +461,7 @@ SyntheticParams circom_poseidon_shape(uint64_t num_constraints, uint64_t num_inp
 
 template <class F>
 SyntheticCircuitT<F> generate_synthetic(const SyntheticParams& params) {
-  check_params(params);
+  check_synthetic_params(params);
   const Generator gen(params);
   SyntheticCircuitT<F> out;
   CircuitT<F>& c = out.circuit;

@@ -91,6 +91,9 @@ using SyntheticCircuit = SyntheticCircuitT<Fr>;
 // Instantiated for ff::Fr and ff::bn254::Fr; callers without a field get BLS12-381's.
 template <class F = Fr>
 SyntheticCircuitT<F> generate_synthetic(const SyntheticParams& params);
+// generate_synthetic's checks alone (tools check their flags before other work): the message
+// names the parameter ("synthetic circuit: linear_fraction must be in [0, 1]").
+void check_synthetic_params(const SyntheticParams& params);
 
 // What a circuit looks like, for matching synthetic circuits to real ones (snarkd_dev_zkey
 // --measure prints it for a circom .r1cs and .wtns). Means are per row of the whole circuit
