@@ -1,8 +1,8 @@
 // What the groth16 tests need to run once per curve: the typed-test list, each curve's snarkjs
 // fixtures (fixtures/ for BLS12-381, fixtures/bn128/ for BN254: see fixtures/README.md), random
 // points, a small circuit written over any field, and the snarkjs-flavour key that snarkjs's
-// `groth16 setup` would make for it, computed here from known toxic waste (so the tests need no
-// ptau file and can check every point against its scalar).
+// `groth16 setup` would make for it, made by groth16::setup_snarkjs_insecure from known toxic
+// waste (so the tests need no ptau file).
 #pragma once
 #include <gtest/gtest.h>
 
@@ -15,9 +15,8 @@
 
 #include "snarkd/groth16/curve.hpp"
 #include "snarkd/groth16/keys.hpp"
-#include "snarkd/groth16/qap.hpp"
+#include "snarkd/groth16/setup.hpp"
 #include "snarkd/groth16/zkey.hpp"
-#include "snarkd/poly/lagrange.hpp"
 #include "snarkd/r1cs/r1cs.hpp"
 
 namespace snarkd::groth16::test {
@@ -110,68 +109,15 @@ TestCircuit<F> cubic(uint64_t x_value) {
   return {circuit_from_rows<F>(3, 4, rows), {one, y, F::from_u64(9), x, x * x, x * x * x, F::from_u64(1234)}};
 }
 
+// The library's (groth16/setup.hpp), under the name the tests have used (test::ToxicWasteT).
 template <class F>
-struct ToxicWasteT {
-  F tau, alpha, beta, gamma, delta;
-};
+using ToxicWasteT = groth16::ToxicWasteT<F>;
 
-// Σ_i M_ij·L_i(τ) for every column j.
-template <class F>
-std::vector<F> column_sums(const r1cs::CircuitT<F>& c, const r1cs::CsrMatrix& m, const std::vector<F>& lag) {
-  std::vector<F> out(c.num_vars());
-  for (uint64_t i = 0; i < m.num_rows(); ++i)
-    for (uint64_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; ++k) out[m.col[k]] += c.coeffs[m.coeff[k]] * lag[i];
-  return out;
-}
-
-// The circuit a zkey describes (zkey_new.js): circom's A and B, then one row "x_s · 0 = 0" per
-// input s (A: x_s with coefficient 1), and no C.
-template <class F>
-r1cs::CircuitT<F> zkey_circuit(const r1cs::CircuitT<F>& c) {
-  r1cs::CircuitT<F> z = c;
-  for (uint64_t s = 0; s < c.num_inputs; ++s) {
-    z.a.col.push_back(uint32_t(s));
-    z.a.coeff.push_back(r1cs::kCoeffOne);
-    z.a.row_ptr.push_back(z.a.col.size());
-    z.b.row_ptr.push_back(z.b.col.size());
-  }
-  z.c = {};
-  z.c.row_ptr.assign(z.a.num_rows() + 1, 0);
-  return z;
-}
-
-// snarkjs's `groth16 setup` for circuit (with C) and toxic waste t: the zkey's key and circuit.
-// u, v, w over the zkey's rows (C's rows are circom's, the input rows have none); H query
-// h_i = L_{2i+1}(τ)/δ over the 2n-point domain (zkey.hpp).
+// snarkjs's `groth16 setup` for circuit (with C) and toxic waste t: the zkey's key and circuit
+// (groth16/setup.hpp; snarkjs_setup_test.cpp checks it against a plain construction).
 template <class E>
 ZkeyT<E> snarkjs_setup(const r1cs::CircuitT<typename E::Fr>& circuit, const ToxicWasteT<typename E::Fr>& t) {
-  using F = typename E::Fr;
-  ZkeyT<E> z{{}, zkey_circuit(circuit)};
-  ProvingKeyT<E>& pk = z.pk;
-  pk.flavour = KeyFlavour::kSnarkjs;
-  pk.log_domain = qap_log_domain(z.circuit, KeyFlavour::kSnarkjs);
-  const uint64_t n = pk.domain_size();
-  std::vector<F> lag(n), lag2(2 * n);  // L_i(τ) over ⟨ωₙ⟩ and over ⟨ω₂ₙ⟩
-  poly::lagrange_into<F>(lag, 0, pk.log_domain, t.tau, ff::kSnarkjsDomainGenerator);
-  poly::lagrange_into<F>(lag2, 0, pk.log_domain + 1, t.tau, ff::kSnarkjsDomainGenerator);
-  const auto u = column_sums(z.circuit, z.circuit.a, lag), v = column_sums(z.circuit, z.circuit.b, lag);
-  const auto w = column_sums(circuit, circuit.c, lag);
-  const auto g1 = [](const F& s) { return E::G1Jacobian::from_affine(ec::generator<typename E::G1>()).mul_scalar(s).to_affine(); };
-  const auto g2 = [](const F& s) { return E::G2Jacobian::from_affine(ec::generator<typename E::G2>()).mul_scalar(s).to_affine(); };
-  pk.vk = {g1(t.alpha), g1(t.beta), g1(t.delta), g2(t.beta), g2(t.gamma), g2(t.delta), {}};
-  const F gamma_inv = t.gamma.inverse(), delta_inv = t.delta.inverse();
-  for (uint64_t j = 0; j < circuit.num_vars(); ++j) {
-    const F k = t.beta * u[j] + t.alpha * v[j] + w[j];
-    if (j < circuit.num_inputs)
-      pk.vk.ic.push_back(g1(k * gamma_inv));
-    else
-      pk.l.push_back(g1(k * delta_inv));
-    pk.a.push_back(g1(u[j]));
-    pk.b_g1.push_back(g1(v[j]));
-    pk.b_g2.push_back(g2(v[j]));
-  }
-  for (uint64_t i = 0; i < n; ++i) pk.h.push_back(g1(lag2[2 * i + 1] * delta_inv));
-  return z;
+  return setup_snarkjs_insecure<E>(circuit, t);
 }
 
 // got has want's flavour, domain and points (densities are the binding's business, not a file's).

@@ -118,7 +118,7 @@ TYPED_TEST(CurveTest, ZkeyWriteReadRoundTrip) {
 TYPED_TEST(CurveTest, ZkeyWriterRefusesWhatAZkeyCannotHold) {
   using E = TypeParam;
   // With C non-zeros (the circom circuit, input rows appended by hand)...
-  auto with_c = test::zkey_circuit(this->circuit_.circuit);
+  auto with_c = snarkjs_zkey_circuit(this->circuit_.circuit);
   with_c.c = this->circuit_.circuit.c;
   for (uint64_t s = 0; s < with_c.num_inputs; ++s) with_c.c.row_ptr.push_back(with_c.c.col.size());
   const auto key = BoundKeyT<E>::bind(this->zkey_.pk, with_c);

@@ -149,7 +149,7 @@ TEST(Synthetic, DeterministicPerSeed) {
 }
 
 TEST(Synthetic, RejectsBadParameters) {
-  std::vector<SyntheticParams> bad(8, params(100, 1));
+  std::vector<SyntheticParams> bad(15, params(100, 1));
   bad[0].num_constraints = 0;
   bad[1].num_inputs = 0;
   bad[2].num_constraints = kMaxVariables;
@@ -158,7 +158,77 @@ TEST(Synthetic, RejectsBadParameters) {
   bad[5].nnz_c = 0.5;
   bad[6].zero_fraction = 0.99;  // above bit_fraction
   bad[7].bit_fraction = NAN;
+  bad[8].linear_fraction = 1.5;
+  bad[9].square_fraction = -0.1;
+  bad[10].chain_fraction = NAN;
+  bad[11].b_squared_fraction = 2;
+  bad[12].const_fraction = 0.5;  // with num_consts = 0
+  bad[13].num_consts = (1u << 20) + 1;
+  bad[14].nnz_c_linear = 0.5;
   for (size_t i = 0; i < bad.size(); ++i) EXPECT_THROW(generate_synthetic(bad[i]), InvalidArgument) << i;
+}
+
+// circom's shape: satisfiable over both fields (the same matrices: only the constants' values
+// differ), rows still define their variable first in C and refer only to earlier ones, and
+// measure_shape finds the figures circom_poseidon_shape was fitted to (bench/circom/bn254_16:
+// synthetic.hpp). Sampling error at 2^14 rows ≈ 0.004 for a fraction.
+TEST(Synthetic, CircomShapeOverBothFields) {
+  auto g = snarkd::test::rng("r1cs.synthetic.circom");
+  const SyntheticParams p = circom_poseidon_shape(uint64_t(1) << 14, 3, g());
+  SCOPED_TRACE("seed " + std::to_string(p.seed));
+  const SyntheticCircuit bls = generate_synthetic(p);
+  const auto bn = generate_synthetic<ff::bn254::Fr>(p);
+  for (Matrix m : {Matrix::A, Matrix::B, Matrix::C}) {
+    EXPECT_EQ(bls.circuit.matrix(m).col, bn.circuit.matrix(m).col) << matrix_name(m);
+    EXPECT_EQ(bls.circuit.matrix(m).coeff, bn.circuit.matrix(m).coeff) << matrix_name(m);
+  }
+  ASSERT_EQ(find_structure_error(bls.circuit), std::nullopt);
+  ASSERT_EQ(find_structure_error(bn.circuit), std::nullopt);
+  EXPECT_EQ(first_unsatisfied(bls.circuit, bls.witness), std::nullopt);
+  EXPECT_EQ(first_unsatisfied(bn.circuit, bn.witness), std::nullopt);
+  const CsrMatrix& c = bn.circuit.c;
+  for (uint64_t r = 0; r < bn.circuit.num_constraints(); ++r) ASSERT_EQ(c.col[c.row_ptr[r]], 3 + r) << r;
+
+  const CircuitShape s = measure_shape<ff::bn254::Fr>(bn.circuit, bn.witness);
+  EXPECT_NEAR(s.linear_fraction, 0.531, 0.015);
+  EXPECT_NEAR(s.nnz_c_linear, 3.28, 0.03);
+  EXPECT_DOUBLE_EQ(s.nnz_a_nonlinear, 1);
+  EXPECT_DOUBLE_EQ(s.nnz_b_nonlinear, 1);
+  EXPECT_DOUBLE_EQ(s.nnz_c_nonlinear, 1);
+  EXPECT_NEAR(s.square_fraction, 0.667, 0.015);
+  EXPECT_NEAR(s.a_density, 0.469, 0.015);  // every non-linear row's A a different variable
+  EXPECT_NEAR(s.b_density, 0.313, 0.015);  // only the squared ones
+  EXPECT_NEAR(s.unit_coeff_fraction, 0.71, 0.02);
+  EXPECT_LE(s.dictionary_size, 448u + 16);
+  EXPECT_EQ(s.bit_fraction, 0);
+}
+
+TEST(Synthetic, MeasureShapeCountsWhatItIsGiven) {
+  // Rows: x·x = y (a square), 0 = 2·y − z (linear), (x + y)·(z) = w, over ONE, x, y, z, w.
+  Circuit c;
+  c.num_inputs = 1;
+  c.num_aux = 4;
+  c.coeffs.push_back(Fr::from_u64(2));
+  c.a = {{0, 1, 1, 3}, {1, 1, 2}, {kCoeffMinusOne, kCoeffOne, kCoeffOne}};
+  c.b = {{0, 1, 1, 2}, {1, 3}, {kCoeffOne, kCoeffOne}};
+  c.c = {{0, 1, 3, 4}, {2, 2, 3, 4}, {kCoeffOne, 2, kCoeffMinusOne, kCoeffOne}};
+  ASSERT_EQ(find_structure_error(c), std::nullopt);
+  const std::vector<Fr> w = {Fr::one(), Fr::from_u64(3), Fr::from_u64(9), Fr::from_u64(18), Fr::zero()};
+  const CircuitShape s = measure_shape<Fr>(c, w);
+  EXPECT_EQ(s.constraints, 3u);
+  EXPECT_DOUBLE_EQ(s.nnz_a, 1);
+  EXPECT_DOUBLE_EQ(s.nnz_c, 4.0 / 3);
+  EXPECT_DOUBLE_EQ(s.linear_fraction, 1.0 / 3);
+  EXPECT_DOUBLE_EQ(s.nnz_c_linear, 2);
+  EXPECT_DOUBLE_EQ(s.nnz_a_nonlinear, 1.5);
+  EXPECT_DOUBLE_EQ(s.square_fraction, 0.5);  // x·x with coefficients −1 and 1 counts
+  EXPECT_DOUBLE_EQ(s.a_density, 2.0 / 5);
+  EXPECT_DOUBLE_EQ(s.b_density, 2.0 / 5);
+  EXPECT_DOUBLE_EQ(s.unit_coeff_fraction, 8.0 / 9);
+  EXPECT_EQ(s.dictionary_size, 3u);
+  EXPECT_DOUBLE_EQ(s.zero_fraction, 0.25);
+  EXPECT_DOUBLE_EQ(s.bit_fraction, 0.25);
+  EXPECT_THROW(measure_shape<Fr>(c, std::vector<Fr>(4)), InvalidArgument);
 }
 
 }  // namespace

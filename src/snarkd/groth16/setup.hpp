@@ -15,6 +15,10 @@
 //   key_from_scalars  the fixed-base multiplications s·G1 / s·G2 through a FixedBaseBackend.
 // Points are affine with canonical (fully reduced) coordinates, so any correct backend gives
 // the same bytes: setup_insecure (CPU backend) and the GPU setup produce identical keys.
+//
+// setup_snarkjs_insecure<E> makes, for a circom circuit over either curve (curve.hpp), the
+// snarkjs-flavour key and zkey circuit that `snarkjs groth16 setup` would make from a ptau of
+// the same τ, α, β and a phase 2 that set γ and δ (tools/dev_zkey writes it as a .zkey).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -22,18 +26,24 @@
 #include <vector>
 
 #include "snarkd/groth16/keys.hpp"
+#include "snarkd/groth16/zkey.hpp"
 #include "snarkd/r1cs/r1cs.hpp"
 
 namespace snarkd::groth16 {
 
-struct ToxicWaste {
-  Fr tau, alpha, beta, gamma, delta;  // all non-zero; τ must not be a domain point
+template <class F>
+struct ToxicWasteT {
+  F tau, alpha, beta, gamma, delta;  // all non-zero; τ must not be a domain point
 };
+using ToxicWaste = ToxicWasteT<Fr>;
 
 // Deterministic toxic waste from a 64-bit seed (tests and `snarkd setup --seed`), or from the
-// operating system's CSPRNG. Both are insecure setups: one party knows the trapdoor.
-ToxicWaste toxic_waste_from_seed(uint64_t seed);
-ToxicWaste toxic_waste_random();
+// operating system's CSPRNG, over the scalar field F (BLS12-381's by default). Both are
+// insecure setups: one party knows the trapdoor.
+template <class F = Fr>
+ToxicWasteT<F> toxic_waste_from_seed(uint64_t seed);
+template <class F = Fr>
+ToxicWasteT<F> toxic_waste_random();
 
 // The scalars of every point of a bellperson-flavour key (the key is these times G1 or G2).
 struct SetupScalars {
@@ -79,5 +89,45 @@ uint64_t setup_peak_bytes(const r1cs::Circuit& circuit);
 
 // setup_scalars + key_from_scalars(cpu_fixed_base()): same errors as setup_scalars.
 ProvingKey setup_insecure(const r1cs::Circuit& circuit, const ToxicWaste& t);
+
+// The circuit a zkey describes for `circuit` (snarkjs zkey_new.js; zkey.hpp): its A and B,
+// then one row "x_s · 0 = 0" per input s (ONE included; A holds x_s with coefficient 1), and C
+// with those rows but no non-zeros.
+template <class F>
+r1cs::CircuitT<F> snarkjs_zkey_circuit(const r1cs::CircuitT<F>& circuit);
+
+// Called after each step of setup_snarkjs_insecure with its name ("scalars", "A", "B2", ...)
+// and seconds; may be empty.
+using SetupProgress = std::function<void(const char* step, double seconds)>;
+
+// The snarkjs-flavour key for `circuit` (a circom circuit, C included) and the zkey's circuit
+// (snarkjs_zkey_circuit), for toxic waste t, over the domain ⟨ωₙ⟩ (generator 5) of the zkey's
+// rows (constraints + inputs):
+//   u_j, v_j = Σ_i A_ij·L_i(τ), Σ_i B_ij·L_i(τ) over the zkey's rows, w_j = Σ_i C_ij·L_i(τ)
+//   over the circuit's; a_j = u_j·G1, b_j = v_j·G1 / v_j·G2 for every variable (0 → ∞);
+//   ic_j = (β u_j + α v_j + w_j)/γ·G1 for inputs, l_j = (β u_j + α v_j + w_j)/δ·G1 for aux;
+//   h_i = L_{2i+1}(τ)/δ·G1, i < n, the odd Lagrange basis of the 2n domain. With ω₂ₙ² = ωₙ,
+//   L_{2i+1}(τ) = −(τⁿ − 1)/2 · ℓ_i(τ/ω₂ₙ) in the n-point basis ℓ (τ − ω₂ₙωₙⁱ = ω₂ₙ(τ/ω₂ₙ − ωₙⁱ)
+//   and (τ/ω₂ₙ)ⁿ = −τⁿ), so no 2n-long vector is made.
+// Scalars on the global pool (column sums split by columns, Lagrange values by blocks with one
+// batch inversion each); points by fixed-base multiplication (ec/fixed_base.hpp: 8-bit window
+// tables, affine accumulators sharing one inversion per window and 1024 points) on the pool.
+// Each query's scalars are freed once its points exist: the peak is the key (nVars·(3 G1 + G2)
+// + n G1) plus the zkey circuit and 4 scalar vectors of nVars.
+// InvalidArgument when the circuit fails r1cs::find_structure_error, its domain (doubled) is
+// too large for F, τⁿ = ±1 (τ on the 2n domain) or γ, δ = 0.
+template <class E>
+ZkeyT<E> setup_snarkjs_insecure(const r1cs::CircuitT<typename E::Fr>& circuit, const ToxicWasteT<typename E::Fr>& t,
+                                const SetupProgress& progress = {});
+
+#define SNARKD_SETUP_DECLARE(E)                                                                               \
+  extern template ToxicWasteT<typename E::Fr> toxic_waste_from_seed<typename E::Fr>(uint64_t);                \
+  extern template ToxicWasteT<typename E::Fr> toxic_waste_random<typename E::Fr>();                           \
+  extern template r1cs::CircuitT<typename E::Fr> snarkjs_zkey_circuit(const r1cs::CircuitT<typename E::Fr>&); \
+  extern template ZkeyT<E> setup_snarkjs_insecure<E>(const r1cs::CircuitT<typename E::Fr>&,                   \
+                                                     const ToxicWasteT<typename E::Fr>&, const SetupProgress&);
+SNARKD_SETUP_DECLARE(Bls12_381)
+SNARKD_SETUP_DECLARE(Bn254)
+#undef SNARKD_SETUP_DECLARE
 
 }  // namespace snarkd::groth16
