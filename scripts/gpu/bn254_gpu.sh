@@ -5,14 +5,16 @@
 #   $B/tests/cuda/test_cuda_*, $B/tests/engine/test_engine_cuda, $B/bench/gpu/snarkd_gpu_bench,
 #   $B/bench/gpu/snarkd_zkey_bench, $B/tools/dev_zkey/snarkd_dev_zkey
 # and RAPIDSNARK = rapidsnark's `prover` (built outside this repository: bench/circom/README.md).
-#   usage: sh scripts/gpu/bn254_gpu.sh STEP...    (STEP: tests, kernels, cli, peers16, peers20)
+#   usage: sh scripts/gpu/bn254_gpu.sh STEP...    (STEP: tests, kernels, cli, peers16, peers20, bits20,
+#          accum20)
 # tests    the GPU tests of the curve-generic kernels and provers, each under a time limit;
 # kernels  snarkd_gpu_bench --curve=bn254: field rates, NTT and G1/G2 MSM 2^16..2^24;
 # peers16  circom's 2^16 Poseidon-chain key ($K16, $W16: scripts/bn254-bench-circuits.sh 16);
 # peers20  a 2^20 key made here by snarkd_dev_zkey (insecure, synthetic circuit of circom's shape:
 #          the real 2^20 zkey is ~0.5 GB, more than the device tool carries).
-# For each key: rapidsnark's prover as whole processes ($RUNS, alternating with snarkd's CLI when
-# $SNARKD runs here), then snarkd_zkey_bench (GPU and CPU medians, key resident). The last proofs
+# For each key: rapidsnark's prover as whole processes ($RUNS, alternating with snarkd's CLI on
+# the GPU and on the CPU when $SNARKD is set), then snarkd_zkey_bench (GPU and CPU medians, key
+# resident). accum20 times the 2^20 proof under each MSM accumulation kind. The last proofs
 # of each side land in $OUT/proofs.tar for snarkjs on the dev machine; logs in $OUT/logs.tgz and
 # $OUT/summary.txt.
 set -u
@@ -58,17 +60,20 @@ kernels() {
 # peers TAG ZKEY WTNS: rapidsnark and snarkd's CLI alternating (whole processes), then the bench.
 peers() {
   tag=$1; zkey=$2; wtns=$3
-  : > "$W/rapidsnark$tag.s"; : > "$W/snarkd-gpu$tag.s"
+  : > "$W/rapidsnark$tag.s"; : > "$W/snarkd-gpu$tag.s"; : > "$W/snarkd-cpu$tag.s"
   for i in $(seq "$RUNS"); do
     wall "$W/rapidsnark$tag.s" "$RAPIDSNARK" "$zkey" "$wtns" "$P/rapidsnark$tag-proof.json" "$P/rapidsnark$tag-public.json"
     if [ -n "${SNARKD:-}" ]; then
       wall "$W/snarkd-gpu$tag.s" "$SNARKD" prove "$zkey" "$wtns" "$P/snarkd-cli$tag-proof.json" \
         "$P/snarkd-cli$tag-public.json" --device cuda:0 --no-progress
+      wall "$W/snarkd-cpu$tag.s" "$SNARKD" prove "$zkey" "$wtns" "$P/snarkd-cpu$tag-proof.json" \
+        "$P/snarkd-cpu$tag-public.json" --no-progress
     fi
   done
-  echo "rapidsnark $tag: median $(median "$W/rapidsnark$tag.s") s of $(tr '\n' ' ' < "$W/rapidsnark$tag.s")" >> "$W/peers.txt"
-  [ -s "$W/snarkd-gpu$tag.s" ] &&
-    echo "snarkd prove --device cuda:0 $tag: median $(median "$W/snarkd-gpu$tag.s") s of $(tr '\n' ' ' < "$W/snarkd-gpu$tag.s")" >> "$W/peers.txt"
+  for side in rapidsnark snarkd-gpu snarkd-cpu; do
+    [ -s "$W/$side$tag.s" ] &&
+      echo "$side $tag: median $(median "$W/$side$tag.s") s of $(tr '\n' ' ' < "$W/$side$tag.s")" >> "$W/peers.txt"
+  done
   step "zkey_bench$tag" 400 "$B/bench/gpu/snarkd_zkey_bench" "$zkey" "$wtns" --runs=9 --cpu-runs=3 \
     --proof="$P/snarkd-gpu$tag-proof.json" --public="$P/snarkd-gpu$tag-public.json"
 }
@@ -89,6 +94,24 @@ cli() {
 
 peers16() { peers 16 "$K16" "$W16"; }
 
+# A bit-heavy 2^20 key (90 % of the witness 0 or 1, as in circuits of bit decompositions): the
+# witness MSMs' runs of equal digits (cuda/prover_snarkjs.hpp, detail::witness_msm_options).
+bits20() {
+  Z=/tmp/bn254-20b
+  mkdir -p "$Z"
+  step dev_zkey20b 300 "$B/tools/dev_zkey/snarkd_dev_zkey" --curve bn254 --log 20 --seed 24 --bit-fraction 0.9 \
+    --zero-fraction 0.45 --zkey "$Z/K.zkey" --wtns "$Z/W.wtns" --vk "$P/vk20b.json"
+  peers 20b "$Z/K.zkey" "$Z/W.wtns"
+}
+
+# The MSM accumulation kinds (SNARKD_MSM_ACCUMULATE, cuda/msm.hpp) on the 2^20 key's proof.
+accum20() {
+  for k in legacy xyzz affine; do
+    step "accum20-$k" 120 env SNARKD_MSM_ACCUMULATE="$k" "$B/bench/gpu/snarkd_zkey_bench" /tmp/bn254-20/K.zkey \
+      /tmp/bn254-20/W.wtns --runs=9 --cpu-runs=0
+  done
+}
+
 peers20() {
   Z=/tmp/bn254-20
   mkdir -p "$Z"
@@ -106,7 +129,7 @@ for s in "$@"; do "$s"; done
   echo "== steps (rc 0 = pass; 124 = time limit)"; cat "$W/steps.txt"
   [ -f "$W/tests-summary.txt" ] && { echo "== tests"; cat "$W/tests-summary.txt"; }
   echo "== peers (whole processes, wall seconds)"; cat "$W/peers.txt"
-  for f in "$W"/cli-*.log "$W"/zkey_bench*.log "$W"/dev_zkey*.log; do [ -f "$f" ] && { echo "== $(basename "$f")"; cat "$f"; }; done
+  for f in "$W"/cli-*.log "$W"/zkey_bench*.log "$W"/accum*.log "$W"/dev_zkey*.log; do [ -f "$f" ] && { echo "== $(basename "$f")"; cat "$f"; }; done
   [ -f "$W/bench_bn254.log" ] && { echo "== bench_bn254"; cat "$W/bench_bn254.log"; }
   [ -s "$W/wall-errors.log" ] && { echo "== wall errors"; tail -20 "$W/wall-errors.log"; }
   echo "== total $(( $(date +%s) - T0 )) s"

@@ -57,13 +57,14 @@ void prove_on_stream(const SnarkjsDeviceKey<E>& key, void* d_workspace, SnarkjsD
   mark(phases, 1, stream);
 
   const uint64_t sb = l.msm_scratch_bytes;
-  msm<G1>(v.a, w, vars, &sums->a, msm_scratch, sb, stream);
+  const MsmOptions o1 = detail::witness_msm_options<G1>(), o2 = detail::witness_msm_options<G2>();
+  msm<G1>(v.a, w, vars, &sums->a, msm_scratch, sb, stream, o1);
   mark(phases, 2, stream);
-  msm<G1>(v.b_g1, w, vars, &sums->b1, msm_scratch, sb, stream);
+  msm<G1>(v.b_g1, w, vars, &sums->b1, msm_scratch, sb, stream, o1);
   mark(phases, 3, stream);
-  msm<G2>(v.b_g2, w, vars, &sums->b2, msm_scratch, sb, stream);
+  msm<G2>(v.b_g2, w, vars, &sums->b2, msm_scratch, sb, stream, o2);
   mark(phases, 4, stream);
-  msm<G1>(v.l, w + inputs, vars - inputs, &sums->l, msm_scratch, sb, stream);
+  msm<G1>(v.l, w + inputs, vars - inputs, &sums->l, msm_scratch, sb, stream, o1);
   mark(phases, 5, stream);
   msm<G1>(v.h, a, n, &sums->h, msm_scratch, sb, stream);
   mark(phases, 6, stream);

@@ -10,9 +10,9 @@
 //      c = a∘b (prover_kernels.cuh, shared with prover.cu), and the check that w_0 = 1;
 //   2. H scalars in a: inverse NTT and coset NTT (shift ω₂ₙ, snarkjs's odd points of the 2n
 //      domain) of a, b, c, then a·b − c (Z = −2 is folded into the key);
-//   3. five plain Pippenger MSMs (cuda/msm.hpp: the chunked accumulations keep the 0 and 1
-//      buckets of a circom witness balanced): A, B (G1), B (G2) over w, L over the aux values,
-//      H over a;
+//   3. five plain Pippenger MSMs (cuda/msm.hpp): A, B (G1), B (G2) over w and L over the aux
+//      values with a chunked accumulation (detail::witness_msm_options: the 0 and 1 buckets of a
+//      bit-heavy witness stay balanced), H over a;
 //   4. one copy of the five XYZZ results to the caller's pinned memory.
 // At 2^20 constraints that is 6 NTTs and 4 G1 + 1 G2 MSMs of 2^20 points (docs/PERFORMANCE.md has
 // the H200 figures).
@@ -31,6 +31,7 @@
 #include "snarkd/cuda/curve.hpp"
 #include "snarkd/cuda/field.hpp"
 #include "snarkd/cuda/fp2.hpp"
+#include "snarkd/cuda/msm.hpp"
 #include "snarkd/cuda/ntt.hpp"
 #include "snarkd/cuda/prover.hpp"  // PhaseEvents, kProverPhases
 #include "snarkd/cuda/runtime.hpp"
@@ -148,6 +149,20 @@ class SnarkjsGpuProver {
   PinnedBuffer<SnarkjsDeviceSums<E>> h_out_;
   PhaseEvents events_;
 };
+
+namespace detail {
+// The witness MSMs' accumulation: never one thread per bucket. Circuits with bit decompositions
+// (Num2Bits, SHA-256) have witnesses of mostly 0 and 1, whose equal digits pile into one bucket
+// per window; the bucket-thread kernel (G2's default for random scalars) would add such a run in
+// one thread, as prover.cu's notes measured for BLS12-381 (25.8 s instead of 172 ms at 2^21).
+// The chunked kinds cut every run into equal lanes; SNARKD_MSM_ACCUMULATE=xyzz|affine still
+// chooses between them.
+template <class F>
+MsmOptions witness_msm_options() {
+  const MsmAccumulation a = msm_resolve_accumulation<F>(MsmAccumulation::kDefault);
+  return {0, a == MsmAccumulation::kBucketThreads ? MsmAccumulation::kChunkedXyzz : a};
+}
+}  // namespace detail
 
 #define SNARKD_CUDA_PROVER_SNARKJS_DECLARE(E)                                                                     \
   extern template class SnarkjsDeviceKey<E>;                                                                      \

@@ -26,7 +26,6 @@ template <class E>
 SnarkjsWorkspaceLayout workspace_layout(uint32_t log_n, uint64_t num_vars) {
   using D = DeviceCurve<E>;
   const uint64_t n = uint64_t{1} << log_n, vec = align256(n * sizeof(typename D::Fr));
-  const uint64_t points = std::max(n, num_vars);
   SnarkjsWorkspaceLayout l;
   l.a = align256(num_vars * sizeof(typename D::Fr));
   const uint64_t phase = l.a + vec;
@@ -35,8 +34,12 @@ SnarkjsWorkspaceLayout workspace_layout(uint32_t log_n, uint64_t num_vars) {
   l.ntt_scratch = l.c + vec;
   l.ntt_scratch_bytes = align256(ntt_scratch_bytes(log_n));
   l.msm_scratch = phase;
-  l.msm_scratch_bytes =
-      align256(std::max(msm_scratch_bytes<typename D::G1>(points), msm_scratch_bytes<typename D::G2>(num_vars)));
+  // The witness MSMs' kinds (detail::witness_msm_options) and the H MSM's default.
+  using G1 = typename D::G1;
+  using G2 = typename D::G2;
+  const MsmOptions o1 = detail::witness_msm_options<G1>(), o2 = detail::witness_msm_options<G2>();
+  l.msm_scratch_bytes = align256(std::max({msm_scratch_bytes<G1>(num_vars, o1), msm_scratch_bytes<G2>(num_vars, o2),
+                                           msm_scratch_bytes<G1>(n)}));
   l.sums = std::max(l.ntt_scratch + l.ntt_scratch_bytes, l.msm_scratch + l.msm_scratch_bytes);
   l.total = l.sums + align256(sizeof(SnarkjsDeviceSums<E>));
   return l;
