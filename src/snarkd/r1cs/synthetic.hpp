@@ -68,7 +68,7 @@ struct SyntheticParams {
   uint64_t seed = 1;
 };
 
-// circom's Poseidon circuits, measured on bench/circom/bn254_16.r1cs (126 chained circomlib
+// circom's Poseidon circuits, measured on the r1cs of bench/circom/bn254_16.circom (126 chained circomlib
 // Poseidon(2), circom2 0.2.23 --O1: 65,267 rows, 34,649 linear) and its witness; the figures
 // are in bench/circom/README.md ("snarkd_dev_zkey"). Per row: A 0.469, B 0.469, C 2.212;
 // linear rows 53.1% with C 3.28 terms; non-linear rows one term in each of A, B, C, two thirds
