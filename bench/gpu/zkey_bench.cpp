@@ -38,9 +38,8 @@ struct Options {
 };
 
 [[noreturn]] void usage(const char* argv0) {
-  std::fprintf(stderr,
-               "usage: %s ZKEY WTNS [--runs=N] [--cpu-runs=N] [--device=N] [--proof=P.json --public=PUB.json]\n",
-               argv0);
+  std::fprintf(
+      stderr, "usage: %s ZKEY WTNS [--runs=N] [--cpu-runs=N] [--device=N] [--proof=P.json --public=PUB.json]\n", argv0);
   std::exit(2);
 }
 
@@ -50,13 +49,20 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const char* key) { return a.substr(std::strlen(key)); };
-    if (a.rfind("--runs=", 0) == 0) o.runs = std::max(1, std::atoi(value("--runs=").c_str()));
-    else if (a.rfind("--cpu-runs=", 0) == 0) o.cpu_runs = uint32_t(std::max(0, std::atoi(value("--cpu-runs=").c_str())));
-    else if (a.rfind("--device=", 0) == 0) o.device = std::atoi(value("--device=").c_str());
-    else if (a.rfind("--proof=", 0) == 0) o.proof = value("--proof=");
-    else if (a.rfind("--public=", 0) == 0) o.pub = value("--public=");
-    else if (a.rfind("--", 0) == 0) usage(argv[0]);
-    else files.push_back(a);
+    if (a.rfind("--runs=", 0) == 0)
+      o.runs = std::max(1, std::atoi(value("--runs=").c_str()));
+    else if (a.rfind("--cpu-runs=", 0) == 0)
+      o.cpu_runs = uint32_t(std::max(0, std::atoi(value("--cpu-runs=").c_str())));
+    else if (a.rfind("--device=", 0) == 0)
+      o.device = std::atoi(value("--device=").c_str());
+    else if (a.rfind("--proof=", 0) == 0)
+      o.proof = value("--proof=");
+    else if (a.rfind("--public=", 0) == 0)
+      o.pub = value("--public=");
+    else if (a.rfind("--", 0) == 0)
+      usage(argv[0]);
+    else
+      files.push_back(a);
   }
   if (files.size() != 2 || o.proof.empty() != o.pub.empty()) usage(argv[0]);
   o.zkey = files[0], o.wtns = files[1];
@@ -137,8 +143,10 @@ int run(const Options& o) {
               (unsigned long long)key->circuit().num_constraints(), (unsigned long long)key->num_vars(),
               key->pk().log_domain);
   key->check_witness(w, o.wtns);
-  if (cuda::device_count() > 0) run_gpu<E>(o, key, w);
-  else std::printf("gpu: no CUDA device, skipped\n");
+  if (cuda::device_count() > 0)
+    run_gpu<E>(o, key, w);
+  else
+    std::printf("gpu: no CUDA device, skipped\n");
   if (o.cpu_runs > 0) run_cpu<E>(o, *key, w);
   return 0;
 }
@@ -150,8 +158,9 @@ int main(int argc, char** argv) {
   using namespace snarkd;
   const Options o = parse(argc, argv);
 #ifdef SNARKD_CUDA_COMPILE_CHECK
-  std::fprintf(stderr, "snarkd_zkey_bench: this build's device code is PTX at -O0 (SNARKD_CUDA_COMPILE_CHECK): "
-                       "rebuild without it to measure\n");
+  std::fprintf(stderr,
+               "snarkd_zkey_bench: this build's device code is PTX at -O0 (SNARKD_CUDA_COMPILE_CHECK): "
+               "rebuild without it to measure\n");
   return 2;
 #endif
   try {

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "common/seed.hpp"
-#include "groth16/curves.hpp"
 #include "gpu_test_util.hpp"
+#include "groth16/curves.hpp"
 #include "snarkd/cuda/prover_snarkjs.hpp"
 #include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/prover.hpp"
@@ -32,8 +32,8 @@
 namespace snarkd::cuda {
 namespace {
 
-using groth16::test::Curves;
 using groth16::test::CurveNames;
+using groth16::test::Curves;
 using groth16::test::Row;
 
 // rows rows over 2 public inputs (ONE and a random x): row r defines aux v_r. Every 4th row is a

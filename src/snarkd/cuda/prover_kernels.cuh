@@ -14,7 +14,9 @@ inline constexpr uint32_t kThreads = 256;
 
 // Grid-stride kernels: at most 2^16 blocks, enough to fill an H200 many times over; at least
 // one (a launch of zero blocks is an error, and the loops handle n = 0).
-inline uint32_t blocks_for(uint64_t n) { return uint32_t(std::clamp<uint64_t>((n + kThreads - 1) / kThreads, 1, 65536)); }
+inline uint32_t blocks_for(uint64_t n) {
+  return uint32_t(std::clamp<uint64_t>((n + kThreads - 1) / kThreads, 1, 65536));
+}
 
 __device__ __forceinline__ uint64_t first_index() { return uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
 __device__ __forceinline__ uint64_t grid_stride() { return uint64_t(gridDim.x) * blockDim.x; }

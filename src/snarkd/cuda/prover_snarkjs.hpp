@@ -89,7 +89,7 @@ class SnarkjsDeviceKey {
   struct View {
     CsrView a_matrix, b_matrix;
     const Fr* dict = nullptr;
-    const Affine<G1> *a = nullptr, *b_g1 = nullptr, *l = nullptr, *h = nullptr;
+    const Affine<G1>*a = nullptr, *b_g1 = nullptr, *l = nullptr, *h = nullptr;
     const Affine<G2>* b_g2 = nullptr;
   };
   const View& view() const { return view_; }
@@ -167,7 +167,7 @@ MsmOptions witness_msm_options() {
 #define SNARKD_CUDA_PROVER_SNARKJS_DECLARE(E)                                                                     \
   extern template class SnarkjsDeviceKey<E>;                                                                      \
   extern template class SnarkjsGpuProver<E>;                                                                      \
-  extern template void enqueue_witness_upload<E>(const SnarkjsDeviceKey<E>&, const typename E::Fr*, void*,       \
+  extern template void enqueue_witness_upload<E>(const SnarkjsDeviceKey<E>&, const typename E::Fr*, void*,        \
                                                  cudaStream_t);                                                   \
   extern template void prove_on_stream<E>(const SnarkjsDeviceKey<E>&, void*, SnarkjsDeviceSums<E>*, cudaStream_t, \
                                           const PhaseEvents*);                                                    \

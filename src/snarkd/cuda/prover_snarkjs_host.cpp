@@ -38,8 +38,8 @@ SnarkjsWorkspaceLayout workspace_layout(uint32_t log_n, uint64_t num_vars) {
   using G1 = typename D::G1;
   using G2 = typename D::G2;
   const MsmOptions o1 = detail::witness_msm_options<G1>(), o2 = detail::witness_msm_options<G2>();
-  l.msm_scratch_bytes = align256(std::max({msm_scratch_bytes<G1>(num_vars, o1), msm_scratch_bytes<G2>(num_vars, o2),
-                                           msm_scratch_bytes<G1>(n)}));
+  l.msm_scratch_bytes = align256(
+      std::max({msm_scratch_bytes<G1>(num_vars, o1), msm_scratch_bytes<G2>(num_vars, o2), msm_scratch_bytes<G1>(n)}));
   l.sums = std::max(l.ntt_scratch + l.ntt_scratch_bytes, l.msm_scratch + l.msm_scratch_bytes);
   l.total = l.sums + align256(sizeof(SnarkjsDeviceSums<E>));
   return l;
@@ -94,8 +94,8 @@ void check_key(const groth16::BoundKeyT<E>& key) {
   const uint64_t vars = key.num_vars(), n = pk.domain_size();
   if (pk.a.size() != vars || pk.b_g1.size() != vars || pk.b_g2.size() != vars || pk.h.size() != n ||
       key.circuit().c.nnz() != 0)
-    key_error("the key's queries are not full snarkjs queries (A, B: " + std::to_string(vars) + " points, H: " +
-              std::to_string(n) + ")");
+    key_error("the key's queries are not full snarkjs queries (A, B: " + std::to_string(vars) +
+              " points, H: " + std::to_string(n) + ")");
 }
 
 // f() with `device` current (member initialisers that create device objects).
@@ -181,9 +181,9 @@ groth16::QuerySumsT<E> SnarkjsGpuProver<E>::compute_sums(std::span<const typenam
   return to_query_sums<E>(h_out_[0]);
 }
 
-#define SNARKD_CUDA_PROVER_SNARKJS_HOST(E)                                                                  \
-  template class SnarkjsDeviceKey<E>;                                                                       \
-  template class SnarkjsGpuProver<E>;                                                                       \
+#define SNARKD_CUDA_PROVER_SNARKJS_HOST(E)                                                                         \
+  template class SnarkjsDeviceKey<E>;                                                                              \
+  template class SnarkjsGpuProver<E>;                                                                              \
   template void enqueue_witness_upload<E>(const SnarkjsDeviceKey<E>&, const typename E::Fr*, void*, cudaStream_t); \
   template groth16::QuerySumsT<E> to_query_sums<E>(const SnarkjsDeviceSums<E>&);
 SNARKD_CUDA_PROVER_SNARKJS_HOST(groth16::Bls12_381)
