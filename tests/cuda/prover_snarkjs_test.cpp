@@ -6,7 +6,8 @@
 // Cases: random circuits of 1, 100, 1023 and 3000 rows (domains 2 .. 2^12: the NTT's one- and
 // two-pass schedules) with random values, 0/1 "bit" rows and unused variables (infinities in the
 // key), keyed by the known-τ snarkjs setup of tests/groth16/curves.hpp; random unsatisfying
-// witnesses (snarkjs keys check nothing: the sums still agree); the real snarkjs zkeys of
+// witnesses (snarkjs keys check nothing: the sums still agree); a circuit of 95 % bit rows and
+// a witness of ones only (the ones are summed apart from the MSMs); the real snarkjs zkeys of
 // tests/groth16/fixtures (BLS12-381) and fixtures/bn128 (BN254); the stream-ordered API on a
 // workspace and result poisoned with 0xFF bytes, the witness ONE checked on the device; bad
 // keys and witnesses refused.
@@ -36,19 +37,19 @@ using groth16::test::CurveNames;
 using groth16::test::Curves;
 using groth16::test::Row;
 
-// rows rows over 2 public inputs (ONE and a random x): row r defines aux v_r. Every 4th row is a
-// bit row b·b = b (b ∈ {0, 1}); the others multiply two earlier values with random coefficients
+// rows rows over 2 public inputs (ONE and a random x): row r defines aux v_r. bit_percent % of
+// the rows are bit rows b·b = b (b ∈ {0, 1}); the others multiply two earlier values with random coefficients
 // (a random term in A, a sum of two in B). The last aux variable is in no row (all-infinity
 // columns in the key) and holds 0.
 template <class F, class R>
-groth16::test::TestCircuit<F> random_circuit(uint64_t rows, R& g) {
+groth16::test::TestCircuit<F> random_circuit(uint64_t rows, R& g, uint32_t bit_percent = 25) {
   std::vector<F> w = {F::one(), F::random(g)};
   std::vector<Row<F>> out;
   auto any = [&] { return uint32_t(g() % w.size()); };
   for (uint64_t r = 0; r < rows; ++r) {
     const uint32_t v = uint32_t(w.size());
     Row<F> row;
-    if (r % 4 == 3) {
+    if (g() % 100 < bit_percent) {
       const F bit = F::from_u64(g() & 1);
       row = {{{{v, F::one()}}, {{v, F::one()}}, {{v, F::one()}}}};
       w.push_back(bit);
@@ -123,6 +124,11 @@ TYPED_TEST(CudaSnarkjsProver, RandomCircuitsMatchCpu) {
     for (size_t i = 1; i < junk.size(); ++i) junk[i] = F::random(g);
     check_key<E>(key, junk, false, "rows=" + std::to_string(rows) + ", random witness");
   }
+  // Mostly bits (the ones summed apart from the Pippenger), and a witness of ones alone.
+  const auto bits = random_circuit<F>(5000, g, 95);
+  const auto key = setup<E>(bits.circuit, g);
+  check_key<E>(key, bits.witness, true, "95% bit rows");
+  check_key<E>(key, std::vector<F>(bits.witness.size(), F::one()), false, "every value 1");
 }
 
 TYPED_TEST(CudaSnarkjsProver, SnarkjsFixturesMatchCpu) {

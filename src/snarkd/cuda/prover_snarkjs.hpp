@@ -10,9 +10,10 @@
 //      c = a∘b (prover_kernels.cuh, shared with prover.cu), and the check that w_0 = 1;
 //   2. H scalars in a: inverse NTT and coset NTT (shift ω₂ₙ, snarkjs's odd points of the 2n
 //      domain) of a, b, c, then a·b − c (Z = −2 is folded into the key);
-//   3. five plain Pippenger MSMs (cuda/msm.hpp): A, B (G1), B (G2) over w and L over the aux
-//      values with a chunked accumulation (detail::witness_msm_options: the 0 and 1 buckets of a
-//      bit-heavy witness stay balanced), H over a;
+//   3. five Pippenger MSMs (cuda/msm.hpp): A, B (G1), B (G2) over w and L over the aux values,
+//      whose witness values 1 are summed apart (a bit-heavy witness's ones would fill one bucket
+//      per window) and whose buckets accumulate in chunks (detail::witness_msm_options); H over
+//      a;
 //   4. one copy of the five XYZZ results to the caller's pinned memory.
 // At 2^20 constraints that is 6 NTTs and 4 G1 + 1 G2 MSMs of 2^20 points (docs/PERFORMANCE.md has
 // the H200 figures).
@@ -58,10 +59,11 @@ struct SnarkjsDeviceSums {
 };
 
 // Byte offsets into one proof's workspace (256-aligned): the witness, a, b, c (n each), NTT
-// scratch, MSM scratch (the largest of the five MSMs), the sums.
+// scratch, MSM scratch (the largest of the five MSMs), the witness without its ones (the MSMs'
+// scalars) and the ones sums' block partials, the sums.
 struct SnarkjsWorkspaceLayout {
   uint64_t witness = 0, a = 0, b = 0, c = 0, ntt_scratch = 0, ntt_scratch_bytes = 0;
-  uint64_t msm_scratch = 0, msm_scratch_bytes = 0, sums = 0, total = 0;
+  uint64_t msm_scratch = 0, msm_scratch_bytes = 0, rest = 0, partials = 0, sums = 0, total = 0;
 };
 
 template <class E>
@@ -151,6 +153,8 @@ class SnarkjsGpuProver {
 };
 
 namespace detail {
+// Blocks of the ones sums (prover_snarkjs.cu): one XYZZ partial each.
+inline constexpr uint32_t kOnesPartials = 128;
 // The witness MSMs' accumulation: never one thread per bucket. Circuits with bit decompositions
 // (Num2Bits, SHA-256) have witnesses of mostly 0 and 1, whose equal digits pile into one bucket
 // per window; the bucket-thread kernel (G2's default for random scalars) would add such a run in

@@ -40,7 +40,9 @@ SnarkjsWorkspaceLayout workspace_layout(uint32_t log_n, uint64_t num_vars) {
   const MsmOptions o1 = detail::witness_msm_options<G1>(), o2 = detail::witness_msm_options<G2>();
   l.msm_scratch_bytes = align256(
       std::max({msm_scratch_bytes<G1>(num_vars, o1), msm_scratch_bytes<G2>(num_vars, o2), msm_scratch_bytes<G1>(n)}));
-  l.sums = std::max(l.ntt_scratch + l.ntt_scratch_bytes, l.msm_scratch + l.msm_scratch_bytes);
+  l.rest = std::max(l.ntt_scratch + l.ntt_scratch_bytes, l.msm_scratch + l.msm_scratch_bytes);
+  l.partials = l.rest + align256(num_vars * sizeof(typename D::Fr));
+  l.sums = l.partials + align256(detail::kOnesPartials * sizeof(Xyzz<G2>));
   l.total = l.sums + align256(sizeof(SnarkjsDeviceSums<E>));
   return l;
 }
