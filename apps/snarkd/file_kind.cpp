@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cctype>
 #include <cstdio>
 #include <cstring>
 
@@ -25,10 +24,12 @@ bool starts_with(std::span<const uint8_t> head, const char* magic, size_t n) {
   return head.size() >= n && std::memcmp(head.data(), magic, n) == 0;
 }
 
+// JSON's whitespace is space, tab, LF and CR only (RFC 8259): std::isspace also takes 0x0B and
+// 0x0C, and a binary key starting with 0x0B (a random α₁) was once taken for JSON.
 bool looks_like_json(std::span<const uint8_t> head) {
   if (starts_with(head, "\xEF\xBB\xBF", 3)) return true;  // BOM: Json::load explains
   for (uint8_t c : head) {
-    if (std::isspace(c)) continue;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
     return c == '{' || c == '[';
   }
   return false;
@@ -64,14 +65,16 @@ FileKind detect_file_kind(std::span<const uint8_t> head, uint64_t size) {
   if (starts_with(head, "r1cs", 4)) return FileKind::kCircomR1cs;
   if (starts_with(head, "wtns", 4)) return FileKind::kWtns;
   if (starts_with(head, "SNKDCSR", 8)) return FileKind::kCsr;  // the NUL included
+  // Uncompressed vk points: none of the three flag bits on α₁. A vk's exact size comes first: its
+  // first bytes are a random coordinate, which may look like JSON's opening (whitespace, then {
+  // or [), while no JSON text has the size its bytes at kVkPointBytes would give.
+  const bool vk_flags = head.size() >= kVkPointBytes + 4 && (head[0] & 0xe0) == 0;
+  const uint64_t vk_size =
+      vk_flags ? kVkPointBytes + 4 + uint64_t(be32(&head[kVkPointBytes])) * kG1Uncompressed : 0;
+  if (vk_flags && size == vk_size) return FileKind::kBellpersonVk;
   if (looks_like_json(head)) return FileKind::kJson;
   if (looks_like_proofs(head)) return FileKind::kBellpersonProof;
-  // Uncompressed vk points: none of the three flag bits on α₁.
-  if (head.size() >= kVkPointBytes + 4 && (head[0] & 0xe0) == 0) {
-    const uint64_t vk_size = kVkPointBytes + 4 + uint64_t(be32(&head[kVkPointBytes])) * kG1Uncompressed;
-    if (size == vk_size) return FileKind::kBellpersonVk;
-    if (size > vk_size) return FileKind::kBellpersonParams;
-  }
+  if (vk_flags && size > vk_size) return FileKind::kBellpersonParams;
   return FileKind::kUnknown;
 }
 
