@@ -112,7 +112,11 @@ std::optional<int> gpu_device(const Options& a) {
   if (d == "cpu") return std::nullopt;
   if (d.rfind("cuda:", 0) == 0 && d.size() > 5 && d.find_first_not_of("0123456789", 5) == std::string::npos) {
 #ifdef SNARKD_ENGINE_CUDA
-    return std::stoi(d.substr(5));
+    const int n = cuda::device_count(), gpu = d.size() > 9 ? n : std::stoi(d.substr(5));
+    if (gpu >= n)
+      throw UsageError("--device " + d + ": this machine has " + std::to_string(n) + " visible CUDA device" +
+                       (n == 1 ? "" : "s"));
+    return gpu;
 #else
     throw UsageError("--device " + d + ": this snarkd was built without the CUDA backend");
 #endif

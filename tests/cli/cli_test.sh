@@ -165,6 +165,9 @@ echo "== signs of life: progress lines on stderr (--progress) for setup, synth, 
 expect 0 "\[setup\] 3/[0-9]+ G1 points" "$S" setup --r1cs "$F/fixture.r1cs" --params "$T/pr.params" --seed 7 --progress
 expect 0 "\[synth\] 2/3 write" "$S" synth --constraints 64 --inputs 2 --circuit "$T/s.csr" --witness "$T/s.wtns" --progress
 expect 0 "\[prove\] 1/[0-9]+ read key" "$S" prove "$M/multiplier.zkey" "$M/multiplier.wtns" "$T/x.json" "$T/y.json" --progress
+# --device: a GPU that is not there (or a build without CUDA) is a usage error naming the flag.
+expect 2 "--device cuda:99: " "$S" prove "$M/multiplier.zkey" "$M/multiplier.wtns" "$T/x.json" "$T/y.json" --device cuda:99
+expect 2 "--device tpu: expected cpu or cuda:N" "$S" prove "$M/multiplier.zkey" "$M/multiplier.wtns" "$T/x.json" "$T/y.json" --device tpu
 
 echo "== what a file is: unknown kinds, BOM, directories and FIFOs get their own messages"
 head -c 3000 /dev/urandom | tr '\200-\377' '\000-\177' > "$T/random.bin"  # no flag bits: not a proof
