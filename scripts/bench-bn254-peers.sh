@@ -18,7 +18,8 @@
 #               that proof succeeds
 #   RUNS        timed runs of each prover (default 5), after one untimed run each
 #   CPUS        the cores every side is pinned to with taskset (default all: 0-(nproc-1));
-#               OMP_NUM_THREADS is set to their count for rapidsnark's OpenMP
+#               OMP_NUM_THREADS is set to their count (rapidsnark v0.0.6 ignores it: its
+#               prover threads through std::thread, one per hardware thread; taskset still pins)
 set -eu
 
 . scripts/bn254-lib.sh
