@@ -341,7 +341,8 @@ ZkeyT<E> setup_snarkjs_insecure(const r1cs::CircuitT<typename E::Fr>& circuit, c
   const ec::FixedBaseTable<typename E::G1> g1(ec::generator<typename E::G1>());
   const ec::FixedBaseTable<typename E::G2> g2(ec::generator<typename E::G2>());
   std::vector<F> vk1 = {t.alpha, t.beta, t.delta}, vk2 = {t.beta, t.gamma, t.delta};
-  const auto p1 = points_of(g1, vk1), p2 = points_of(g2, vk2);
+  const auto p1 = points_of(g1, vk1);
+  const auto p2 = points_of(g2, vk2);
   pk.vk = {p1[0], p1[1], p1[2], p2[0], p2[1], p2[2], points_of(g1, s.ic)};
   timer.done("vk+IC");
   pk.a = points_of(g1, s.a);
