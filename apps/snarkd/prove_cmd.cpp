@@ -170,8 +170,8 @@ int prove_zkey(const Options& a, const std::vector<std::string>& f) {
   using F = typename E::Fr;
   const std::string &zkey_path = f[0], &witness_path = f[1], &proof_path = f[2], &public_path = f[3];
   const auto r1cs_path = a.get("r1cs");
-  const bool on_gpu = gpu_device(a).has_value();
-  Progress progress("prove", 4 + (r1cs_path ? 1 : 0) + (on_gpu ? 3 : groth16::kProveSteps), progress_mode(a));
+  const std::optional<int> gpu = gpu_device(a);  // checked before anything is read
+  Progress progress("prove", 4 + (r1cs_path ? 1 : 0) + (gpu ? 3 : groth16::kProveSteps), progress_mode(a));
   progress.step("read key");
   groth16::ZkeyT<E> zk = groth16::read_zkey<E>(zkey_path, key_check(a));
   progress.step("read witness");
@@ -186,7 +186,7 @@ int prove_zkey(const Options& a, const std::vector<std::string>& f) {
   const ProveJob job{a, zkey_path, r1cs_path.has_value()};
   groth16::ProveTimings t;
 #ifdef SNARKD_ENGINE_CUDA
-  if (const auto gpu = gpu_device(a))
+  if (gpu)
     t = run_gpu_prover<E>(key, w, *gpu, job, progress, proof);
   else
 #endif
