@@ -152,8 +152,14 @@ void declare_job(Options& o) {
 
 void declare_outputs(Options& o) {
   o.value("timeout", "stop waiting after S seconds (exit 1; the job goes on)", "S")
-      .value("proof", "write the proof: OUT.json → snarkjs proof.json (one partition), else the 192-byte proofs", "OUT")
-      .value("public", "write public.json (one array per partition when there are several)", "PUB.json");
+      .value("proof",
+             "write the proofs: OUT.json → snarkjs proof.json (one partition), else the wire bytes (BLS12-381: 192 "
+             "per proof, BN254: 256); {k} in the path: one file per partition",
+             "OUT")
+      .value("public",
+             "write public.json (one array per partition when there are several); {k} in the path: one file per "
+             "partition",
+             "PUB.json");
 }
 
 void declare_submit(Options& o) { declare_job(o); }
@@ -251,8 +257,9 @@ int cmd_preload(const Options& a) {
   if (json())
     std::printf("%s\n", server::proto_to_json(k).dump(2).c_str());
   else
-    std::printf("loaded %s: %s, %llu constraints, %llu variables, %.3f s\n", k.circuit_id().c_str(),
-                k.flavour().c_str(), (unsigned long long)k.constraints(), (unsigned long long)k.num_vars(), k.load_s());
+    std::printf("loaded %s: %s %s, %llu constraints, %llu variables, %.3f s\n", k.circuit_id().c_str(),
+                k.flavour().c_str(), k.curve().c_str(), (unsigned long long)k.constraints(),
+                (unsigned long long)k.num_vars(), k.load_s());
   return 0;
 }
 

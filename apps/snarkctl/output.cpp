@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <map>
 #include <stdexcept>
+#include <string_view>
+#include <vector>
 
-#include "snarkd/groth16/bellperson_io.hpp"
+#include "snarkd/groth16/any_curve.hpp"
 #include "snarkd/groth16/snarkjs_json.hpp"
 #include "snarkd/server/proto_json.hpp"
 #include "snarkd/util/file.hpp"
@@ -119,32 +121,64 @@ void print_status(const v1::StatusReply& s, bool json) {
                     (unsigned long long)w.job_id(), w.partition(), w.stage_s());
   }
   for (const auto& k : s.keys())
-    std::printf("key %s: %s, %llu constraints, %llu unfinished jobs (%s)\n", k.circuit_id().c_str(),
-                k.flavour().c_str(), (unsigned long long)k.constraints(), (unsigned long long)k.unfinished_jobs(),
-                k.source().c_str());
+    std::printf("key %s: %s %s, %llu constraints, %llu unfinished jobs (%s)\n", k.circuit_id().c_str(),
+                k.flavour().c_str(), k.curve().c_str(), (unsigned long long)k.constraints(),
+                (unsigned long long)k.unfinished_jobs(), k.source().c_str());
 }
 
 namespace {
 
-// proof_path ending in ".json": snarkjs's proof.json (the same three points, decimal affine
-// coordinates); otherwise the partitions' 192-byte proofs concatenated, as `snarkd verify` reads
-// them. snarkjs's proof.json holds one proof.
-void write_proof_file(const v1::JobResult& r, const std::string& proof_path) {
-  const bool snarkjs = proof_path.size() >= 5 && proof_path.compare(proof_path.size() - 5, 5, ".json") == 0;
+// The job's curve: JobResult.curve, else its first proof's, else BLS12-381 (daemons from before
+// BN254 set neither). A name this client does not know is refused rather than mis-decoded.
+groth16::CurveId result_curve(const v1::JobResult& r) {
+  std::string name = r.curve();
+  if (name.empty() && r.partitions_size() > 0) name = r.partitions(0).curve();
+  if (name.empty()) return groth16::CurveId::kBls12_381;
+  for (const groth16::CurveId c : {groth16::CurveId::kBls12_381, groth16::CurveId::kBn254})
+    if (name == r1cs::curve_name(c)) return c;
+  throw std::runtime_error("the job's proofs are of curve '" + name + "', which this snarkctl does not know");
+}
+
+// Partition k's proof as snarkjs's proof.json object over curve E.
+template <class E>
+Json snarkjs_proof(const v1::JobResult& r, int k) {
+  const std::string& raw = r.partitions(k).proof();
+  const std::string what = "partition " + std::to_string(k) + "'s proof";
+  const groth16::AnyProof proof = groth16::proof_from_bytes(
+      E::kId, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(raw.data()), raw.size()), what);
+  return groth16::proof_to_snarkjs_json<E>(groth16::as_curve<E>(proof, what));
+}
+
+// "{k}" in an output path: one file per partition, "{k}" replaced by the partition's index.
+constexpr std::string_view kPartitionMark = "{k}";
+bool per_partition(const std::string& path) { return path.find(kPartitionMark) != std::string::npos; }
+std::string partition_path(std::string path, int k) {
+  return path.replace(path.find(kPartitionMark), kPartitionMark.size(), std::to_string(k));
+}
+
+// Partitions `ks`' proofs into `path`: snarkjs's proof.json when it ends in ".json" (the same
+// three points, decimal affine coordinates, the job's curve; it holds one proof), otherwise the
+// proofs concatenated in their wire form (192 bytes each for BLS12-381, as `snarkd verify`
+// reads them; 256 for BN254).
+void write_proofs(const v1::JobResult& r, const std::vector<int>& ks, const std::string& path) {
+  const bool snarkjs = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
   if (!snarkjs) {
     std::string bytes;
-    for (const auto& p : r.partitions()) bytes += p.proof();
-    write_file(proof_path, bytes);
+    for (int k : ks) bytes += r.partitions(k).proof();
+    write_file(path, bytes);
     return;
   }
-  if (r.partitions_size() != 1)
-    throw std::runtime_error(proof_path + ": a snarkjs proof.json holds one proof, the job has " +
-                             std::to_string(r.partitions_size()) + " partitions (a path not ending in .json gets the " +
-                             "192-byte proofs)");
-  const std::string& raw = r.partitions(0).proof();
-  const groth16::Proof proof =
-      groth16::decode_proof(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(raw.data()), raw.size()));
-  groth16::write_snarkjs_proof(proof_path, proof);
+  if (ks.size() != 1)
+    throw std::runtime_error(path + ": a snarkjs proof.json holds one proof, the job has " + std::to_string(ks.size()) +
+                             " partitions (put {k} in the path for a file per partition, e.g. proof{k}.json; a " +
+                             "path not ending in .json gets the proofs' bytes)");
+  groth16::with_curve(result_curve(r), [&](auto e) { snarkjs_proof<decltype(e)>(r, ks[0]).save(path, 1); });
+}
+
+Json public_inputs(const v1::PartitionResult& p) {
+  Json a = Json::array();
+  for (const auto& x : p.public_inputs()) a.push_back(Json::string(x));
+  return a;
 }
 
 }  // namespace
@@ -152,20 +186,23 @@ void write_proof_file(const v1::JobResult& r, const std::string& proof_path) {
 void write_outputs(const v1::JobResult& r, const std::string& proof_path, const std::string& public_path) {
   if ((!proof_path.empty() || !public_path.empty()) && r.state() != v1::JOB_STATE_DONE)
     throw std::runtime_error("nothing to write: the job is " + state_name(r.state()));
-  if (!proof_path.empty()) write_proof_file(r, proof_path);
-  if (!public_path.empty()) {
-    auto one = [](const v1::PartitionResult& p) {
-      Json a = Json::array();
-      for (const auto& x : p.public_inputs()) a.push_back(Json::string(x));
-      return a;
-    };
-    Json out = Json::array();
-    if (r.partitions_size() == 1)
-      out = one(r.partitions(0));
-    else
-      for (const auto& p : r.partitions()) out.push_back(one(p));
-    out.save(public_path, 1);
+  std::vector<int> all(size_t(r.partitions_size()));
+  for (int k = 0; k < r.partitions_size(); ++k) all[size_t(k)] = k;
+  if (!proof_path.empty() && per_partition(proof_path))
+    for (int k : all) write_proofs(r, {k}, partition_path(proof_path, k));
+  else if (!proof_path.empty())
+    write_proofs(r, all, proof_path);
+  if (public_path.empty()) return;
+  if (per_partition(public_path)) {
+    for (int k : all) public_inputs(r.partitions(k)).save(partition_path(public_path, k), 1);
+    return;
   }
+  Json out = Json::array();
+  if (r.partitions_size() == 1)
+    out = public_inputs(r.partitions(0));
+  else
+    for (const auto& p : r.partitions()) out.push_back(public_inputs(p));
+  out.save(public_path, 1);
 }
 
 ProgressLine::ProgressLine(bool enabled) : enabled_(enabled), tty_(::isatty(2)) {}

@@ -1,8 +1,11 @@
 // How snarkctl shows replies: one human line (or a few) per reply, or --json (proto_json.hpp's
 // form: snake_case fields, 64-bit numbers as numbers, proof bytes as hex), and the files a
-// finished job writes (--proof: the partitions' 192-byte proofs concatenated, as `snarkd verify`
-// reads them, or snarkjs's proof.json when the path ends in .json (one partition); --public:
-// public.json, one array per partition when there are several).
+// finished job writes over the job's curve (JobResult.curve): --proof the partitions' proofs
+// concatenated in their wire form (BLS12-381: 192 bytes each, as `snarkd verify` reads them;
+// BN254: 256), or snarkjs's proof.json when the path ends in .json (one partition); --public:
+// public.json, one array per partition when there are several. A path with "{k}" in it gets one
+// file per partition ("{k}" → 0, 1, …): proof{k}.json + public{k}.json are what snarkjs
+// verifies for each partition of a job of several.
 #pragma once
 #include <chrono>
 #include <string>

@@ -333,8 +333,8 @@ void print_table(const Report& r, uint32_t devices, uint32_t workers) {
 // is 4.2 GB of fresh pages: one thread manages ~2 GB/s, so a 6-partition job took ~12 s to
 // build and the devices sat idle waiting for it (measured on the 2-GPU H200 host); the copies
 // are made in parallel, one thread per partition.
-std::vector<std::vector<ff::Fr>> copy_witnesses(const std::vector<ff::Fr>& w, uint64_t parts) {
-  std::vector<std::vector<ff::Fr>> out(parts);
+std::vector<groth16::AnyScalars> copy_witnesses(const std::vector<ff::Fr>& w, uint64_t parts) {
+  std::vector<groth16::AnyScalars> out(parts);
   run_on_threads(parts, [&](size_t k) { out[k] = w; });  // out of memory: reported by the submitter
   return out;
 }

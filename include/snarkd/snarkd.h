@@ -1,4 +1,5 @@
-/* snarkd's C API (libsnarkd): a Groth16 proving engine for BLS12-381 behind opaque handles.
+/* snarkd's C API (libsnarkd): a Groth16 proving engine for BLS12-381 and BN254 behind opaque
+ * handles.
  *
  *   snarkd_engine_create     devices ("cpu", "sim", "cuda:0", "cuda:all", …) and workers
  *   snarkd_register_circuit  a proving key (+ its circuit) under an id, resident on every device
@@ -15,12 +16,18 @@
  *     an older caller knows and gives the rest their defaults; fields are only ever appended.
  *   - SNARKD_API_VERSION: MAJOR changes break source or binary compatibility, MINOR only adds.
  *     A program compiled against MAJOR m must check snarkd_api_version() >> 16 == m.
+ *   - Curves: a circuit's curve comes from its key file (a .params key is BLS12-381's; a .zkey
+ *     says by its q: bls12381 or bn128). Witnesses, public inputs and proofs of a circuit are
+ *     over its curve (snarkd_circuit_info.curve, snarkd_job_result_curve).
  *   - Field elements (witness values, public inputs) are 32 bytes each, in the format the call
  *     names: SNARKD_FR_MONTGOMERY (four little-endian u64 limbs of x·2^256 mod r, the in-memory
- *     form of blst and of bellperson's Fr) or SNARKD_FR_CANONICAL_LE (the integer x < r, 32
- *     little-endian bytes, as in circom .wtns files). Values ≥ r are refused.
- *   - Proofs are 192 bytes each: A (G1) ‖ B (G2) ‖ C (G1), ZCash compressed encoding, as
- *     bellperson and Filecoin store them.
+ *     form of blst and of bellperson's Fr, and of arkworks' BN254 Fr) or SNARKD_FR_CANONICAL_LE
+ *     (the integer x < r, 32 little-endian bytes, as in circom .wtns files), r being the
+ *     circuit's curve's. Values ≥ r are refused.
+ *   - Proofs: BLS12-381's are SNARKD_PROOF_BYTES (192): A (G1) ‖ B (G2) ‖ C (G1), ZCash compressed
+ *     encoding, as bellperson and Filecoin store them. BN254's are SNARKD_BN254_PROOF_BYTES (256):
+ *     A ‖ B ‖ C uncompressed in snarkjs's LEM layout (each coordinate 32 little-endian bytes of
+ *     its Montgomery form; G2 as x.c0 ‖ x.c1 ‖ y.c0 ‖ y.c1).
  *   - Thread safety: every function may be called from any thread; one engine may be used by
  *     many threads at once. Results (snarkd_job_result) are owned by the caller.
  * C11; no other header needed. Link with pkg-config `snarkd` or CMake `find_package(snarkd)`
@@ -37,7 +44,7 @@ extern "C" {
 #endif
 
 #define SNARKD_API_VERSION_MAJOR 0
-#define SNARKD_API_VERSION_MINOR 1
+#define SNARKD_API_VERSION_MINOR 2
 #define SNARKD_API_VERSION ((SNARKD_API_VERSION_MAJOR << 16) | SNARKD_API_VERSION_MINOR)
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -46,8 +53,13 @@ extern "C" {
 #define SNARKD_API
 #endif
 
-#define SNARKD_PROOF_BYTES 192
+#define SNARKD_PROOF_BYTES 192       /* a BLS12-381 proof */
+#define SNARKD_BN254_PROOF_BYTES 256 /* a BN254 proof (since API 0.2) */
+#define SNARKD_MAX_PROOF_BYTES 256
 #define SNARKD_FR_BYTES 32
+
+/* Since API 0.2. */
+typedef enum snarkd_curve { SNARKD_CURVE_BLS12_381 = 0, SNARKD_CURVE_BN254 = 1 } snarkd_curve;
 
 typedef enum snarkd_status {
   SNARKD_OK = 0,
@@ -120,7 +132,8 @@ typedef struct snarkd_circuit_files {
   uint32_t struct_size;
   const char* params_path;   /* a bellperson / Filecoin .params file, with circuit_path (or alone:
                               * then the key serves a/b/c jobs only, snarkd_submit_abc); or NULL */
-  const char* zkey_path;     /* a snarkjs .zkey (it holds the circuit's A and B); or NULL */
+  const char* zkey_path;     /* a snarkjs .zkey of either curve (it holds the circuit's A and B);
+                              * or NULL */
   const char* circuit_path;  /* circom .r1cs or snarkd CSR (with params_path; NULL: a/b/c only) */
   int32_t check_points;      /* 1: subgroup-check every key point (slow for big keys); 0 (default):
                               * encodings only; every proof is verified anyway (self_check) */
@@ -132,6 +145,8 @@ typedef struct snarkd_circuit_info {
   uint64_t num_public_inputs;   /* ONE excluded */
   uint64_t num_constraints;     /* 0 for a .params key registered alone (a/b/c form) */
   uint32_t log_domain;          /* the key's evaluation domain is 2^log_domain rows */
+  int32_t curve;                /* snarkd_curve (API 0.2) */
+  uint32_t proof_bytes;         /* bytes of one of its proofs (API 0.2) */
 } snarkd_circuit_info;
 
 SNARKD_API void snarkd_circuit_files_init(snarkd_circuit_files* files);
@@ -219,7 +234,11 @@ SNARKD_API const char* snarkd_job_result_error(const snarkd_job_result* result);
 SNARKD_API int32_t snarkd_job_result_verified(const snarkd_job_result* result);
 /* Proofs of a done job: one per partition (0 otherwise). */
 SNARKD_API uint32_t snarkd_job_result_num_proofs(const snarkd_job_result* result);
-/* Partition `partition`'s proof, SNARKD_PROOF_BYTES into out. */
+/* The job's circuit's curve (snarkd_curve) and the bytes of one of its proofs (API 0.2). */
+SNARKD_API int32_t snarkd_job_result_curve(const snarkd_job_result* result);
+SNARKD_API uint32_t snarkd_job_result_proof_bytes(const snarkd_job_result* result);
+/* Partition `partition`'s proof, snarkd_job_result_proof_bytes (SNARKD_PROOF_BYTES for
+ * BLS12-381, SNARKD_BN254_PROOF_BYTES for BN254) into out. */
 SNARKD_API snarkd_status snarkd_job_result_proof(const snarkd_job_result* result, uint32_t partition, uint8_t* out);
 /* Public inputs per partition (ONE excluded). */
 SNARKD_API uint64_t snarkd_job_result_num_public_inputs(const snarkd_job_result* result);
@@ -247,11 +266,12 @@ SNARKD_API snarkd_status snarkd_get_stats(snarkd_engine* engine, snarkd_stats* o
 
 /* ---- files and verification, without an engine */
 
-/* Reads a circom .wtns file: *count values of SNARKD_FR_BYTES each in *values (canonical
- * little-endian; free with snarkd_free). */
+/* Reads a circom .wtns file of either curve (its prime says which): *count values of
+ * SNARKD_FR_BYTES each in *values (canonical little-endian; free with snarkd_free). */
 SNARKD_API snarkd_status snarkd_read_wtns(const char* path, uint8_t** values, uint64_t* count);
-/* Verifies num_proofs proofs (SNARKD_PROOF_BYTES each, concatenated) against the verifying key
- * in vk_path (a bellperson .vk or .params file, or a snarkjs .zkey), proof i with the
+/* Verifies num_proofs proofs (concatenated, of the key's curve's size: SNARKD_PROOF_BYTES or
+ * SNARKD_BN254_PROOF_BYTES) against the verifying key in vk_path (a bellperson .vk or .params
+ * file, a snarkjs .zkey of either curve or its verification_key.json), proof i with the
  * inputs_per_proof public inputs at public_inputs + i · inputs_per_proof · 32 (in fr_format).
  * *valid = 1 if every proof verifies (one batch), else 0; malformed input is an error. */
 SNARKD_API snarkd_status snarkd_verify(const char* vk_path, const uint8_t* proofs, uint64_t num_proofs,

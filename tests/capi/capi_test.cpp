@@ -105,11 +105,13 @@ void expect_verified(const snarkd_job_result* r, const std::string& vk_path) {
   EXPECT_EQ(snarkd_job_result_verified(r), 1);
   const uint32_t n = snarkd_job_result_num_proofs(r);
   const uint64_t k = snarkd_job_result_num_public_inputs(r);
-  std::vector<uint8_t> proofs(n * SNARKD_PROOF_BYTES);
+  const uint32_t size = snarkd_job_result_proof_bytes(r);
+  ASSERT_EQ(size, snarkd_job_result_curve(r) == SNARKD_CURVE_BN254 ? SNARKD_BN254_PROOF_BYTES : SNARKD_PROOF_BYTES);
+  std::vector<uint8_t> proofs(n * size);
   for (int32_t format : {SNARKD_FR_MONTGOMERY, SNARKD_FR_CANONICAL_LE}) {
     std::vector<uint8_t> inputs(n * k * SNARKD_FR_BYTES);
     for (uint32_t p = 0; p < n; ++p) {
-      ASSERT_EQ(snarkd_job_result_proof(r, p, &proofs[p * SNARKD_PROOF_BYTES]), SNARKD_OK);
+      ASSERT_EQ(snarkd_job_result_proof(r, p, &proofs[p * size]), SNARKD_OK);
       for (uint64_t i = 0; i < k; ++i)
         ASSERT_EQ(snarkd_job_result_public_input(r, p, i, format, &inputs[(p * k + i) * SNARKD_FR_BYTES]), SNARKD_OK);
     }
@@ -180,32 +182,88 @@ TEST(CApi, ProvesJobsOfSeveralPartitionsFromSeveralThreads) {
   }
 }
 
-TEST(CApi, ZkeyCircuitsAndCanonicalWitnesses) {
-  const std::string dir = (fs::path(SNARKD_GROTH16_FIXTURES) / "multiplier" / "multiplier").string();
+// A snarkjs fixture of either curve: register its zkey, prove its .wtns (2 partitions), verify
+// with the zkey and with its verification_key.json (BN254).
+void prove_zkey_fixture(const std::string& dir, int32_t curve) {
   Engine en;
   snarkd_circuit_files f;
   snarkd_circuit_files_init(&f);
   const std::string zkey = dir + ".zkey", wtns = dir + ".wtns";
   f.zkey_path = zkey.c_str();
   ASSERT_EQ(snarkd_register_circuit(en.e, "mul", &f), SNARKD_OK) << last_error();
+  snarkd_circuit_info info;
+  snarkd_circuit_info_init(&info);
+  ASSERT_EQ(snarkd_get_circuit_info(en.e, "mul", &info), SNARKD_OK) << last_error();
+  EXPECT_EQ(info.curve, curve);
+  EXPECT_EQ(info.proof_bytes, curve == SNARKD_CURVE_BN254 ? 256u : 192u);
   uint8_t* values = nullptr;
   uint64_t count = 0;
   ASSERT_EQ(snarkd_read_wtns(wtns.c_str(), &values, &count), SNARKD_OK) << last_error();
-  const void* w = values;
+  const void* w[2] = {values, values};
   snarkd_job j;
   snarkd_job_init(&j);
   j.circuit_id = "mul";
   j.fr_format = SNARKD_FR_CANONICAL_LE;
-  j.num_partitions = 1;
-  j.witnesses = &w;
+  j.num_partitions = 2;
+  j.witnesses = w;
   j.witness_len = count;
   uint64_t id = 0;
   ASSERT_EQ(snarkd_submit(en.e, &j, &id), SNARKD_OK) << last_error();
   snarkd_free(values);  // copied by submit
   snarkd_job_result* r = nullptr;
   ASSERT_EQ(snarkd_await(en.e, id, -1, &r), SNARKD_OK) << last_error();
+  EXPECT_EQ(snarkd_job_result_curve(r), curve);
   expect_verified(r, zkey);
+  if (curve == SNARKD_CURVE_BN254)
+    expect_verified(r, (fs::path(dir).parent_path() / "verification_key.json").string());
   snarkd_job_result_free(r);
+}
+
+TEST(CApi, ZkeyCircuitsAndCanonicalWitnesses) {
+  prove_zkey_fixture((fs::path(SNARKD_GROTH16_FIXTURES) / "multiplier" / "multiplier").string(), SNARKD_CURVE_BLS12_381);
+}
+
+TEST(CApi, Bn254ZkeyCircuits) {
+  prove_zkey_fixture((fs::path(SNARKD_GROTH16_FIXTURES) / "bn128" / "multiplier" / "multiplier").string(),
+                     SNARKD_CURVE_BN254);
+}
+
+// Values of the other curve's field: a BLS12-381 witness value ≥ BN254's r is refused by name, and
+// a BN254 proof is not a BLS12-381 key's.
+TEST(CApi, Bn254ValuesAreCheckedAgainstBn254) {
+  Engine en;
+  snarkd_circuit_files f;
+  snarkd_circuit_files_init(&f);
+  const std::string dir = (fs::path(SNARKD_GROTH16_FIXTURES) / "bn128" / "multiplier" / "multiplier").string();
+  const std::string zkey = dir + ".zkey", wtns = dir + ".wtns";
+  f.zkey_path = zkey.c_str();
+  ASSERT_EQ(snarkd_register_circuit(en.e, "bn", &f), SNARKD_OK) << last_error();
+  uint8_t* values = nullptr;
+  uint64_t count = 0;
+  ASSERT_EQ(snarkd_read_wtns(wtns.c_str(), &values, &count), SNARKD_OK) << last_error();
+  std::vector<uint8_t> bad(values, values + count * SNARKD_FR_BYTES);
+  snarkd_free(values);
+  // r_BLS − 1 (little-endian): below BLS12-381's r, above BN254's.
+  const uint8_t r_bls_minus_1[32] = {0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xfe, 0x5b, 0xfe,
+                                     0xff, 0x02, 0xa4, 0xbd, 0x53, 0x05, 0xd8, 0xa1, 0x09, 0x08, 0xd8,
+                                     0x39, 0x33, 0x48, 0x7d, 0x9d, 0x29, 0x53, 0xa7, 0xed, 0x73};
+  std::memcpy(&bad[2 * SNARKD_FR_BYTES], r_bls_minus_1, 32);
+  const void* w = bad.data();
+  snarkd_job j;
+  snarkd_job_init(&j);
+  j.circuit_id = "bn";
+  j.fr_format = SNARKD_FR_CANONICAL_LE;
+  j.num_partitions = 1;
+  j.witnesses = &w;
+  j.witness_len = count;
+  uint64_t id = 0;
+  EXPECT_STATUS(snarkd_submit(en.e, &j, &id), SNARKD_ERR_INVALID_ARGUMENT, "witnesses[0][2] is not below r");
+  const std::vector<uint8_t> proof(SNARKD_BN254_PROOF_BYTES, 0);
+  int32_t valid = -1;
+  EXPECT_STATUS(snarkd_verify(zkey.c_str(), proof.data(), 1, bad.data() + SNARKD_FR_BYTES, 2, SNARKD_FR_CANONICAL_LE, &valid),
+                SNARKD_ERR_INVALID_ARGUMENT, "public_inputs[0][1] is not below r");
+  EXPECT_STATUS(snarkd_verify(zkey.c_str(), proof.data(), 1, bad.data() + SNARKD_FR_BYTES, 1, SNARKD_FR_CANONICAL_LE, &valid),
+                SNARKD_ERR_INVALID_ARGUMENT, "has 2 public inputs");
 }
 
 // A paused engine starts nothing, so the job is certainly unfinished: no timing involved.

@@ -9,8 +9,9 @@
 // witnesses (snarkjs keys check nothing: the sums still agree); a circuit of 95 % bit rows and
 // a witness of ones only (the ones are summed apart from the MSMs); the real snarkjs zkeys of
 // tests/groth16/fixtures (BLS12-381) and fixtures/bn128 (BN254); the stream-ordered API on a
-// workspace and result poisoned with 0xFF bytes, the witness ONE checked on the device; bad
-// keys and witnesses refused.
+// workspace and result poisoned with 0xFF bytes, the witness ONE checked on the device; the key
+// placed in caller memory (as an engine device's ledger places it) against its own region; bad
+// keys, regions and witnesses refused.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -176,6 +177,54 @@ TYPED_TEST(CudaSnarkjsProver, StreamOrderedPoisonedWorkspace) {
   EXPECT_THROW(prove_on_stream(dkey, ws.data(), static_cast<SnarkjsDeviceSums<E>*>(nullptr), s), InvalidArgument);
 }
 
+// The placement constructor (the engine's: the key in a range of the device's pool, nothing
+// allocated) inside a poisoned buffer with 256 guard bytes each side: region_bytes() is what it
+// uses (the guards keep their 0xFF), its workspace is the shape's (workspace_layout_for), and
+// its sums equal the allocating constructor's and the CPU's. Null and misaligned regions are
+// refused.
+TYPED_TEST(CudaSnarkjsProver, PlacedKeyMatchesItsOwnRegion) {
+  SNARKD_SKIP_WITHOUT_GPU();
+  using E = TypeParam;
+  using F = typename E::Fr;
+  auto g = snarkd::test::current_test_rng();
+  const auto tc = random_circuit<F>(1500, g);
+  const auto key = setup<E>(tc.circuit, g);
+  const uint64_t bytes = SnarkjsDeviceKey<E>::region_bytes(*key), guard = 256;
+  Stream s;
+  DeviceBuffer<uint8_t> pool(bytes + 2 * guard);
+  pool.fill_bytes(0xff, s);  // stream order: before the placement's copies
+  const SnarkjsDeviceKey<E> placed(0, *key, pool.data() + guard, s);
+  const SnarkjsDeviceKey<E> own(0, *key);
+  EXPECT_EQ(placed.resident_bytes(), bytes);
+  EXPECT_EQ(own.resident_bytes(), bytes);
+  EXPECT_EQ(placed.workspace_bytes(), SnarkjsDeviceKey<E>::workspace_layout_for(*key).total);
+  EXPECT_EQ(placed.workspace_bytes(), own.workspace_bytes());
+
+  DeviceBuffer<uint8_t> ws(placed.workspace_bytes());
+  PinnedBuffer<F> hw(tc.witness.size());
+  PinnedBuffer<SnarkjsDeviceSums<E>> out(2);
+  std::copy(tc.witness.begin(), tc.witness.end(), hw.begin());
+  const SnarkjsDeviceKey<E>* keys[2] = {&placed, &own};
+  for (size_t k = 0; k < 2; ++k) {  // one stream: the second proof's upload follows the first's copy out
+    enqueue_witness_upload(*keys[k], hw.data(), ws.data(), s);
+    prove_on_stream(*keys[k], ws.data(), &out[k], s);
+  }
+  s.synchronize();
+  const auto want = cpu_sums<E>(*key, tc.witness);
+  expect_same_sums<E>(to_query_sums<E>(out[0]), want, "placed key");
+  expect_same_sums<E>(to_query_sums<E>(out[1]), want, "own region");
+
+  std::vector<uint8_t> host(pool.size());
+  pool.download(host.data(), host.size(), s);
+  s.synchronize();
+  for (uint64_t i = 0; i < guard; ++i) {
+    ASSERT_EQ(host[i], 0xff) << "byte " << i << " before the region was written";
+    ASSERT_EQ(host[guard + bytes + i], 0xff) << "byte " << i << " after the region was written";
+  }
+  EXPECT_THROW(SnarkjsDeviceKey<E>(0, *key, nullptr, s), InvalidArgument);
+  EXPECT_THROW(SnarkjsDeviceKey<E>(0, *key, pool.data() + 8, s), InvalidArgument);
+}
+
 TYPED_TEST(CudaSnarkjsProver, BadWitnessesRefused) {
   SNARKD_SKIP_WITHOUT_GPU();
   using E = TypeParam;
@@ -200,6 +249,7 @@ TEST(CudaSnarkjsProverKey, BellpersonKeyRefused) {
   auto pk = groth16::setup_insecure(tc.circuit, groth16::toxic_waste_from_seed(g()));
   const auto key = groth16::BoundKey::bind(std::move(pk), tc.circuit);
   EXPECT_THROW(SnarkjsDeviceKey<groth16::Bls12_381>(0, *key), InvalidArgument);
+  EXPECT_THROW(SnarkjsDeviceKey<groth16::Bls12_381>::region_bytes(*key), InvalidArgument);
 }
 
 }  // namespace

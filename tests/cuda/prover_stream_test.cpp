@@ -355,7 +355,9 @@ QuerySums run_steps(const DeviceProvingKey& key, const ProvingKey& pk, const r1c
   PinnedBuffer<DeviceSums> sums(1);
   PinnedBuffer<uint64_t> count(1);
   std::memset(static_cast<void*>(sums.data()), 0xff, sizeof(DeviceSums));
-  if (one_step) EXPECT_LE(l.m_bytes, l.v1 - l.keep_v1) << "the witness MSMs' workspace reaches the kept H range";
+  if (one_step) {
+    EXPECT_LE(l.m_bytes, l.v1 - l.keep_v1) << "the witness MSMs' workspace reaches the kept H range";
+  }
   DeviceBuffer<uint8_t> ws0(l.q_bytes), ws1(one_step ? 256 : l.m_bytes);
   ws0.fill_bytes(0xff, stream);
   ws1.fill_bytes(0xff, stream);

@@ -85,28 +85,28 @@ TEST_P(AbcForm, ProofsAreTheCpuReferenceBytesAndVerify) {
     for (uint64_t k = 0; k < 4; ++k) {
       syn.push_back(synthesis(g() % 1000));
       req.abc.push_back(owned(syn.back()));
-      req.randomness.push_back({ff::Fr::random(g), ff::Fr::random(g)});
+      req.randomness.push_back(ProofRandomness{ff::Fr::random(g), ff::Fr::random(g)});
     }
-    const std::vector<ProofRandomness> rs = req.randomness;
+    const std::vector<ProofRandomness> rs = test::bls_all(req.randomness);
     const JobResult r = *e->await(e->submit(std::move(req)));
     ASSERT_EQ(r.state, JobState::kDone) << r.error;
     EXPECT_TRUE(r.verified);
     ASSERT_EQ(r.proofs.size(), syn.size());
     for (size_t k = 0; k < syn.size(); ++k) {
       const groth16::Proof want = groth16::prove_abc(*bare_key(), syn[k]->view(), rs[k]);
-      EXPECT_EQ(groth16::encode_proof(r.proofs[k]), groth16::encode_proof(want)) << id << " partition " << k;
-      EXPECT_EQ(r.public_inputs[k], std::vector<ff::Fr>(syn[k]->inputs.begin() + 1, syn[k]->inputs.end()));
-      EXPECT_TRUE(groth16::verify(bare_key()->vk, r.proofs[k], r.public_inputs[k]));
+      EXPECT_EQ(groth16::encode_proof(test::bls(r.proofs[k])), groth16::encode_proof(want)) << id << " partition " << k;
+      EXPECT_EQ(test::bls(r.public_inputs[k]), std::vector<ff::Fr>(syn[k]->inputs.begin() + 1, syn[k]->inputs.end()));
+      EXPECT_TRUE(groth16::verify(bare_key()->vk, test::bls(r.proofs[k]), test::bls(r.public_inputs[k])));
     }
   }
   // The witness form of the same circuit, same r, s: the same bytes (prove = prove_abc ∘ SpMV).
   JobRequest w;
   w.circuit_id = "fam";
   w.witnesses.push_back(family().witness(77));
-  w.randomness.push_back({ff::Fr::from_u64(3), ff::Fr::from_u64(4)});
+  w.randomness.push_back(ProofRandomness{ff::Fr::from_u64(3), ff::Fr::from_u64(4)});
   const JobResult rw = *e->await(e->submit(std::move(w)));
   ASSERT_EQ(rw.state, JobState::kDone) << rw.error;
-  EXPECT_EQ(rw.proofs[0], groth16::prove_abc(*bare_key(), synthesis(77)->view(), {ff::Fr::from_u64(3), ff::Fr::from_u64(4)}));
+  EXPECT_EQ(test::bls(rw.proofs[0]), groth16::prove_abc(*bare_key(), synthesis(77)->view(), {ff::Fr::from_u64(3), ff::Fr::from_u64(4)}));
   const EngineStats s = e->stats();
   EXPECT_EQ(s.vram_overcommits, 0u);
   EXPECT_EQ(s.host_in_use_bytes, 0u);
@@ -119,7 +119,7 @@ TEST_P(AbcForm, BorrowedArraysAreConsumedBeforeAwaitConsumedReturns) {
   JobRequest req;
   req.circuit_id = "srs";
   for (const auto& s : mine) req.abc.push_back(AbcPartition{s.view(), nullptr});
-  for (uint64_t k = 0; k < mine.size(); ++k) req.randomness.push_back({ff::Fr::from_u64(k + 1), ff::Fr::from_u64(9)});
+  for (uint64_t k = 0; k < mine.size(); ++k) req.randomness.push_back(ProofRandomness{ff::Fr::from_u64(k + 1), ff::Fr::from_u64(9)});
   const JobId id = e->submit(std::move(req));
   e->await_consumed(id);
   // The caller's arrays are free again: poison them (a proof read after this would not verify).
@@ -128,7 +128,7 @@ TEST_P(AbcForm, BorrowedArraysAreConsumedBeforeAwaitConsumedReturns) {
   const JobResult r = *e->await(id);
   ASSERT_EQ(r.state, JobState::kDone) << r.error;
   for (uint64_t k = 0; k < 3; ++k)
-    EXPECT_EQ(r.proofs[k], groth16::prove_abc(*bare_key(), synthesis(5 + k)->view(), {ff::Fr::from_u64(k + 1), ff::Fr::from_u64(9)}));
+    EXPECT_EQ(test::bls(r.proofs[k]), groth16::prove_abc(*bare_key(), synthesis(5 + k)->view(), {ff::Fr::from_u64(k + 1), ff::Fr::from_u64(9)}));
 }
 
 TEST_P(AbcForm, APinnedJobRunsOnItsDeviceOnly) {

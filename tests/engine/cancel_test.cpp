@@ -159,7 +159,7 @@ class CountingDevice final : public Device {
     struct W final : DeviceWorker {
       CountingDevice* d = nullptr;
       std::unique_ptr<DeviceWorker> inner;
-      void upload(const CircuitEntry& c, std::span<const ff::Fr> w, const Reservation& r) override {
+      void upload(const CircuitEntry& c, const groth16::AnyScalars& w, const Reservation& r) override {
         inner->upload(c, w, r);
       }
       void settle() override { inner->settle(); }
@@ -168,8 +168,8 @@ class CountingDevice final : public Device {
         ++d->first_steps;
         inner->compute_step(c, step, r, k, stop);
       }
-      groth16::QuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& k,
-                                 const std::stop_token& stop) override {
+      groth16::AnyQuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& k,
+                                    const std::stop_token& stop) override {
         ++d->last_steps;
         if (d->hold_last_step) std::ofstream(d->hold_).put('1');
         return inner->compute(c, r, k, stop);
@@ -234,12 +234,12 @@ struct StreamingEngine {
   // A job of one partition with fixed r, s: done, and the CPU prover's bytes.
   void expect_proves_cpu_bytes(uint64_t x, std::mt19937_64& g) const {
     JobRequest r = request({x});
-    r.randomness.push_back({ff::Fr::random(g), ff::Fr::random(g)});
-    const groth16::ProofRandomness rs = r.randomness[0];
+    r.randomness.push_back(groth16::ProofRandomness{ff::Fr::random(g), ff::Fr::random(g)});
+    const groth16::ProofRandomness rs = test::bls(r.randomness[0]);
     const JobResult res = *e->await(e->submit(std::move(r)));
     ASSERT_EQ(res.state, JobState::kDone) << res.error;
     EXPECT_TRUE(res.verified);
-    EXPECT_EQ(res.proofs.at(0), groth16::prove(*snarkd::test::bind(*family().pk, *family().circuit), family().witness(x), rs));
+    EXPECT_EQ(test::bls(res.proofs.at(0)), groth16::prove(*snarkd::test::bind(*family().pk, *family().circuit), family().witness(x), rs));
   }
 
   // After a cancel has taken effect: no working set, no lease, no subscription left.

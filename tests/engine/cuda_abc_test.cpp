@@ -67,16 +67,18 @@ std::unique_ptr<Engine> gpu_engine(uint32_t workers, uint64_t ledger_bytes = uin
 void expect_reference(Engine& e, const std::string& id, const Shape& s, std::mt19937_64& g) {
   JobRequest r;
   r.circuit_id = id;
+  std::vector<groth16::ProofRandomness> rs;
   for (const auto& syn : s.syn) {
     r.abc.push_back(AbcPartition{syn->view(), syn});
-    r.randomness.push_back({ff::Fr::random(g), ff::Fr::random(g)});
+    rs.push_back({ff::Fr::random(g), ff::Fr::random(g)});
   }
-  const auto rs = r.randomness;
+  r.randomness.assign(rs.begin(), rs.end());
   const JobResult res = *e.await(e.submit(std::move(r)));
   ASSERT_EQ(res.state, JobState::kDone) << res.error;
   EXPECT_TRUE(res.verified);
   for (size_t k = 0; k < s.syn.size(); ++k) {
-    EXPECT_EQ(res.proofs[k], groth16::prove_abc(*s.bare, s.syn[k]->view(), rs[k])) << id << " partition " << k;
+    EXPECT_EQ(res.proofs[k], groth16::AnyProof(groth16::prove_abc(*s.bare, s.syn[k]->view(), rs[k])))
+        << id << " partition " << k;
     EXPECT_EQ(res.timings[k].phases.size(), cuda::kProverPhases);
   }
 }
@@ -132,14 +134,16 @@ TEST(CudaAbc, BorrowedArraysUnsatisfiedRowsAndCancel) {
   JobRequest r;
   r.circuit_id = "srs";
   for (const auto& m : mine) r.abc.push_back(AbcPartition{m.view(), nullptr});
-  r.randomness = {{ff::Fr::from_u64(1), ff::Fr::from_u64(2)}, {ff::Fr::from_u64(3), ff::Fr::from_u64(4)}};
+  r.randomness = {groth16::ProofRandomness{ff::Fr::from_u64(1), ff::Fr::from_u64(2)},
+                  groth16::ProofRandomness{ff::Fr::from_u64(3), ff::Fr::from_u64(4)}};
   const JobId id = e->submit(std::move(r));
   e->await_consumed(id);
   for (auto& m : mine)
     for (auto* v : {&m.a, &m.b, &m.c, &m.aux}) std::fill(v->begin(), v->end(), ff::Fr::from_u64(9));
   const JobResult res = *e->await(id);
   ASSERT_EQ(res.state, JobState::kDone) << res.error;
-  EXPECT_EQ(res.proofs[1], groth16::prove_abc(*s.bare, s.syn[1]->view(), {ff::Fr::from_u64(3), ff::Fr::from_u64(4)}));
+  EXPECT_EQ(res.proofs[1],
+            groth16::AnyProof(groth16::prove_abc(*s.bare, s.syn[1]->view(), {ff::Fr::from_u64(3), ff::Fr::from_u64(4)})));
   // An unsatisfied row: the device's check names it.
   auto bad = std::make_shared<BellpersonSynthesis>(*s.syn[0]);
   bad->c[17] += ff::Fr::one();

@@ -4,21 +4,35 @@
 // (every part, or part of them) and still give the CPU's bytes; an unsatisfied witness fails
 // only its job; a cancel stops a partition inside a fully resident or a streamed step and frees
 // its memory and slots.
+//
+// BN254 (snarkjs keys, cuda/prover_snarkjs.hpp placed in the ledger): a circom-shaped synthetic
+// circuit and a circuit family, keyed in-process by the insecure snarkjs setup, prove in
+// multi-partition jobs with 2–3 workers exactly as groth16::compute_sums + assemble with the
+// same r, s, and every proof verifies; BN254 and BLS12-381 circuits side by side with their jobs
+// interleaved; an unsatisfying BN254 witness fails only its job; a BN254 key too large for the
+// ledger is refused at register, naming the sizes; a cancelled BN254 job frees its workspaces.
+// Seeds: printed, SNARKD_TEST_SEED pins them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "common/bound.hpp"
 #include "common/seed.hpp"
 #include "engine/fixture.hpp"
 #include "snarkd/cuda/prover.hpp"
+#include "snarkd/cuda/prover_snarkjs.hpp"
 #include "snarkd/engine/cuda_device.hpp"
 #include "snarkd/engine/engine.hpp"
 #include "snarkd/groth16/prover.hpp"
+#include "snarkd/groth16/setup.hpp"
+#include "snarkd/groth16/verifier.hpp"
 #include "snarkd/r1cs/synthetic.hpp"
 #include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
@@ -39,14 +53,16 @@ void expect_cpu_equal(Engine& e, const std::string& id, const groth16::ProvingKe
                       const std::vector<std::vector<ff::Fr>>& witnesses, std::mt19937_64& g) {
   JobRequest r;
   r.circuit_id = id;
-  r.witnesses = witnesses;
-  for (size_t k = 0; k < witnesses.size(); ++k) r.randomness.push_back({ff::Fr::random(g), ff::Fr::random(g)});
-  const auto rs = r.randomness;
+  r.witnesses.assign(witnesses.begin(), witnesses.end());
+  std::vector<groth16::ProofRandomness> rs;
+  for (size_t k = 0; k < witnesses.size(); ++k) rs.push_back({ff::Fr::random(g), ff::Fr::random(g)});
+  r.randomness.assign(rs.begin(), rs.end());
   const JobResult res = *e.await(e.submit(std::move(r)));
   ASSERT_EQ(res.state, JobState::kDone) << res.error;
   EXPECT_TRUE(res.verified);
   for (size_t k = 0; k < witnesses.size(); ++k) {
-    EXPECT_EQ(res.proofs[k], groth16::prove(*snarkd::test::bind(pk, circuit), witnesses[k], rs[k])) << id << " partition " << k;
+    EXPECT_EQ(res.proofs[k], groth16::AnyProof(groth16::prove(*snarkd::test::bind(pk, circuit), witnesses[k], rs[k])))
+        << id << " partition " << k;
     // Each partition ran where its working set was reserved, and its compute stage reports the
     // prover's phases (device time from events) which fit inside the stage's host-measured span.
     const PartitionTiming& t = res.timings[k];
@@ -193,7 +209,9 @@ TEST(CudaEngine, KeysLargerThanTheDeviceStreamAndProveTheSameBytes) {
       EXPECT_LE(st.peak_vram_bytes, c);
       const StreamStats ss = e.devices()[0]->stream_stats();
       // A streaming plan can still hold every part (the workers' sets rule out only "full").
-      if (residency.find(" 0 bytes streamed") == std::string::npos) EXPECT_GT(ss.fills, 0u);
+      if (residency.find(" 0 bytes streamed") == std::string::npos) {
+        EXPECT_GT(ss.fills, 0u);
+      }
       EXPECT_GE(ss.leases, ss.fills);
       EXPECT_GT(ss.pinned_host_bytes, 0u);
     }
@@ -211,7 +229,7 @@ TEST(CudaEngine, UnsatisfiedWitnessFailsOnlyItsJob) {
   JobRequest bad;
   bad.circuit_id = "fam";
   bad.witnesses = {fam.witness(3), fam.witness(4)};
-  bad.witnesses[1][fam.circuit->num_inputs + 2] += ff::Fr::one();
+  std::get<std::vector<ff::Fr>>(bad.witnesses[1])[fam.circuit->num_inputs + 2] += ff::Fr::one();
   JobRequest ok;
   ok.circuit_id = "fam";
   ok.witnesses = {fam.witness(5)};
@@ -324,6 +342,315 @@ TEST(CudaEngine, CancelInsideAStreamedStepReleasesItsReservationAndSlots) {
   expect_cpu_equal(e, "syn", *pk, *circuit, {syn.witness, syn.witness}, g);
   EXPECT_EQ(e.stats().vram_overcommits, 0u);
   unsetenv("SNARKD_SLOT_MIB");
+}
+
+// ---- BN254 (snarkjs keys) --------------------------------------------------------------------
+
+using groth16::Bn254;
+using BnFr = Bn254::Fr;
+using BnSnarkjsKey = cuda::SnarkjsDeviceKey<Bn254>;
+
+// A BN254 circuit with its snarkjs key (the insecure setup, in-process) and a witness for each x.
+struct BnCircuit {
+  groth16::BoundKeyPtr<Bn254> key;
+  std::function<std::vector<BnFr>(uint64_t)> witness;
+};
+
+BnCircuit bn_key(const r1cs::CircuitT<BnFr>& circuit, uint64_t toxic_seed,
+                 std::function<std::vector<BnFr>(uint64_t)> witness) {
+  groth16::ZkeyT<Bn254> zk =
+      groth16::setup_snarkjs_insecure<Bn254>(circuit, groth16::toxic_waste_from_seed<BnFr>(toxic_seed));
+  return {groth16::BoundKeyT<Bn254>::bind(std::move(zk.pk), std::move(zk.circuit)), std::move(witness)};
+}
+
+// circom's Poseidon shape (r1cs::circom_poseidon_shape: half the rows linear, squares, random
+// field values) over BN254's Fr: one witness, the generator's, whatever x.
+BnCircuit bn_synthetic(uint64_t constraints, uint64_t seed) {
+  r1cs::SyntheticCircuitT<BnFr> s = r1cs::generate_synthetic<BnFr>(r1cs::circom_poseidon_shape(constraints, 5, seed));
+  auto w = std::make_shared<const std::vector<BnFr>>(std::move(s.witness));
+  return bn_key(s.circuit, seed + 1, [w](uint64_t) { return *w; });
+}
+
+// A circuit with a witness for every public x, so the partitions of a job differ (one proven
+// with another's witness would not match the CPU's proof): inputs ONE and x; row r defines aux
+// v_r. Every 8th row is a bit row b·b = b with b a bit of x (0/1 values, the witness MSMs'
+// ones path); the others v_r = (c·u)·(d·u' + e·u'') over earlier variables and coefficients
+// drawn once from the seed. circom's layout (C holds v_r).
+BnCircuit bn_family(uint64_t rows, uint64_t seed) {
+  struct Def {
+    uint32_t u[3];
+    BnFr c[3];
+    bool bit;
+  };
+  std::mt19937_64 g(seed);
+  std::vector<Def> defs;
+  r1cs::CircuitT<BnFr> c;
+  c.num_inputs = 2;
+  c.num_aux = rows;
+  r1cs::CoeffDictionaryT<BnFr> dict;
+  auto term = [&](r1cs::CsrMatrix& m, std::vector<std::pair<uint32_t, BnFr>> t) {
+    std::sort(t.begin(), t.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (const auto& [col, v] : t) m.col.push_back(col), m.coeff.push_back(dict.intern(v));
+    m.row_ptr.push_back(m.col.size());
+  };
+  for (uint32_t r = 0; r < rows; ++r) {
+    const uint32_t v = 2 + r;
+    Def d{{uint32_t(g() % v), uint32_t(g() % v), uint32_t(g() % v)}, {BnFr::random(g), BnFr::random(g), BnFr::random(g)},
+          r % 8 == 7};
+    if (d.bit) {
+      term(c.a, {{v, BnFr::one()}}), term(c.b, {{v, BnFr::one()}});
+    } else {
+      if (d.u[1] == d.u[2]) d.u[2] = (d.u[1] + 1) % v;  // two distinct columns in B
+      term(c.a, {{d.u[0], d.c[0]}}), term(c.b, {{d.u[1], d.c[1]}, {d.u[2], d.c[2]}});
+    }
+    term(c.c, {{v, BnFr::one()}});
+    defs.push_back(d);
+  }
+  c.coeffs = std::move(dict).take();
+  auto witness = [defs](uint64_t x) {
+    std::vector<BnFr> w = {BnFr::one(), BnFr::from_u64(x)};
+    for (size_t r = 0; r < defs.size(); ++r) {
+      const Def& d = defs[r];
+      w.push_back(d.bit ? BnFr::from_u64((x >> (r / 8 % 64)) & 1)
+                        : d.c[0] * w[d.u[0]] * (d.c[1] * w[d.u[1]] + d.c[2] * w[d.u[2]]));
+    }
+    return w;
+  };
+  return bn_key(c, seed + 1, witness);
+}
+
+// A submitted job with fixed r, s per partition, and what it was submitted with.
+template <class E>
+struct Pending {
+  JobId id = 0;
+  std::string circuit;
+  groth16::BoundKeyPtr<E> key;
+  std::vector<std::vector<typename E::Fr>> witnesses;
+  std::vector<groth16::ProofRandomnessT<E>> rs;
+};
+
+template <class E>
+Pending<E> submit_fixed(Engine& e, const std::string& id, const groth16::BoundKeyPtr<E>& key,
+                        std::vector<std::vector<typename E::Fr>> witnesses, std::mt19937_64& g) {
+  using F = typename E::Fr;
+  Pending<E> p{0, id, key, std::move(witnesses), {}};
+  JobRequest r;
+  r.circuit_id = id;
+  for (const auto& w : p.witnesses) {
+    r.witnesses.push_back(w);
+    p.rs.push_back({F::random(g), F::random(g)});
+    r.randomness.push_back(p.rs.back());
+  }
+  p.id = e.submit(std::move(r));
+  return p;
+}
+
+// Awaits the job and checks each partition against the CPU: groth16::compute_sums blinded with
+// the partition's r, s is the engine's proof byte for byte (so the device's sums are the CPU's),
+// the proof verifies alone against the public inputs the job reports, and the compute stage
+// reports the prover's seven phases on the device that reserved its working set.
+template <class E>
+void expect_cpu_sums(Engine& e, const Pending<E>& p) {
+  const JobResult res = *e.await(p.id);
+  ASSERT_EQ(res.state, JobState::kDone) << p.circuit << ": " << res.error;
+  EXPECT_TRUE(res.verified);
+  EXPECT_EQ(res.curve, E::kId);
+  ASSERT_EQ(res.proofs.size(), p.witnesses.size());
+  for (size_t k = 0; k < p.witnesses.size(); ++k) {
+    const std::string what = p.circuit + " job " + std::to_string(p.id) + " partition " + std::to_string(k);
+    groth16::ProveTimings t;
+    const auto sums = groth16::compute_sums<E>(*p.key, p.witnesses[k], {}, t);
+    const groth16::ProofT<E> want = groth16::assemble(p.key->pk().vk, sums, p.rs[k]);
+    const groth16::ProofT<E>& got = groth16::as_curve<E>(res.proofs[k], what);
+    EXPECT_TRUE(got == want) << what << ": not the CPU's proof";
+    const auto inputs = groth16::public_inputs<typename E::Fr>(p.key->circuit(), p.witnesses[k]);
+    EXPECT_TRUE(groth16::as_curve<E>(res.public_inputs[k], what) == inputs) << what;
+    EXPECT_TRUE(groth16::verify<E>(p.key->pk().vk, got, inputs)) << what;
+    const PartitionTiming& pt = res.timings[k];
+    EXPECT_EQ(pt.reserved_device, pt.device) << what;
+    ASSERT_EQ(pt.phases.size(), cuda::kProverPhases) << what;
+    for (size_t ph = 0; ph < cuda::kProverPhases; ++ph) {
+      EXPECT_EQ(pt.phases[ph].name, cuda::kProverPhaseNames[ph]) << what;
+      EXPECT_GE(pt.phases[ph].seconds, 0.0) << what;
+    }
+  }
+}
+
+std::vector<std::vector<BnFr>> bn_witnesses(const BnCircuit& c, std::initializer_list<uint64_t> xs) {
+  std::vector<std::vector<BnFr>> out;
+  for (uint64_t x : xs) out.push_back(c.witness(x));
+  return out;
+}
+
+// Several multi-partition jobs of two BN254 circuits in flight at once, with 2 and 3 workers:
+// every proof is the CPU's with the same r, s; the keys are resident in the ledger (their
+// region_bytes, counted by stream_stats and given back at unregister); no overcommit.
+TEST(CudaEngine, Bn254ProofsEqualTheCpuProver) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  auto g = test::rng("cuda-engine-bn254");
+  const BnCircuit syn = bn_synthetic(3000, g());
+  const BnCircuit fam = bn_family(2000, g());
+  const uint64_t syn_bytes = BnSnarkjsKey::region_bytes(*syn.key), fam_bytes = BnSnarkjsKey::region_bytes(*fam.key);
+  for (uint32_t workers : {2u, 3u}) {
+    EngineConfig ec;
+    ec.workers_per_device = workers;
+    Engine e(gpu0(uint64_t{1} << 30), ec);
+    e.register_circuit("syn", syn.key);
+    e.register_circuit("fam", fam.key);
+    Device& d = *e.devices()[0];
+    std::printf("workers %u: keys %llu + %llu bytes, working sets %llu + %llu bytes\n  %s\n", workers,
+                (unsigned long long)syn_bytes, (unsigned long long)fam_bytes,
+                (unsigned long long)BnSnarkjsKey::workspace_layout_for(*syn.key).total,
+                (unsigned long long)BnSnarkjsKey::workspace_layout_for(*fam.key).total, d.residency("syn").c_str());
+    EXPECT_EQ(d.residency("syn").rfind("fully resident (BN254", 0), 0u) << d.residency("syn");
+    EXPECT_EQ(d.stream_stats().key_resident_bytes, syn_bytes + fam_bytes);
+    EXPECT_EQ(d.resident_bytes(), syn_bytes + fam_bytes);
+    std::vector<Pending<Bn254>> jobs;
+    for (uint64_t round = 0; round < 2; ++round) {
+      jobs.push_back(submit_fixed<Bn254>(e, "syn", syn.key, bn_witnesses(syn, {0, 0, 0}), g));
+      jobs.push_back(submit_fixed<Bn254>(e, "fam", fam.key, bn_witnesses(fam, {3 + round, 1000, 77777, 1u << 20}), g));
+      jobs.push_back(submit_fixed<Bn254>(e, "fam", fam.key, bn_witnesses(fam, {5, 6}), g));
+    }
+    for (const auto& j : jobs) expect_cpu_sums(e, j);
+    const EngineStats st = e.stats();
+    EXPECT_EQ(st.vram_overcommits, 0u);
+    EXPECT_EQ(st.ledgers[0].in_use, 0u);
+    EXPECT_LE(st.peak_vram_bytes, uint64_t{1} << 30);
+    EXPECT_GT(d.stream_stats().witness_bytes, 0u);
+    const uint64_t resident = st.ledgers[0].resident;
+    e.unregister_circuit("syn");
+    EXPECT_EQ(resident - e.stats().ledgers[0].resident, VramLedger::round_up(syn_bytes));
+    EXPECT_EQ(d.stream_stats().key_resident_bytes, fam_bytes);
+    expect_cpu_sums(e, submit_fixed<Bn254>(e, "fam", fam.key, bn_witnesses(fam, {8, 9}), g));
+  }
+}
+
+// A BN254 and a BLS12-381 circuit on one device, jobs of both interleaved in the one queue: each
+// proves the CPU's bytes over its own curve; a witness of the other curve is refused at submit.
+TEST(CudaEngine, Bn254AndBls12_381CircuitsSideBySide) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  auto g = test::rng("cuda-engine-two-curves");
+  const test::Family bls = test::make_family(24, g());
+  const BnCircuit bn = bn_family(1500, g());
+  EngineConfig ec;
+  ec.workers_per_device = 3;
+  Engine e(gpu0(uint64_t{1} << 30), ec);
+  e.register_circuit("bls", bls.key);
+  e.register_circuit("bn", bn.key);
+  std::printf("bls: %s\nbn: %s\n", e.devices()[0]->residency("bls").c_str(), e.devices()[0]->residency("bn").c_str());
+  std::vector<Pending<groth16::Bls12_381>> bj;
+  std::vector<Pending<Bn254>> nj;
+  for (uint64_t i = 0; i < 4; ++i) {
+    bj.push_back(submit_fixed<groth16::Bls12_381>(e, "bls", bls.key, {bls.witness(100 + i), bls.witness(200 + i)}, g));
+    nj.push_back(submit_fixed<Bn254>(e, "bn", bn.key, bn_witnesses(bn, {300 + i, 400 + i, 500 + i}), g));
+  }
+  for (uint64_t i = 0; i < 4; ++i) {
+    expect_cpu_sums(e, bj[i]);
+    expect_cpu_sums(e, nj[i]);
+  }
+  JobRequest wrong;
+  wrong.circuit_id = "bn";
+  wrong.witnesses.push_back(bls.witness(1));
+  EXPECT_THROW(e.submit(std::move(wrong)), InvalidArgument);
+  EXPECT_EQ(e.stats().vram_overcommits, 0u);
+  EXPECT_EQ(e.stats().ledgers[0].in_use, 0u);
+}
+
+// snarkjs keys carry no C matrix, so the device cannot see an unsatisfied row: the proof does
+// not verify and the job's self-check fails it, naming the partition. Jobs beside it and after
+// it prove as usual.
+TEST(CudaEngine, UnsatisfiedBn254WitnessFailsOnlyItsJob) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  auto g = test::rng("cuda-engine-bn254-unsat");
+  const BnCircuit bn = bn_family(800, g());
+  EngineConfig ec;
+  ec.workers_per_device = 2;
+  Engine e(gpu0(uint64_t{1} << 28), ec);
+  e.register_circuit("bn", bn.key);
+  std::vector<BnFr> broken = bn.witness(7);
+  broken[broken.size() / 2] += BnFr::one();  // an aux value: the row defining it fails
+  JobRequest bad;
+  bad.circuit_id = "bn";
+  bad.witnesses = {bn.witness(5), broken, bn.witness(9)};
+  const JobId b = e.submit(std::move(bad));
+  const auto ok = submit_fixed<Bn254>(e, "bn", bn.key, bn_witnesses(bn, {11, 12}), g);
+  const JobResult rb = *e.await(b);
+  std::printf("failed job: %s\n", rb.error.c_str());
+  EXPECT_EQ(rb.state, JobState::kFailed);
+  EXPECT_TRUE(rb.unsatisfied);
+  EXPECT_NE(rb.error.find("partition 1"), std::string::npos) << rb.error;
+  EXPECT_NE(rb.error.find("do not verify"), std::string::npos) << rb.error;
+  expect_cpu_sums(e, ok);
+  expect_cpu_sums(e, submit_fixed<Bn254>(e, "bn", bn.key, bn_witnesses(bn, {13, 14, 15}), g));
+  EXPECT_EQ(e.stats().failed, 1u);
+  EXPECT_EQ(e.stats().ledgers[0].in_use, 0u);
+}
+
+// BN254 keys do not stream: a ledger the key alone fills (its slots take an eighth) refuses it
+// at register, naming the device, the key's bytes and the ledger's, and keeps nothing of it; a
+// ledger with room for the key and one working set beside it takes the same key and proves.
+TEST(CudaEngine, Bn254KeyTooLargeForTheLedgerIsRefusedAtRegister) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  auto g = test::rng("cuda-engine-bn254-large");
+  const BnCircuit big = bn_synthetic(1 << 14, g());
+  const uint64_t key = BnSnarkjsKey::region_bytes(*big.key);
+  const uint64_t work = BnSnarkjsKey::workspace_layout_for(*big.key).total;
+  {
+    Engine e(gpu0(VramLedger::round_up(key)), EngineConfig{});
+    const uint64_t resident = e.stats().ledgers[0].resident;
+    std::string msg;
+    try {
+      e.register_circuit("big", big.key);
+    } catch (const InvalidArgument& ex) {
+      msg = ex.what();
+    }
+    std::printf("key %llu bytes, working set %llu bytes, ledger %llu bytes: %s\n", (unsigned long long)key,
+                (unsigned long long)work, (unsigned long long)e.devices()[0]->pool_bytes(), msg.c_str());
+    ASSERT_FALSE(msg.empty()) << "registered";
+    for (const std::string& part : {std::string("cuda:0"), std::string("BN254"), std::to_string(key),
+                                    std::to_string(e.devices()[0]->pool_bytes()), std::string("do not stream")})
+      EXPECT_NE(msg.find(part), std::string::npos) << "'" << part << "' missing from: " << msg;
+    EXPECT_TRUE(e.circuits().empty());
+    EXPECT_EQ(e.stats().ledgers[0].resident, resident);
+    EXPECT_EQ(e.devices()[0]->resident_bytes(), 0u);
+  }
+  Engine roomy(gpu0(2 * VramLedger::round_up(key + work)), EngineConfig{});
+  roomy.register_circuit("big", big.key);
+  expect_cpu_sums(roomy, submit_fixed<Bn254>(roomy, "big", big.key, bn_witnesses(big, {0, 0}), g));
+}
+
+// A cancel while BN254 partitions compute: the job stops, every workspace goes back to the
+// ledger, and the next job proves the CPU's bytes.
+TEST(CudaEngine, CancelledBn254JobFreesItsWorkspaces) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  auto g = test::rng("cuda-engine-bn254-cancel");
+  const BnCircuit big = bn_synthetic(1 << 16, g());
+  const BnCircuit fam = bn_family(500, g());
+  EngineConfig ec;
+  ec.workers_per_device = 2;
+  Engine e(gpu0(uint64_t{1} << 30), ec);
+  e.register_circuit("big", big.key);
+  e.register_circuit("fam", fam.key);
+  JobRequest r;
+  r.circuit_id = "big";
+  r.witnesses.assign(64, big.witness(0));
+  const JobId id = e.submit(std::move(r));
+  bool computing = false;
+  for (int i = 0; i < 60000 && !computing; ++i) {
+    for (const WorkerStatus& w : e.stats().workers) computing |= w.job == id && w.stage == "compute";
+    if (!computing) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(computing);
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE(e.cancel(id));
+  ASSERT_TRUE(e.wait_stopped(id, std::chrono::seconds(60)));
+  std::printf("cancel took %.3f ms to stop the BN254 partitions\n",
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  EXPECT_EQ(e.peek(id).state, JobState::kCancelled);
+  EXPECT_EQ(e.stats().ledgers[0].in_use, 0u);
+  expect_cpu_sums(e, submit_fixed<Bn254>(e, "fam", fam.key, bn_witnesses(fam, {21, 22}), g));
+  expect_cpu_sums(e, submit_fixed<Bn254>(e, "big", big.key, bn_witnesses(big, {0}), g));
+  EXPECT_EQ(e.stats().vram_overcommits, 0u);
 }
 
 }  // namespace

@@ -96,7 +96,7 @@ TEST(Engine, ProofsEqualTheCpuProversWithTheSameRandomness) {
   e.register_circuit("fam", f.key);
   JobRequest r = request(f, "fam", {3, 40000, 777});
   auto g = test::rng("engine-rs");
-  for (size_t k = 0; k < 3; ++k) r.randomness.push_back({ff::Fr::random(g), ff::Fr::random(g)});
+  for (size_t k = 0; k < 3; ++k) r.randomness.push_back(groth16::ProofRandomness{ff::Fr::random(g), ff::Fr::random(g)});
   const auto witnesses = r.witnesses;
   const auto rs = r.randomness;
   const JobId id = e.submit(std::move(r));
@@ -105,8 +105,10 @@ TEST(Engine, ProofsEqualTheCpuProversWithTheSameRandomness) {
   EXPECT_TRUE(res.verified);
   ASSERT_EQ(res.proofs.size(), 3u);
   for (size_t k = 0; k < 3; ++k) {
-    EXPECT_EQ(res.proofs[k], groth16::prove(*snarkd::test::bind(*f.pk, *f.circuit), witnesses[k], rs[k])) << "partition " << k;
-    EXPECT_EQ(res.public_inputs[k], groth16::public_inputs(*f.circuit, witnesses[k]));
+    EXPECT_EQ(test::bls(res.proofs[k]),
+              groth16::prove(*snarkd::test::bind(*f.pk, *f.circuit), test::bls(witnesses[k]), test::bls(rs[k])))
+        << "partition " << k;
+    EXPECT_EQ(test::bls(res.public_inputs[k]), groth16::public_inputs(*f.circuit, test::bls(witnesses[k])));
   }
   EXPECT_EQ(e.stats().host_in_use_bytes, 0u);
 }
@@ -127,10 +129,10 @@ TEST(Engine, RejectsBadRequestsWithClearErrors) {
   expect_error(request(f, "nope", {1}), "unknown circuit 'nope'");
   expect_error(request(f, "fam", {}), "no partitions");
   JobRequest shortw = request(f, "fam", {1, 2});
-  shortw.witnesses[1].pop_back();
+  test::bls(shortw.witnesses[1]).pop_back();
   expect_error(std::move(shortw), "partition 1: has ");
   JobRequest badone = request(f, "fam", {1});
-  badone.witnesses[0][0] = ff::Fr::from_u64(2);
+  test::bls(badone.witnesses[0])[0] = ff::Fr::from_u64(2);
   expect_error(std::move(badone), "partition 0: value 0 (the constant ONE) is not 1");
   JobRequest rs = request(f, "fam", {1, 2});
   rs.randomness.resize(1);
@@ -154,7 +156,7 @@ TEST(Engine, UnsatisfiedWitnessFailsItsJobOnlyAndNamesThePartition) {
   Engine e(sim_devices(1, {}), EngineConfig{});
   e.register_circuit("fam", f.key);
   JobRequest bad = request(f, "fam", {5, 6});
-  bad.witnesses[1][f.circuit->num_inputs + 3] += ff::Fr::one();
+  test::bls(bad.witnesses[1])[f.circuit->num_inputs + 3] += ff::Fr::one();
   const JobId b = e.submit(std::move(bad));
   const JobId ok = e.submit(request(f, "fam", {9}));
   const JobResult rb = *e.await(b);
@@ -364,13 +366,13 @@ class MixUpDevice final : public Device {
     struct W final : DeviceWorker {
       std::unique_ptr<DeviceWorker> inner;
       std::vector<ff::Fr> previous;
-      void upload(const CircuitEntry& c, std::span<const ff::Fr> w, const Reservation& r) override {
-        std::vector<ff::Fr> now(w.begin(), w.end());
-        inner->upload(c, previous.empty() ? std::span<const ff::Fr>(now) : previous, r);
-        previous = std::move(now);
+      void upload(const CircuitEntry& c, const groth16::AnyScalars& w, const Reservation& r) override {
+        const std::vector<ff::Fr> now = test::bls(w);
+        inner->upload(c, previous.empty() ? now : previous, r);
+        previous = now;
       }
-      groth16::QuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& k,
-                                 const std::stop_token& stop) override {
+      groth16::AnyQuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& k,
+                                    const std::stop_token& stop) override {
         return inner->compute(c, r, k, stop);
       }
     };
@@ -404,11 +406,13 @@ TEST(Engine, CpuDeviceAndDeviceSpecs) {
   Engine e(make_devices("cpu", DeviceOptions{}), ec);
   e.register_circuit("fam", f.key);
   JobRequest r = request(f, "fam", {8, 9});
-  r.randomness = {{ff::Fr::from_u64(3), ff::Fr::from_u64(4)}, {ff::Fr::from_u64(5), ff::Fr::from_u64(6)}};
+  r.randomness = {groth16::ProofRandomness{ff::Fr::from_u64(3), ff::Fr::from_u64(4)},
+                  groth16::ProofRandomness{ff::Fr::from_u64(5), ff::Fr::from_u64(6)}};
   const auto w = r.witnesses;
   const JobResult res = *e.await(e.submit(std::move(r)));
   ASSERT_EQ(res.state, JobState::kDone) << res.error;
-  EXPECT_EQ(res.proofs[1], groth16::prove(*snarkd::test::bind(*f.pk, *f.circuit), w[1], {ff::Fr::from_u64(5), ff::Fr::from_u64(6)}));
+  EXPECT_EQ(test::bls(res.proofs[1]),
+            groth16::prove(*snarkd::test::bind(*f.pk, *f.circuit), test::bls(w[1]), {ff::Fr::from_u64(5), ff::Fr::from_u64(6)}));
   EXPECT_EQ(make_devices("sim:3", DeviceOptions{}).size(), 3u);
   for (const char* bad : {"gpu", "sim:0", "sim:x", "cuda:", "cuda:a"}) {
     EXPECT_THROW(make_devices(bad, {}), InvalidArgument) << bad;
@@ -542,7 +546,8 @@ StressOutcome stress_one(uint32_t devices, uint32_t workers, double vram_sets, s
       EXPECT_TRUE(r.verified);
       // The engine's self-check verified every job; re-verify a sample here, independently.
       if (r.id % 16 == 0) {
-        EXPECT_TRUE(groth16::verify_batch(r.circuit_id == "big" ? big.pk->vk : f.pk->vk, r.proofs, r.public_inputs))
+        EXPECT_TRUE(groth16::verify_batch(r.circuit_id == "big" ? big.pk->vk : f.pk->vk, test::bls_all(r.proofs),
+                                        test::bls_all(r.public_inputs)))
             << "job " << r.id;
       }
     } else if (r.state == JobState::kCancelled) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "snarkd/groth16/any_curve.hpp"
 #include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/setup.hpp"
 #include "snarkd/r1cs/builder.hpp"
@@ -52,6 +53,21 @@ inline Family make_family(size_t steps, uint64_t toxic_seed) {
   f.circuit = f.key->shared_circuit();
   f.pk = f.key->shared_pk();
   return f;
+}
+
+// The BLS12-381 alternative of an engine value (the family's curve): std::bad_variant_access,
+// which fails the test, if a BN254 value came back.
+inline std::vector<ff::Fr>& bls(groth16::AnyScalars& s) { return std::get<std::vector<ff::Fr>>(s); }
+inline const std::vector<ff::Fr>& bls(const groth16::AnyScalars& s) { return std::get<std::vector<ff::Fr>>(s); }
+inline const groth16::Proof& bls(const groth16::AnyProof& p) { return std::get<groth16::Proof>(p); }
+inline const groth16::ProofRandomness& bls(const groth16::AnyRandomness& r) {
+  return std::get<groth16::ProofRandomness>(r);
+}
+template <class T>
+auto bls_all(const std::vector<T>& v) {
+  std::vector<std::decay_t<decltype(bls(v[0]))>> out;
+  for (const T& x : v) out.push_back(bls(x));
+  return out;
 }
 
 }  // namespace snarkd::test

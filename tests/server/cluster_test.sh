@@ -22,6 +22,10 @@
 # witness_dir_min_mib at 629 bytes, so every 2-partition job (2 × 460 bytes) keeps its witnesses
 # there as files and every 1-partition job keeps them in the database; 5. checks that each went
 # its way and that the shared directories of ended jobs are gone.
+#   6. BN254: a fourth daemon d on the CPU device serves snarkjs's bn128 multiplier key; its jobs
+#      (witnesses in the database and in witness_dir) are awaited through a, whose snarkctl
+#      writes snarkjs proof.json that `snarkd verify` and @noble/curves accept; a BLS12-381
+#      witness for it is refused naming both curves.
 #   0. (with CLUSTER_BENCH) `cluster_bench --check-fencing`: batched completions, step by step.
 set -u
 S=$1
@@ -35,7 +39,7 @@ T=$(mktemp -d /tmp/snarkd-cluster-XXXXXX)
 . "$ROOT/tests/server/pg_throwaway.sh"
 failures=0
 cleanup() {
-  for n in a b c; do
+  for n in a b c d; do
     [ -f "$T/$n.pid" ] && { kill -CONT "$(cat "$T/$n.pid")" 2>/dev/null; kill -9 "$(cat "$T/$n.pid")" 2>/dev/null; }
   done
   [ -n "${PGDIR:-}" ] && pg_stop
@@ -50,9 +54,11 @@ fail() {
 }
 # Without Debian's postgresql the test is skipped (ctest SKIP_RETURN_CODE 77), not failed.
 pg_bin >/dev/null || { echo "SKIP: $(pg_bin)"; exit 77; }
-for tool in curl python3; do
+for tool in curl python3 node; do
   command -v $tool >/dev/null 2>&1 || { echo "FAIL: $tool is missing (scripts/install-deps.sh test)"; exit 1; }
 done
+[ -f "$ROOT/tools/vectors/node_modules/@noble/curves/package.json" ] || {
+  echo "FAIL: tools/vectors/node_modules missing: run (cd tools/vectors && npm install)"; exit 1; }
 
 pg_start "$T/pg" || exit 1
 if [ -n "$B" ]; then
@@ -302,14 +308,44 @@ left=$(find "$T/shared" -mindepth 1 -maxdepth 1 -name '[0-9]*' | wc -l)
 staged=$(find "$T/shared/.staging" -mindepth 1 | wc -l)
 [ "$left" -eq 0 ] && [ "$staged" -eq 0 ] && pass "every ended job's shared directory removed, nothing left staged" ||
   fail "$left job directories and $staged staged entries left in $T/shared: $(ls "$T/shared" | head -5)"
-for n in a b c; do
+echo "== 6. BN254: a CPU daemon d serves snarkjs's bn128 key; its jobs are awaited through a"
+NOBLE=$ROOT/tools/vectors/verify_snarkjs_bn254.mjs
+BN=$Z/bn128/multiplier
+config d
+sed -i 's/^devices = "sim"/devices = "cpu"/' "$T/d.toml"
+printf '[[circuit]]\nid = "bn"\nzkey = "%s"\n' "$BN/multiplier.zkey" >>"$T/d.toml"
+start d
+bn1=$(ctl d submit --circuit bn "$BN/multiplier.wtns") || fail "BN254 submit through d"
+bn2=$(ctl d submit --circuit bn "$BN/multiplier.wtns" "$BN/multiplier.wtns") || fail "BN254 submit of 2 partitions through d"
+# 1 partition (460 bytes) keeps its witness in the database, 2 partitions go to witness_dir.
+ctl a await "$bn1" --proof "$T/bn1.json" --public "$T/bn1_pub.json" >"$T/bn.out" 2>&1 &&
+  "$S" verify "$BN/verification_key.json" "$T/bn1_pub.json" "$T/bn1.json" >>"$T/bn.out" 2>&1 &&
+  node "$NOBLE" "$BN/verification_key.json" "$T/bn1_pub.json" "$T/bn1.json" >>"$T/bn.out" 2>&1 &&
+  pass "BN254 job $bn1 (witness in the database) awaited through a: proof.json valid (snarkd verify, @noble/curves)" ||
+  fail "BN254 job $bn1: $(tail -3 "$T/bn.out")"
+ctl a await "$bn2" --proof "$T/bn2_{k}.json" --public "$T/bn2_{k}_pub.json" >"$T/bn.out" 2>&1 &&
+  node "$NOBLE" "$BN/verification_key.json" "$T/bn2_0_pub.json" "$T/bn2_0.json" >>"$T/bn.out" 2>&1 &&
+  node "$NOBLE" "$BN/verification_key.json" "$T/bn2_1_pub.json" "$T/bn2_1.json" >>"$T/bn.out" 2>&1 &&
+  pass "BN254 job $bn2 (witnesses in witness_dir) awaited through a: 2 proofs valid (@noble/curves)" ||
+  fail "BN254 job $bn2: $(tail -3 "$T/bn.out")"
+[ "$(sql "SELECT (SELECT witness_dir IS NULL FROM jobs WHERE id = $bn1) AND (SELECT witness_dir LIKE '$T/shared/%' FROM jobs WHERE id = $bn2)")" = t ] &&
+  pass "BN254 witnesses went both ways (database, witness_dir)" || fail "BN254 witness placement"
+ctl b await "$bn1" --json | grep -q '"curve": "BN254"' && pass "job $bn1's result names its curve" || fail "job $bn1: no curve in its result"
+ctl d submit --circuit bn "$W" >"$T/bn.out" 2>&1
+grep -q "INVALID_ARGUMENT: partition 0 (.wtns): .*is not BN254's r .*it is BLS12-381's" "$T/bn.out" &&
+  pass "a BLS12-381 witness for the BN254 key refused naming both curves" || fail "wrong-curve witness: $(cat "$T/bn.out")"
+ctl a submit --circuit bn "$BN/multiplier.wtns" >"$T/bn.out" 2>&1
+grep -q "NOT_FOUND: unknown circuit 'bn'" "$T/bn.out" && pass "a (simulated device, no BN254 key) refuses bn jobs" ||
+  fail "a accepted a bn job: $(cat "$T/bn.out")"
+
+for n in a b c d; do
   kill -TERM "$(cat "$T/$n.pid")"; wait "$(cat "$T/$n.pid")"; rc=$?; rm -f "$T/$n.pid"
   [ $rc -eq 0 ] && pass "$n: SIGTERM, exit 0" || fail "$n: exit $rc"
 done
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed; logs:"
-  for n in a b c; do echo "-- $n"; grep -Ev " debug " "$T/$n.log" | tail -15; done
+  for n in a b c d; do echo "-- $n"; grep -Ev " debug " "$T/$n.log" 2>/dev/null | tail -15; done
   exit 1
 fi
 echo "all cluster checks passed"

@@ -202,7 +202,7 @@ expect 3 "INVALID_ARGUMENT: partition 0: 1000 bytes is not a whole number of 32-
 expect 3 "INVALID_ARGUMENT: partition 0 \(.wtns\)" "$C" submit --circuit fixture "$T/garbage.wtns"
 expect 3 "INVALID_ARGUMENT: partition 1: has 12 witness values, the circuit has 10 variables" \
   "$C" submit --circuit fixture "$F/fixture.wtns" "$Z/multiplier/multiplier.wtns"
-expect 3 "INVALID_ARGUMENT: partition 0: value 0 is not below the Fr modulus" "$C" submit --circuit fixture "$T/big.fr"
+expect 3 "INVALID_ARGUMENT: partition 0: value 0 is not below the BLS12-381 Fr modulus" "$C" submit --circuit fixture "$T/big.fr"
 expect 3 "INVALID_ARGUMENT: partition 0: value 0 \(the constant ONE\) is not 1" "$C" submit --circuit fixture "$T/zeros.fr"
 expect 3 "NOT_FOUND: unknown circuit 'nope' \(loaded: fixture, lincomb, multiplier\)" "$C" submit --circuit nope "$F/fixture.wtns"
 expect 3 "INVALID_ARGUMENT: priority 9 is not one of" "$C" submit --circuit fixture --priority 9 "$F/fixture.wtns"

@@ -324,17 +324,30 @@ TEST(Journal, Circuits) {
 
 // ---- witnesses ------------------------------------------------------------------------------
 
+constexpr auto kBls = groth16::CurveId::kBls12_381;
+constexpr auto kBn = groth16::CurveId::kBn254;
+
 // The spool-file decoder (a path witness, a restarted daemon) and the bytes decoder (an inline
 // witness at Submit) must agree on values and on every error message: returns the message,
 // or "(no error)" when both decoded the same values.
-std::string decode_both(const std::string& path, WitnessFormat f, uint64_t n, const std::string& label) {
-  std::vector<ff::Fr> from_file, from_bytes;
-  const std::string e_file = error_of([&] { from_file = read_witness_file(path, f, n, label); });
+std::string decode_both(const std::string& path, WitnessFormat f, uint64_t n, const std::string& label,
+                        groth16::CurveId curve = kBls) {
+  groth16::AnyScalars from_file, from_bytes;
+  const std::string e_file = error_of([&] { from_file = read_witness_file(path, f, curve, n, label); });
   const std::vector<uint8_t> bytes = read_bytes(path);
-  const std::string e_bytes = error_of([&] { from_bytes = decode_witness(bytes, f, n, label); });
+  const std::string e_bytes = error_of([&] { from_bytes = decode_witness(bytes, f, curve, n, label); });
   EXPECT_EQ(e_file, e_bytes) << path;
   EXPECT_EQ(from_file, from_bytes) << path;
+  if (e_file == "(no error)") {
+    EXPECT_EQ(groth16::curve_of(from_file), curve) << path;
+  }
   return e_file;
+}
+
+template <class F>
+std::vector<F> decoded(const std::string& path, WitnessFormat f, uint64_t n) {
+  const groth16::AnyScalars w = read_witness_file(path, f, r1cs::FieldTraits<F>::kCurve, n, "p");
+  return std::get<std::vector<F>>(w);
 }
 
 TEST(Witness, MontgomeryLayoutRoundTripAndChecks) {
@@ -343,7 +356,7 @@ TEST(Witness, MontgomeryLayoutRoundTripAndChecks) {
   std::vector<ff::Fr> w{ff::Fr::one()};
   for (int i = 0; i < 9; ++i) w.push_back(ff::Fr::random(rng));
   write_bytes(d.path + "/w.fr", encode_fr_montgomery(w));
-  EXPECT_EQ(read_witness_file(d.path + "/w.fr", WitnessFormat::kFrMontgomery, 10, "p0"), w);
+  EXPECT_EQ(decoded<ff::Fr>(d.path + "/w.fr", WitnessFormat::kFrMontgomery, 10), w);
   EXPECT_EQ(decode_both(d.path + "/w.fr", WitnessFormat::kFrMontgomery, 10, "p0"), "(no error)");
   EXPECT_EQ(decode_both(d.path + "/w.fr", WitnessFormat::kFrMontgomery, 11, "p0"),
             "p0: has 10 values, the circuit has 11 variables");
@@ -356,7 +369,7 @@ TEST(Witness, MontgomeryLayoutRoundTripAndChecks) {
   std::fill(bytes.begin() + 32 * 4, bytes.begin() + 32 * 5, 0xff);  // value 4 ≥ r
   write_bytes(d.path + "/big.fr", bytes);
   EXPECT_EQ(decode_both(d.path + "/big.fr", WitnessFormat::kFrMontgomery, 10, "p2"),
-            "p2: value 4 is not below the Fr modulus (expected fully reduced Montgomery limbs)");
+            "p2: value 4 is not below the BLS12-381 Fr modulus (expected fully reduced Montgomery limbs)");
   w[0] = ff::Fr::from_u64(2);
   write_bytes(d.path + "/two.fr", encode_fr_montgomery(w));
   EXPECT_EQ(decode_both(d.path + "/two.fr", WitnessFormat::kFrMontgomery, 10, "p3"),
@@ -366,11 +379,34 @@ TEST(Witness, MontgomeryLayoutRoundTripAndChecks) {
             "p4: value 0 (the constant ONE) is not 1");
 }
 
+// The same bytes over BN254: values are checked against BN254's r, which is below BLS12-381's,
+// so a value in between is refused over BN254 and accepted over BLS12-381.
+TEST(Witness, MontgomeryLayoutOverBn254) {
+  TempDir d;
+  auto rng = test::rng("witness-bn254");
+  std::vector<ff::bn254::Fr> w{ff::bn254::Fr::one()};
+  for (int i = 0; i < 9; ++i) w.push_back(ff::bn254::Fr::random(rng));
+  write_bytes(d.path + "/w.fr", encode_fr_montgomery(w));
+  EXPECT_EQ(decoded<ff::bn254::Fr>(d.path + "/w.fr", WitnessFormat::kFrMontgomery, 10), w);
+  EXPECT_EQ(decode_both(d.path + "/w.fr", WitnessFormat::kFrMontgomery, 10, "p0", kBn), "(no error)");
+  std::vector<uint8_t> bytes = encode_fr_montgomery(w);
+  const auto& r = ff::bn254::Fr::kModulus;  // value 3 = BN254's r exactly: not below it
+  for (size_t i = 0; i < 4; ++i)
+    for (size_t b = 0; b < 8; ++b) bytes[32 * 3 + 8 * i + b] = uint8_t(r.limb[i] >> (8 * b));
+  write_bytes(d.path + "/r.fr", bytes);
+  EXPECT_EQ(decode_both(d.path + "/r.fr", WitnessFormat::kFrMontgomery, 10, "p1", kBn),
+            "p1: value 3 is not below the BN254 Fr modulus (expected fully reduced Montgomery limbs)");
+  // Over BLS12-381 every value passes the range check; what fails is ONE (BN254's Montgomery 1
+  // is another number there).
+  EXPECT_EQ(decode_both(d.path + "/r.fr", WitnessFormat::kFrMontgomery, 10, "p1", kBls),
+            "p1: value 0 (the constant ONE) is not 1");
+}
+
 TEST(Witness, WtnsAndDetection) {
   TempDir d;
   std::vector<ff::Fr> w{ff::Fr::one(), ff::Fr::from_u64(5), ff::Fr::from_u64(7)};
   r1cs::write_wtns(d.path + "/w.wtns", w);
-  EXPECT_EQ(read_witness_file(d.path + "/w.wtns", WitnessFormat::kWtns, 3, "p0"), w);
+  EXPECT_EQ(decoded<ff::Fr>(d.path + "/w.wtns", WitnessFormat::kWtns, 3), w);
   EXPECT_EQ(decode_both(d.path + "/w.wtns", WitnessFormat::kWtns, 3, "p0"), "(no error)");
   EXPECT_EQ(decode_both(d.path + "/w.wtns", WitnessFormat::kWtns, 4, "p0"),
             "p0: has 3 witness values, the circuit has 4 variables");
@@ -385,6 +421,23 @@ TEST(Witness, WtnsAndDetection) {
   const uint8_t magic[] = {'w', 't', 'n', 's', 2};
   EXPECT_EQ(detect_witness_format(magic), WitnessFormat::kWtns);
   EXPECT_EQ(detect_witness_format(std::span<const uint8_t>(magic, 3)), WitnessFormat::kFrMontgomery);
+}
+
+// A .wtns is decoded over the circuit's curve: the other curve's file is refused naming both.
+TEST(Witness, WtnsOfTheOtherCurve) {
+  TempDir d;
+  const std::vector<ff::bn254::Fr> bn{ff::bn254::Fr::one(), ff::bn254::Fr::from_u64(5)};
+  r1cs::write_wtns(d.path + "/bn.wtns", bn);
+  EXPECT_EQ(decoded<ff::bn254::Fr>(d.path + "/bn.wtns", WitnessFormat::kWtns, 2), bn);
+  const std::string e = decode_both(d.path + "/bn.wtns", WitnessFormat::kWtns, 2, "p0", kBls);
+  EXPECT_EQ(e.rfind("p0 (.wtns): ", 0), 0u) << e;
+  EXPECT_NE(e.find("is not BLS12-381's r"), std::string::npos) << e;
+  EXPECT_NE(e.find("it is BN254's"), std::string::npos) << e;
+  const std::vector<ff::Fr> bls{ff::Fr::one(), ff::Fr::from_u64(5)};
+  r1cs::write_wtns(d.path + "/bls.wtns", bls);
+  const std::string e2 = decode_both(d.path + "/bls.wtns", WitnessFormat::kWtns, 2, "p1", kBn);
+  EXPECT_NE(e2.find("is not BN254's r"), std::string::npos) << e2;
+  EXPECT_NE(e2.find("it is BLS12-381's"), std::string::npos) << e2;
 }
 
 TEST(Digest, Sha256KnownAnswer) {

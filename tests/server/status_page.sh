@@ -94,7 +94,7 @@ simulated VRAM \(host arena\) [1-9][0-9.]* [KMGT]?i?B of
 live · 
 <b>sim:0</b>
 <b>sim:1</b>
-<td>multiplier</td><td>snarkjs</td>
+<td>multiplier</td><td>BLS12-381</td><td>snarkjs</td>
 class="s-failed">failed<
 class="s-cancelled">cancelled<
 class="s-done">done<

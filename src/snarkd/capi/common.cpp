@@ -53,18 +53,6 @@ void require_format(int32_t format, const std::string& what) {
           what + " is " + std::to_string(format) + " (SNARKD_FR_MONTGOMERY or SNARKD_FR_CANONICAL_LE)");
 }
 
-ff::Fr read_fr(const uint8_t* p, int32_t format, const std::string& what) {
-  ff::BigInt<4> v;
-  std::memcpy(v.limb, p, sizeof v.limb);  // little-endian limbs = little-endian bytes (x86-64)
-  require(ff::less_than(v, ff::Fr::kModulus), what + " is not below r");
-  return format == SNARKD_FR_MONTGOMERY ? ff::Fr::from_montgomery(v) : ff::Fr::from_repr_unchecked(v);
-}
-
-void write_fr(const ff::Fr& x, int32_t format, uint8_t* out) {
-  const ff::BigInt<4> v = format == SNARKD_FR_MONTGOMERY ? x.montgomery() : x.to_repr();
-  std::memcpy(out, v.limb, sizeof v.limb);
-}
-
 engine::Engine& engine_of(snarkd_engine* e) {
   require(e != nullptr && e->engine != nullptr, "engine is a null pointer");
   return *e->engine;

@@ -8,6 +8,7 @@
 
 #include "snarkd/capi/internal.hpp"
 #include "snarkd/engine/devices.hpp"
+#include "snarkd/groth16/any_curve.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
 #include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/prove_abc.hpp"
@@ -37,46 +38,56 @@ r1cs::Circuit load_circuit(const std::string& path) {
 }
 
 struct Loaded {
-  std::shared_ptr<const groth16::BoundKey> key;  // a key with its circuit
-  std::shared_ptr<const groth16::ProvingKey> pk;  // key->shared_pk(), or a bellperson key alone
+  groth16::AnyBoundKey key;                       // a key with its circuit (null: a bellperson key alone)
+  std::shared_ptr<const groth16::ProvingKey> pk;  // a bellperson key alone (a/b/c jobs)
 };
+
+template <class E, class Pk, class Circuit>
+Loaded bind(Pk pk, Circuit circuit, const char* path) {
+  try {
+    return {groth16::BoundKeyT<E>::bind(std::move(pk), std::move(circuit)), nullptr};
+  } catch (const DecodeError& e) {  // the key does not belong to the circuit: the caller's files
+    throw ApiError(SNARKD_ERR_FILE, std::string(path) + ": " + e.what());
+  }
+}
 
 Loaded load_files(const snarkd_circuit_files& f) {
   const groth16::PointCheck check = f.check_points ? groth16::PointCheck::kFull : groth16::PointCheck::kTrusted;
   require((f.params_path != nullptr) != (f.zkey_path != nullptr), "files: give exactly one of params_path and zkey_path");
-  Loaded l;
-  groth16::ProvingKey pk;
-  r1cs::Circuit circuit;
   if (f.params_path) {
-    pk = groth16::read_params(f.params_path, check);
-    if (f.circuit_path == nullptr) {  // the key alone: a/b/c jobs only
-      l.pk = std::make_shared<const groth16::ProvingKey>(std::move(pk));
-      return l;
-    }
-    circuit = load_circuit(f.circuit_path);
-  } else {
-    groth16::Zkey zk = groth16::read_zkey(f.zkey_path, check);
-    pk = std::move(zk.pk);
-    circuit = std::move(zk.circuit);
+    groth16::ProvingKey pk = groth16::read_params(f.params_path, check);
+    if (f.circuit_path == nullptr)  // the key alone: a/b/c jobs only
+      return {groth16::BoundKeyPtr<groth16::Bls12_381>{}, std::make_shared<const groth16::ProvingKey>(std::move(pk))};
+    return bind<groth16::Bls12_381>(std::move(pk), load_circuit(f.circuit_path), f.params_path);
   }
-  try {
-    l.key = groth16::BoundKey::bind(std::move(pk), std::move(circuit));
-  } catch (const DecodeError& e) {  // the key does not belong to the circuit: the caller's files
-    throw ApiError(SNARKD_ERR_FILE, std::string(f.params_path ? f.params_path : f.zkey_path) + ": " + e.what());
-  }
-  l.pk = l.key->shared_pk();
-  return l;
+  return groth16::with_curve(groth16::zkey_curve(f.zkey_path), [&](auto e) {
+    using E = decltype(e);
+    groth16::ZkeyT<E> zk = groth16::read_zkey<E>(f.zkey_path, check);
+    return bind<E>(std::move(zk.pk), std::move(zk.circuit), f.zkey_path);
+  });
 }
 
 snarkd_circuit_info info_of(const Loaded& l) {
   snarkd_circuit_info i;
   snarkd_circuit_info_init(&i);
-  const r1cs::Circuit* c = l.key ? &l.key->circuit() : nullptr;
-  const uint64_t inputs = c ? c->num_inputs : l.pk->vk.ic.size();
-  i.num_vars = c ? c->num_vars() : inputs + l.pk->l.size();
-  i.num_public_inputs = inputs - 1;
-  i.num_constraints = c ? c->num_constraints() : 0;  // a key alone: unknown
-  i.log_domain = l.pk->log_domain;
+  if (l.pk) {  // a key alone: its IC and L points say how many variables; the circuit is unknown
+    const uint64_t inputs = l.pk->vk.ic.size();
+    i.num_vars = inputs + l.pk->l.size();
+    i.num_public_inputs = inputs - 1;
+    i.log_domain = l.pk->log_domain;
+    i.proof_bytes = SNARKD_PROOF_BYTES;
+    return i;
+  }
+  std::visit(
+      [&](const auto& k) {
+        i.num_vars = k->num_vars();
+        i.num_public_inputs = k->num_inputs() - 1;
+        i.num_constraints = k->circuit().num_constraints();
+        i.log_domain = k->pk().log_domain;
+      },
+      l.key);
+  i.curve = curve_code(groth16::curve_of(l.key));
+  i.proof_bytes = uint32_t(groth16::proof_bytes_size(groth16::curve_of(l.key)));
   return i;
 }
 
@@ -88,14 +99,18 @@ snarkd_circuit_info circuit_info(snarkd_engine* e, const char* id) {
   return it->second;
 }
 
-// One partition's witness, converted (and range-checked) in parallel chunks.
-std::vector<ff::Fr> read_witness(const uint8_t* p, uint64_t n, int32_t format, uint32_t partition) {
-  std::vector<ff::Fr> w(n);
-  parallel_for(n, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i)
-      w[i] = read_fr(p + 32 * i, format, "witnesses[" + num(partition) + "][" + num(i) + "]");
+// One partition's witness over the circuit's curve, converted (and range-checked) in parallel
+// chunks.
+groth16::AnyScalars read_witness(const uint8_t* p, uint64_t n, int32_t format, uint32_t partition, int32_t curve) {
+  return groth16::with_curve(curve_id(curve), [&](auto e) -> groth16::AnyScalars {
+    using F = typename decltype(e)::Fr;
+    std::vector<F> w(n);
+    parallel_for(n, [&](size_t b, size_t end) {
+      for (size_t i = b; i < end; ++i)
+        w[i] = read_fr<F>(p + 32 * i, format, "witnesses[" + num(partition) + "][" + num(i) + "]");
+    });
+    return w;
   });
-  return w;
 }
 
 // n values of `format` at p (range-checked) in parallel chunks, named what[i] in errors.
@@ -146,7 +161,7 @@ void require_job(Engine& en, uint64_t id) {
 
 struct snarkd_job_result {
   snarkd::engine::JobResult r;
-  std::vector<std::array<uint8_t, snarkd::groth16::kBellpersonProofSize>> proofs;
+  std::vector<std::vector<uint8_t>> proofs;  // snarkd::groth16::proof_bytes
 };
 
 using namespace snarkd;        // NOLINT: C entry points
@@ -197,7 +212,7 @@ void snarkd_circuit_files_init(snarkd_circuit_files* f) {
 }
 
 void snarkd_circuit_info_init(snarkd_circuit_info* i) {
-  if (i) *i = snarkd_circuit_info{sizeof(snarkd_circuit_info), 0, 0, 0, 0};
+  if (i) *i = snarkd_circuit_info{sizeof(snarkd_circuit_info), 0, 0, 0, 0, SNARKD_CURVE_BLS12_381, SNARKD_PROOF_BYTES};
 }
 
 snarkd_status snarkd_register_circuit(snarkd_engine* e, const char* circuit_id, const snarkd_circuit_files* files) {
@@ -206,10 +221,10 @@ snarkd_status snarkd_register_circuit(snarkd_engine* e, const char* circuit_id, 
     require(circuit_id != nullptr && *circuit_id != 0, "circuit_id is a null pointer or empty");
     const snarkd_circuit_files f = read_struct(files, snarkd_circuit_files_init, "files");
     const Loaded l = load_files(f);
-    if (l.key)
-      en.register_circuit(circuit_id, l.key);
-    else
+    if (l.pk)
       en.register_abc_key(circuit_id, l.pk);
+    else
+      en.register_circuit(circuit_id, l.key);
     std::lock_guard<std::mutex> g(e->mu);
     e->circuits[circuit_id] = info_of(l);
   });
@@ -258,7 +273,8 @@ snarkd_status snarkd_submit(snarkd_engine* e, const snarkd_job* job, uint64_t* j
     req.priority = static_cast<engine::Priority>(j.priority);
     for (uint32_t p = 0; p < j.num_partitions; ++p) {
       require(j.witnesses[p] != nullptr, "job->witnesses[" + num(p) + "] is a null pointer");
-      req.witnesses.push_back(read_witness(static_cast<const uint8_t*>(j.witnesses[p]), j.witness_len, j.fr_format, p));
+      req.witnesses.push_back(
+          read_witness(static_cast<const uint8_t*>(j.witnesses[p]), j.witness_len, j.fr_format, p, info.curve));
     }
     const auto wait = j.wait_ms < 0 ? std::chrono::milliseconds::max() : std::chrono::milliseconds(j.wait_ms);
     *job_id = en.submit(std::move(req), wait);
@@ -304,7 +320,7 @@ snarkd_status snarkd_await(snarkd_engine* e, uint64_t job_id, int64_t timeout_ms
     }
     if (!r) throw ApiError(SNARKD_ERR_TIMEOUT, "job " + num(job_id) + " has not finished after " + std::to_string(timeout_ms) + " ms");
     auto res = std::make_unique<snarkd_job_result>();
-    for (const groth16::Proof& p : r->proofs) res->proofs.push_back(groth16::encode_proof(p));
+    for (const groth16::AnyProof& p : r->proofs) res->proofs.push_back(groth16::proof_bytes(p));
     res->r = std::move(*r);
     *out = res.release();
   });
@@ -335,6 +351,12 @@ const char* snarkd_job_result_error(const snarkd_job_result* r) { return r ? r->
 
 int32_t snarkd_job_result_verified(const snarkd_job_result* r) { return r && r->r.verified ? 1 : 0; }
 
+int32_t snarkd_job_result_curve(const snarkd_job_result* r) { return r ? curve_code(r->r.curve) : SNARKD_CURVE_BLS12_381; }
+
+uint32_t snarkd_job_result_proof_bytes(const snarkd_job_result* r) {
+  return uint32_t(groth16::proof_bytes_size(r ? r->r.curve : groth16::CurveId::kBls12_381));
+}
+
 uint32_t snarkd_job_result_num_proofs(const snarkd_job_result* r) {
   return r ? static_cast<uint32_t>(r->proofs.size()) : 0;
 }
@@ -343,12 +365,12 @@ snarkd_status snarkd_job_result_proof(const snarkd_job_result* r, uint32_t parti
   return guarded([&] {
     require(r != nullptr && out != nullptr, "result or out is a null pointer");
     require(partition < r->proofs.size(), "partition " + num(partition) + " of a result with " + num(r->proofs.size()) + " proofs");
-    std::memcpy(out, r->proofs[partition].data(), SNARKD_PROOF_BYTES);
+    std::memcpy(out, r->proofs[partition].data(), r->proofs[partition].size());
   });
 }
 
 uint64_t snarkd_job_result_num_public_inputs(const snarkd_job_result* r) {
-  return r && !r->r.public_inputs.empty() ? r->r.public_inputs[0].size() : 0;
+  return r && !r->r.public_inputs.empty() ? groth16::size_of(r->r.public_inputs[0]) : 0;
 }
 
 snarkd_status snarkd_job_result_public_input(const snarkd_job_result* r, uint32_t partition, uint64_t index,
@@ -358,9 +380,12 @@ snarkd_status snarkd_job_result_public_input(const snarkd_job_result* r, uint32_
     require_format(fr_format, "fr_format");
     require(partition < r->r.public_inputs.size(), "partition " + num(partition) + " of a result with " +
                                                        num(r->r.public_inputs.size()) + " partitions");
-    const auto& in = r->r.public_inputs[partition];
-    require(index < in.size(), "public input " + num(index) + " of " + num(in.size()));
-    write_fr(in[index], fr_format, out);
+    std::visit(
+        [&](const auto& in) {
+          require(index < in.size(), "public input " + num(index) + " of " + num(in.size()));
+          write_fr(in[index], fr_format, out);
+        },
+        r->r.public_inputs[partition]);
   });
 }
 

@@ -10,7 +10,9 @@
 #include <string>
 
 #include "snarkd/engine/engine.hpp"
+#include "snarkd/ff/bigint.hpp"
 #include "snarkd/ff/fr.hpp"
+#include "snarkd/groth16/curve.hpp"
 #include "snarkd/snarkd.h"
 
 // The opaque handles of snarkd.h.
@@ -77,9 +79,27 @@ void write_struct(T* out, const T& value, const char* what) {
   out->struct_size = keep;
 }
 
-// 32 bytes in `format` → Fr, refusing values ≥ r ("witnesses[1][7] is not below r").
-ff::Fr read_fr(const uint8_t* p, int32_t format, const std::string& what);
-void write_fr(const ff::Fr& x, int32_t format, uint8_t* out);
+// 32 bytes in `format` → an element of F (either curve's Fr), refusing values ≥ r
+// ("witnesses[1][7] is not below r").
+template <class F = ff::Fr>
+F read_fr(const uint8_t* p, int32_t format, const std::string& what) {
+  ff::BigInt<4> v;
+  std::memcpy(v.limb, p, sizeof v.limb);  // little-endian limbs = little-endian bytes (x86-64)
+  if (!ff::less_than(v, F::kModulus)) throw ApiError(SNARKD_ERR_INVALID_ARGUMENT, what + " is not below r");
+  return format == SNARKD_FR_MONTGOMERY ? F::from_montgomery(v) : F::from_repr_unchecked(v);
+}
+template <class F>
+void write_fr(const F& x, int32_t format, uint8_t* out) {
+  const ff::BigInt<4> v = format == SNARKD_FR_MONTGOMERY ? x.montgomery() : x.to_repr();
+  std::memcpy(out, v.limb, sizeof v.limb);
+}
+// snarkd_curve ↔ the groth16 layer's CurveId.
+inline int32_t curve_code(groth16::CurveId c) {
+  return c == groth16::CurveId::kBn254 ? SNARKD_CURVE_BN254 : SNARKD_CURVE_BLS12_381;
+}
+inline groth16::CurveId curve_id(int32_t code) {
+  return code == SNARKD_CURVE_BN254 ? groth16::CurveId::kBn254 : groth16::CurveId::kBls12_381;
+}
 void require_format(int32_t format, const std::string& what);
 
 snarkd::engine::Engine& engine_of(snarkd_engine* e);

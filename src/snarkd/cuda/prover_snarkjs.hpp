@@ -19,8 +19,11 @@
 // the H200 figures).
 //
 // Memory: SnarkjsDeviceKey holds the key's points, the A/B CSR matrices, the coefficient
-// dictionary and the NTT tables in one region it allocates at set-up (tools, the CLI, tests: as
-// DeviceProvingKey(int, key) does); workspace_bytes() per proof in flight is the caller's.
+// dictionary and the NTT tables in one region (region_bytes(key)): placed in the caller's memory
+// (an engine device's pool, carved by its ledger; nothing allocated) or allocated by the key
+// itself (tools, the CLI, tests: as DeviceProvingKey(int, key) does). workspace_bytes() per
+// proof in flight is the caller's; workspace_layout_for(key) gives it from the key's shape
+// before any key is placed (the engine plans its working sets at load).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -73,10 +76,26 @@ class SnarkjsDeviceKey {
   using G1 = typename DeviceCurve<E>::G1;
   using G2 = typename DeviceCurve<E>::G2;
 
-  // Uploads the key and its circuit (bound, so their shapes agree) to `device` into a region of
-  // its own, and waits for the upload (set-up time: this allocates). InvalidArgument unless the key
-  // is snarkjs-flavour and its domain within the NTT's 2^28; cuda::Error on CUDA failures.
+  // The region the key takes on a device (host arithmetic on the key's shape): dictionary, A/B
+  // CSR matrices, the five queries' points and the NTT tables, each part 256-aligned.
+  // InvalidArgument as the constructors (the key is checked first).
+  static uint64_t region_bytes(const groth16::BoundKeyT<E>& key);
+  // One proof's workspace for the key, from its shape alone (the same layout the constructors
+  // give layout()). The MSM scratch asks CUB for its sort's temporary bytes on the current
+  // device: set-up time, not a worker's path.
+  static SnarkjsWorkspaceLayout workspace_layout_for(const groth16::BoundKeyT<E>& key);
+
+  // Places the key and its circuit (bound, so their shapes agree) at d_region (region_bytes(key)
+  // bytes, 256-aligned, on `device`), copied on `stream`, and waits for that stream only.
+  // Allocates nothing: the region is the caller's (an engine device's ledger) and must outlive
+  // the key. InvalidArgument unless the key is snarkjs-flavour and its domain within the NTT's
+  // 2^28, or for a null or misaligned region; cuda::Error on CUDA failures.
+  SnarkjsDeviceKey(int device, const groth16::BoundKeyT<E>& key, void* d_region, cudaStream_t stream);
+  // Tests and tools: the same in a region of its own, allocated here (set-up time), placed on a
+  // stream of its own.
   SnarkjsDeviceKey(int device, const groth16::BoundKeyT<E>& key);
+  SnarkjsDeviceKey(const SnarkjsDeviceKey&) = delete;
+  SnarkjsDeviceKey& operator=(const SnarkjsDeviceKey&) = delete;
 
   int device() const { return device_; }
   uint32_t log_domain() const { return log_domain_; }
@@ -84,7 +103,7 @@ class SnarkjsDeviceKey {
   uint64_t num_vars() const { return num_vars_; }
   uint64_t num_inputs() const { return num_inputs_; }
   uint64_t num_rows() const { return view_.a_matrix.rows; }  // the zkey's rows (input rows included)
-  uint64_t resident_bytes() const { return region_.size(); }
+  uint64_t resident_bytes() const { return region_bytes_; }  // the key's region
   uint64_t workspace_bytes() const { return layout_.total; }
   const SnarkjsWorkspaceLayout& layout() const { return layout_; }
 
@@ -98,11 +117,17 @@ class SnarkjsDeviceKey {
   const NttTablesT<Fr>& ntt_tables() const { return *tables_; }
 
  private:
+  // Both public constructors start here (the key checked), then place().
+  struct ShapeOnly {};
+  SnarkjsDeviceKey(int device, const groth16::BoundKeyT<E>& key, ShapeOnly);
+  // Copies the key into `region`, builds the views and the tables, waits for `stream`.
+  void place(const groth16::BoundKeyT<E>& key, uint8_t* region, cudaStream_t stream);
+
   int device_;
   uint32_t log_domain_;
-  uint64_t num_vars_, num_inputs_;
-  DeviceBuffer<uint8_t> region_;
-  std::unique_ptr<NttTablesT<Fr>> tables_;
+  uint64_t num_vars_, num_inputs_, region_bytes_ = 0;
+  DeviceBuffer<uint8_t> own_;  // the allocating constructor's region; empty when placed
+  std::unique_ptr<NttTablesT<Fr>> tables_;  // placed in the region (after own_: goes first)
   View view_;
   SnarkjsWorkspaceLayout layout_;
 };

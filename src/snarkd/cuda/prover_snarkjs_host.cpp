@@ -107,26 +107,73 @@ auto on_device(int device, F&& f) {
   return f();
 }
 
+// The key's region ends with its NTT tables; everything before them is what carve_key counts.
+template <class E>
+uint64_t tables_offset(const groth16::BoundKeyT<E>& key) {
+  RegionCarver count;
+  carve_key(key, count);
+  return count.offset;
+}
+
 }  // namespace
 
 template <class E>
-SnarkjsDeviceKey<E>::SnarkjsDeviceKey(int device, const groth16::BoundKeyT<E>& key)
-    : device_(device), log_domain_(key.pk().log_domain), num_vars_(key.num_vars()), num_inputs_(key.num_inputs()) {
+uint64_t SnarkjsDeviceKey<E>::region_bytes(const groth16::BoundKeyT<E>& key) {
   check_key(key);
+  return tables_offset(key) + align256(NttTablesT<Fr>::device_bytes_for(key.pk().log_domain));
+}
+
+template <class E>
+SnarkjsWorkspaceLayout SnarkjsDeviceKey<E>::workspace_layout_for(const groth16::BoundKeyT<E>& key) {
+  check_key(key);
+  return workspace_layout<E>(key.pk().log_domain, key.num_vars());
+}
+
+template <class E>
+SnarkjsDeviceKey<E>::SnarkjsDeviceKey(int device, const groth16::BoundKeyT<E>& key, ShapeOnly)
+    : device_(device),
+      log_domain_(key.pk().log_domain),
+      num_vars_(key.num_vars()),
+      num_inputs_(key.num_inputs()),
+      region_bytes_(region_bytes(key)) {}  // checks the key
+
+template <class E>
+SnarkjsDeviceKey<E>::SnarkjsDeviceKey(int device, const groth16::BoundKeyT<E>& key, void* d_region,
+                                      cudaStream_t stream)
+    : SnarkjsDeviceKey(device, key, ShapeOnly{}) {
+  if (d_region == nullptr || reinterpret_cast<uintptr_t>(d_region) % 256 != 0)
+    key_error("the region is null or not 256-byte aligned");
   DeviceGuard guard(device);
-  RegionCarver count;
-  carve_key(key, count);
-  const uint64_t tables_at = count.offset;
-  region_ = DeviceBuffer<uint8_t>(tables_at + NttTablesT<Fr>::device_bytes_for(log_domain_));
+  place(key, static_cast<uint8_t*>(d_region), stream);
+}
+
+template <class E>
+SnarkjsDeviceKey<E>::SnarkjsDeviceKey(int device, const groth16::BoundKeyT<E>& key)
+    : SnarkjsDeviceKey(device, key, ShapeOnly{}) {
+  DeviceGuard guard(device);
+  own_ = DeviceBuffer<uint8_t>(region_bytes_);
   Stream stream;
-  RegionCarver place{region_.data(), 0, stream};
-  view_ = carve_key(key, place);
-  // snarkjs evaluates on the coset ω₂ₙ·⟨ωₙ⟩ (groth16::h_coset_shift), generator 5.
-  const typename E::Fr shift = groth16::h_coset_shift<typename E::Fr>(groth16::KeyFlavour::kSnarkjs, log_domain_);
-  tables_ = std::make_unique<NttTablesT<Fr>>(log_domain_, groth16::domain_generator(groth16::KeyFlavour::kSnarkjs),
-                                             shift, region_.data() + tables_at, stream);
-  stream.synchronize();  // the host vectors are pageable: the copies end before this returns anyway
-  layout_ = workspace_layout<E>(log_domain_, num_vars_);
+  place(key, own_.data(), stream);
+}
+
+// The copies come from the key's host vectors (pageable unless the caller pinned them: set-up
+// time either way); the stream is waited for before returning, so the caller may reuse it and
+// the key is usable on any stream at once.
+template <class E>
+void SnarkjsDeviceKey<E>::place(const groth16::BoundKeyT<E>& key, uint8_t* region, cudaStream_t stream) {
+  try {
+    RegionCarver put{region, 0, stream};
+    view_ = carve_key(key, put);
+    // snarkjs evaluates on the coset ω₂ₙ·⟨ωₙ⟩ (groth16::h_coset_shift), generator 5.
+    const typename E::Fr shift = groth16::h_coset_shift<typename E::Fr>(groth16::KeyFlavour::kSnarkjs, log_domain_);
+    tables_ = std::make_unique<NttTablesT<Fr>>(log_domain_, groth16::domain_generator(groth16::KeyFlavour::kSnarkjs),
+                                               shift, region + put.offset, stream);
+    SNARKD_CUDA_CHECK(cudaStreamSynchronize(stream));  // this stream only (the tables waited for theirs too)
+    layout_ = workspace_layout<E>(log_domain_, num_vars_);
+  } catch (...) {
+    cudaStreamSynchronize(stream);  // no copy may outlive the key into a region its caller gives back
+    throw;
+  }
 }
 
 template <class E>

@@ -8,17 +8,21 @@ namespace {
 
 class CpuWorker final : public DeviceWorker {
  public:
-  void upload(const CircuitEntry&, std::span<const ff::Fr> witness, const Reservation&) override {
-    witness_.assign(witness.begin(), witness.end());
+  void upload(const CircuitEntry&, const groth16::AnyScalars& witness, const Reservation&) override {
+    witness_ = witness;
   }
-  groth16::QuerySums compute(const CircuitEntry& c, Reservation&, StageClock&,
-                             const std::stop_token& stop) override {
-    const std::vector<ff::Fr> w = std::move(witness_);  // freed on every way out, a cancel's too
+  // groth16::compute_sums over the circuit's curve.
+  groth16::AnyQuerySums compute(const CircuitEntry& c, Reservation&, StageClock&,
+                                const std::stop_token& stop) override {
+    const groth16::AnyScalars w = std::move(witness_);  // freed on every way out, a cancel's too
     witness_ = {};
     groth16::ProveOptions opt;
     opt.stop = stop;
     groth16::ProveTimings t;
-    return groth16::compute_sums(*c.key, w, opt, t);
+    return groth16::with_curve(c.curve, [&](auto e) -> groth16::AnyQuerySums {
+      using E = decltype(e);
+      return groth16::compute_sums(c.key_of<E>(), groth16::as_curve<E>(w, "the witness"), opt, t);
+    });
   }
   // The a/b/c form: the upload is a copy the worker owns (the caller may free its arrays).
   void upload_abc(const CircuitEntry&, const groth16::AbcAssignment& p, const Reservation&) override {
@@ -35,7 +39,7 @@ class CpuWorker final : public DeviceWorker {
   }
 
  private:
-  std::vector<ff::Fr> witness_;
+  groth16::AnyScalars witness_;
   groth16::BellpersonSynthesis abc_;
 };
 

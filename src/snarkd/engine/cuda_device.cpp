@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <string_view>
 
@@ -18,6 +19,13 @@ constexpr uint64_t kMaxSlotBytes = uint64_t{832} << 20;  // 2^23 G1 points + the
 uint64_t env_u64(const char* name, uint64_t fallback) {
   const char* v = std::getenv(name);
   return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+// "12345678 bytes (11.8 MiB)": exact for tests and scripts, readable for people.
+std::string bytes_text(uint64_t b) {
+  char mib[32];
+  std::snprintf(mib, sizeof mib, "%.1f", double(b) / double(uint64_t{1} << 20));
+  return std::to_string(b) + " bytes (" + mib + " MiB)";
 }
 
 }  // namespace
@@ -121,14 +129,7 @@ void CudaDevice::load_abc_only(const CircuitEntry& c) {
   l->entry = c;
   l->host = host_key(c);
   const uint64_t bytes = cuda::AbcDeviceKey::region_bytes(*c.pk);
-  uint64_t keep = 0;  // the largest working set of the keys already here must still fit
-  {
-    std::lock_guard g2(mu_);
-    for (const auto& [id, other] : loaded_) {
-      for (const DeviceStep& st : other->plan.steps) keep = std::max(keep, st.bytes);
-      if (other->abc) keep = std::max(keep, other->abc_layout.total);
-    }
-  }
+  const uint64_t keep = loaded_working_set_bytes();  // the keys already here must still fit
   if (keep > 0 && ledger_->largest_working_gap(bytes) < VramLedger::round_up(keep))
     throw InvalidArgument("placing the key's " + std::to_string(bytes >> 20) + " MiB would leave " + name() +
                           " too little room for the working sets of the keys already loaded");
@@ -144,9 +145,53 @@ void CudaDevice::load_abc_only(const CircuitEntry& c) {
   loaded_[c.id] = std::move(l);
 }
 
+uint64_t CudaDevice::loaded_working_set_bytes() const {
+  std::lock_guard g(mu_);
+  uint64_t keep = 0;
+  for (const auto& [id, other] : loaded_) {
+    for (const DeviceStep& st : other->plan.steps) keep = std::max(keep, st.bytes);
+    if (other->abc) keep = std::max(keep, other->abc_layout.total);  // a/b/c partitions too
+  }
+  return keep;
+}
+
+// The key is placed whole at the top of the ledger (a resident reservation) on the loader stream;
+// the copies come from the bound key's host vectors (pageable: a load is set-up time and a BN254
+// key is not re-read per partition, so it is not page-locked as streamed keys are). The workspace
+// layout asks CUB for its sort's temporary bytes here, once, not in a worker's path.
+void CudaDevice::load_bn254(const CircuitEntry& c) {
+  using Key = cuda::SnarkjsDeviceKey<groth16::Bn254>;
+  const groth16::BoundKeyT<groth16::Bn254>& key = c.key_of<groth16::Bn254>();
+  const uint64_t bytes = Key::region_bytes(key);  // InvalidArgument for a key the prover cannot take
+  const uint64_t work = Key::workspace_layout_for(key).total;
+  const uint64_t keep = std::max(work, loaded_working_set_bytes());
+  if (ledger_->largest_working_gap(bytes) < VramLedger::round_up(keep)) {
+    std::string why = "the BN254 key's " + bytes_text(bytes) +
+                      " of points, matrices and NTT tables and one partition's working set of " + bytes_text(work);
+    if (keep > work) why += " (" + bytes_text(keep) + " for the circuits already loaded)";
+    throw InvalidArgument(why + " do not fit " + name() + "'s ledger of " + bytes_text(pool_bytes_) + ", " +
+                          bytes_text(ledger_->largest_working_gap()) + " of it beside its resident data " +
+                          "(BN254 keys do not stream: a larger --vram-gib, or fewer circuits)");
+  }
+  auto l = std::make_shared<Loaded>();
+  l->entry = c;
+  l->key = *ledger_->reserve_resident(bytes);
+  l->bn254 = std::make_unique<Key>(int(ordinal_), key, pool() + l->key.offset(), loader_);
+  if (l->bn254->workspace_bytes() != work)
+    throw std::logic_error("cuda device: the BN254 key's workspace and its shape's disagree");
+  l->plan.full = true;
+  l->plan.matrices = true;
+  l->plan.key_bytes = bytes;
+  l->plan.steps = {DeviceStep{work, true}};
+  l->plan.one_step_bytes = work;
+  std::lock_guard g2(mu_);
+  loaded_[c.id] = std::move(l);
+}
+
 void CudaDevice::load(const CircuitEntry& c) {
   std::lock_guard ll(load_mu_);
   cuda::DeviceGuard g(static_cast<int>(ordinal_));
+  if (c.curve == groth16::CurveId::kBn254) return load_bn254(c);
   if (c.abc_only()) return load_abc_only(c);
   const groth16::ProvingKey& pk = *c.pk;
   auto l = std::make_shared<Loaded>();
@@ -171,13 +216,7 @@ void CudaDevice::load(const CircuitEntry& c) {
   in.workers = workers_;
   in.fixed_bytes = cuda::DeviceProvingKey::layout_for(*c.key, cuda::KeyResidency{false, {0, 0, 0, 0, 0}}).total;
   in.sizes = l->sizes;
-  {
-    std::lock_guard g2(mu_);
-    for (const auto& [id, other] : loaded_) {
-      for (const DeviceStep& s : other->plan.steps) in.keep_gap = std::max(in.keep_gap, s.bytes);
-      if (other->abc) in.keep_gap = std::max(in.keep_gap, other->abc_layout.total);  // a/b/c partitions too
-    }
-  }
+  in.keep_gap = loaded_working_set_bytes();
   l->plan = plan_residency(l->cat, in);
   l->layout = l->plan.steps.size() == 1 && !l->plan.full ? one : two;
   if (l->plan.streamed_bytes_per_partition > 0 && !streamer_)
@@ -220,6 +259,9 @@ std::string CudaDevice::residency(const std::string& circuit_id) const {
   auto it = loaded_.find(circuit_id);
   if (it == loaded_.end()) return std::string();
   if (it->second->entry.abc_only()) return "fully resident (a/b/c form: points and NTT tables)";
+  if (it->second->bn254)
+    return "fully resident (BN254 snarkjs key: points, A/B matrices and NTT tables, " +
+           bytes_text(it->second->plan.key_bytes) + "; never streamed)";
   return describe(it->second->cat, it->second->plan);
 }
 

@@ -14,6 +14,12 @@
 // event-ordered: a fill waits for the slot's previous readers' events, readers wait for the
 // fill's) and a partition runs the two steps of cuda/prover_stream.hpp.
 //
+// BN254 keys (snarkjs .zkey, circom's circuits) go through cuda/prover_snarkjs.hpp: the whole key
+// (points, A/B matrices, dictionary, NTT tables: SnarkjsDeviceKey::region_bytes) is placed in one
+// resident reservation, or the load is refused — they never stream (the streamed prover is
+// BLS12-381's) — and a partition is one step of one SnarkjsWorkspaceLayout: witness | a | b, c,
+// NTT scratch, reused by the MSM scratch | the MSMs' scalars and partials | sums.
+//
 // Tuning (environment, read at construction): SNARKD_STREAM_SLOTS (3) slots of SNARKD_SLOT_MIB
 // (min(832, pool/24) MiB: 2^23 G1 points with their index entries).
 #pragma once
@@ -29,6 +35,7 @@
 #include "snarkd/cuda/host_pinning.hpp"
 #include "snarkd/cuda/prover.hpp"
 #include "snarkd/cuda/prover_abc.hpp"
+#include "snarkd/cuda/prover_snarkjs.hpp"
 #include "snarkd/cuda/prover_stream.hpp"
 #include "snarkd/cuda/runtime.hpp"
 #include "snarkd/engine/device.hpp"
@@ -53,6 +60,10 @@ class CudaDevice final : public Device {
   uint32_t index() const override { return ordinal_; }
   std::string name() const override { return "cuda:" + std::to_string(ordinal_); }
   uint64_t pool_bytes() const override { return pool_bytes_; }
+  // BLS12-381 keys of both flavours (cuda/prover.hpp) and BN254 snarkjs keys (prover_snarkjs.hpp).
+  bool proves(groth16::CurveId curve) const override {
+    return curve == groth16::CurveId::kBls12_381 || curve == groth16::CurveId::kBn254;
+  }
   uint64_t resident_bytes() const override;
   VramLedger& ledger() override { return *ledger_; }
   void set_workers(uint32_t workers) override;
@@ -85,7 +96,8 @@ class CudaDevice final : public Device {
   static std::shared_ptr<const HostKey> host_key(const CircuitEntry& c);
 
   // A loaded circuit: its chunk catalogue, residency plan, step layout, the key placed in its
-  // resident reservation, and its streamed chunks' ids (by part).
+  // resident reservation, and its streamed chunks' ids (by part). A BN254 key has only `plan`
+  // (full, its region's bytes, one step of its workspace), `key` and `bn254`.
   struct Loaded {
     CircuitEntry entry;
     std::shared_ptr<const HostKey> host;
@@ -94,7 +106,8 @@ class CudaDevice final : public Device {
     ResidencyPlan plan;
     cuda::StreamLayout layout;
     Reservation key;
-    std::unique_ptr<cuda::DeviceProvingKey> dkey;
+    std::unique_ptr<cuda::DeviceProvingKey> dkey;  // BLS12-381 keys
+    std::unique_ptr<cuda::SnarkjsDeviceKey<groth16::Bn254>> bn254;  // BN254 keys, placed whole in `key`
     std::unique_ptr<cuda::AbcDeviceKey> abc;  // the a/b/c form's key (null: no such path here)
     cuda::AbcLayout abc_layout;
     StreamedIds ids;
@@ -108,6 +121,12 @@ class CudaDevice final : public Device {
   // A key registered without its circuit: its points and tables placed whole (AbcDeviceKey);
   // keys that do not fit beside the working sets are refused (no streaming for this form yet).
   void load_abc_only(const CircuitEntry& c);
+  // A BN254 key: placed whole beside one partition's working set (and the working sets of the
+  // keys already loaded), or refused.
+  void load_bn254(const CircuitEntry& c);
+  // The largest working set of the keys loaded here (witness and a/b/c forms): what every later
+  // placement must leave room for.
+  uint64_t loaded_working_set_bytes() const;
 
   uint32_t ordinal_;
   uint64_t pool_bytes_ = 0, slot_bytes_ = 0;

@@ -1,11 +1,15 @@
 // The CUDA device's workers (cuda_device.hpp): witness upload through the cuda/ stager, the
-// fully resident one-step partition (cuda::prove_on_stream), and the two streamed steps
-// (cuda/prover_stream.hpp) fed with resident chunks and with chunks leased from the slots.
+// fully resident one-step partition (cuda::prove_on_stream; BN254 keys: the snarkjs prover's
+// prove_on_stream<Bn254>), and the two streamed steps (cuda/prover_stream.hpp) fed with resident
+// chunks and with chunks leased from the slots.
 #include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <optional>
+#include <span>
+#include <string>
 #include <thread>
 
 #include "snarkd/engine/cuda_device.hpp"
@@ -19,17 +23,18 @@ class CudaWorker final : public DeviceWorker {
  public:
   CudaWorker(CudaDevice& d, uint32_t index) : d_(d), index_(index), guard_(int(d.index())) {
     sums_ = cuda::PinnedBuffer<cuda::DeviceSums>(1);
+    bn254_sums_ = cuda::PinnedBuffer<cuda::SnarkjsDeviceSums<groth16::Bn254>>(1);  // start-up, not per proof
     count_ = cuda::PinnedBuffer<uint64_t>(1);
     const char* lanes = std::getenv("SNARKD_MSM_LANES");  // "1": the one step's MSMs one after the other
     two_lanes_ = !(lanes && std::strcmp(lanes, "1") == 0);
     for (auto& e : phase_) e = cuda::Event(true);
   }
 
-  void upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) override;
+  void upload(const CircuitEntry& c, const groth16::AnyScalars& witness, const Reservation& r) override;
   void settle() override { copy_.synchronize(); }  // this worker's copy stream only
   void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
                     const std::stop_token& stop) override;
-  groth16::QuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
+  groth16::AnyQuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
                              const std::stop_token& stop) override;
   void upload_abc(const CircuitEntry& c, const groth16::AbcAssignment& p, const Reservation& r) override;
   groth16::QuerySums compute_abc(const CircuitEntry& c, const Reservation& r, StageClock& clock,
@@ -47,8 +52,21 @@ class CudaWorker final : public DeviceWorker {
                               const std::stop_token& stop);
   groth16::QuerySums both_msms(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
                                const std::stop_token& stop);
+  // A BN254 partition: the snarkjs prover over the fully resident key.
+  groth16::AnyQuerySums compute_bn254(const CudaDevice::Loaded& l, const Reservation& r, StageClock& clock,
+                                      const std::stop_token& stop);
   void report(StageClock& clock, const cuda::PhaseTimer& t) {
     for (const auto& [name, s] : t.seconds()) clock.phase(name, s);
+  }
+  // The one-stream provers' timing events (phase_), and their seconds once the stream passed them.
+  cuda::PhaseEvents phase_events() const {
+    cuda::PhaseEvents ev;
+    for (size_t k = 0; k < phase_.size(); ++k) ev.at[k] = phase_[k].get();
+    return ev;
+  }
+  static void report(StageClock& clock, const cuda::PhaseEvents& ev) {
+    const auto seconds = cuda::phase_seconds(ev);
+    for (size_t k = 0; k < seconds.size(); ++k) clock.phase(cuda::kProverPhaseNames[k], seconds[k]);
   }
 
   CudaDevice& d_;
@@ -63,6 +81,7 @@ class CudaWorker final : public DeviceWorker {
   std::array<cuda::Event, cuda::kProverPhases + 1> phase_;  // timing events (constructor)
   cuda::PhaseTimer timer_, msm_timer_;
   cuda::PinnedBuffer<cuda::DeviceSums> sums_;
+  cuda::PinnedBuffer<cuda::SnarkjsDeviceSums<groth16::Bn254>> bn254_sums_;
   cuda::PinnedBuffer<uint64_t> count_, msm_count_ = cuda::PinnedBuffer<uint64_t>(1);
   cuda::PackedDensity a_density_, b_density_;  // the last a/b/c upload's (staged by then)
 };
@@ -99,10 +118,24 @@ struct ConsumedMark {
 
 }  // namespace
 
-void CudaWorker::upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) {
+// The witness's bytes go to its place in the reservation (either curve's scalars are 32 bytes in
+// the device's layout: only the offset depends on the key's kind).
+void CudaWorker::upload(const CircuitEntry& c, const groth16::AnyScalars& any, const Reservation& r) {
   cuda::DeviceGuard g(int(d_.index()));
   const auto l = d_.loaded(c.id);
-  const uint64_t at = l->plan.full ? l->dkey->layout().witness : l->layout.w;
+  std::span<const std::byte> witness;
+  uint64_t at = 0;
+  if (l->bn254) {
+    const auto& w = groth16::as_curve<groth16::Bn254>(any, "the witness");
+    if (w.size() != l->bn254->num_vars())
+      throw InvalidArgument(d_.name() + ": the witness has " + std::to_string(w.size()) + " values, the key " +
+                            std::to_string(l->bn254->num_vars()));
+    witness = std::as_bytes(std::span(w));
+    at = l->bn254->layout().witness;
+  } else {
+    witness = std::as_bytes(std::span(groth16::as_curve<groth16::Bls12_381>(any, "the witness")));
+    at = l->plan.full ? l->dkey->layout().witness : l->layout.w;
+  }
   if (r.bytes() < at + witness.size_bytes()) throw InvalidArgument(d_.name() + ": the witness does not fit its reservation");
   drained_on_error(copy_, [&] { stager_.enqueue(witness.data(), witness.size_bytes(), d_.pool() + r.offset() + at, copy_); });
   std::lock_guard lk(d_.mu_);
@@ -153,13 +186,11 @@ groth16::QuerySums CudaWorker::compute_abc(const CircuitEntry& c, const Reservat
   if (!l->abc) throw InvalidArgument(d_.name() + ": no a/b/c path for key '" + c.id + "'");
   stager_.wait_in(compute_);
   return drained_on_error(compute_, [&] {
-    cuda::PhaseEvents ev;
-    for (size_t k = 0; k < phase_.size(); ++k) ev.at[k] = phase_[k].get();
+    const cuda::PhaseEvents ev = phase_events();
     cuda::prove_abc_on_stream(*l->abc, l->abc_layout, d_.pool() + r.offset(), sums_.data(), compute_, &ev, stop);
     computed_.record(compute_);
     computed_.synchronize();  // this worker's stream only
-    const auto seconds = cuda::phase_seconds(ev);
-    for (size_t k = 0; k < seconds.size(); ++k) clock.phase(cuda::kProverPhaseNames[k], seconds[k]);
+    report(clock, ev);
     return cuda::abc_query_sums(*sums_.data(), "partition");
   });
 }
@@ -172,7 +203,8 @@ void CudaWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation&
   cuda::DeviceGuard g(int(d_.index()));
   const auto l = d_.loaded(c.id);
   stager_.wait_in(compute_);
-  drained_on_error(compute_, [&] {
+  drained_on_error(compute_, [&] {  // the upload may be on the wire until compute_ has passed it
+    if (!l->dkey || l->plan.full) throw std::logic_error(d_.name() + ": circuit '" + c.id + "' has one step");
     cuda::stream_qap_h(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
                        sums_.data(), &timer_, stop);
     report(clock, timer_);
@@ -246,12 +278,13 @@ groth16::QuerySums CudaWorker::both_msms(const CudaDevice::Loaded& l, Reservatio
   return cuda::to_query_sums(*l.dkey, *sums_.data());
 }
 
-groth16::QuerySums CudaWorker::compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
-                                       const std::stop_token& stop) {
+groth16::AnyQuerySums CudaWorker::compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
+                                          const std::stop_token& stop) {
   cuda::DeviceGuard g(int(d_.index()));
   const auto l = d_.loaded(c.id);
   stager_.wait_in(compute_);
-  return drained_on_error(compute_, [&] {
+  if (l->bn254) return compute_bn254(*l, r, clock, stop);
+  return drained_on_error(compute_, [&]() -> groth16::AnyQuerySums {
     if (!l->plan.full && l->plan.steps.size() == 1) return one_step(*l, r, clock, stop);
     if (!l->plan.full) {  // step 1 of a streamed partition: the witness MSMs
       cuda::stream_witness_msms(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
@@ -259,14 +292,36 @@ groth16::QuerySums CudaWorker::compute(const CircuitEntry& c, Reservation& r, St
       report(clock, timer_);
       return cuda::to_query_sums(*l->dkey, *sums_.data());
     }
-    cuda::PhaseEvents ev;
-    for (size_t k = 0; k < phase_.size(); ++k) ev.at[k] = phase_[k].get();
+    const cuda::PhaseEvents ev = phase_events();
     cuda::prove_on_stream(*l->dkey, d_.pool() + r.offset(), sums_.data(), compute_, &ev, stop);
     computed_.record(compute_);
     computed_.synchronize();  // this worker's stream only; sleeps (blocking-sync event)
-    const auto seconds = cuda::phase_seconds(ev);
-    for (size_t k = 0; k < seconds.size(); ++k) clock.phase(cuda::kProverPhaseNames[k], seconds[k]);
+    report(clock, ev);
     return cuda::to_query_sums(*l->dkey, *sums_.data());
+  });
+}
+
+// The snarkjs prover enqueues a whole proof without waiting on the host (its MSMs need no tail
+// lengths, unlike the bit-split ones of cuda::prove_on_stream), so its phase boundaries all pass
+// within microseconds of the start: the stop is checked once, before anything is enqueued (the
+// upload may still be on the wire; the drain below waits for it through compute_). Kernels once
+// enqueued cannot be recalled; a stop arriving later takes effect at the engine's check after
+// this stage, which drops the proof. Every throw drains compute_ first (drained_on_error), which
+// waited for the upload. The worker waits for its own event only.
+groth16::AnyQuerySums CudaWorker::compute_bn254(const CudaDevice::Loaded& l, const Reservation& r, StageClock& clock,
+                                                const std::stop_token& stop) {
+  const cuda::SnarkjsDeviceKey<groth16::Bn254>& key = *l.bn254;
+  return drained_on_error(compute_, [&]() -> groth16::AnyQuerySums {
+    if (r.bytes() < key.workspace_bytes())
+      throw InvalidArgument(d_.name() + ": the BN254 partition's " + std::to_string(key.workspace_bytes()) +
+                            " bytes do not fit its reservation of " + std::to_string(r.bytes()));
+    throw_if_stopped(stop, "BN254 partition");
+    const cuda::PhaseEvents ev = phase_events();
+    cuda::prove_on_stream(key, d_.pool() + r.offset(), bn254_sums_.data(), compute_, &ev);
+    computed_.record(compute_);
+    computed_.synchronize();  // this worker's stream only; sleeps (blocking-sync event)
+    report(clock, ev);
+    return cuda::to_query_sums<groth16::Bn254>(*bn254_sums_.data());  // InvalidArgument: w_0 was not 1
   });
 }
 

@@ -12,10 +12,13 @@
 #include <span>
 #include <stop_token>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "snarkd/engine/ledger.hpp"
 #include "snarkd/engine/trace.hpp"
+#include "snarkd/groth16/any_curve.hpp"
 #include "snarkd/groth16/bound_key.hpp"
 #include "snarkd/groth16/keys.hpp"
 #include "snarkd/groth16/prove_abc.hpp"
@@ -24,27 +27,61 @@
 
 namespace snarkd::engine {
 
-// A registered circuit: what a job names by id. Immutable once registered. A bellperson key
-// registered without its circuit (the .params SRS alone) serves the a/b/c job form only.
+// A registered circuit: what a job names by id. Immutable once registered. A key of either
+// curve bound to its circuit, or a bellperson key registered without its circuit (the .params
+// SRS alone), which serves the a/b/c job form only. `key`, `pk` and `circuit` are the BLS12-381
+// views the Filecoin paths read; for a BN254 key they are null and only devices that say they
+// prove BN254 (Device::proves) ever see the entry.
 struct CircuitEntry {
   std::string id;
-  std::shared_ptr<const groth16::BoundKey> key;   // null: a key for the a/b/c form only
-  std::shared_ptr<const groth16::ProvingKey> pk;  // key->shared_pk(), or the a/b/c form's key
-  std::shared_ptr<const r1cs::Circuit> circuit;   // key->shared_circuit(), or null
-  static CircuitEntry bound(std::string id, std::shared_ptr<const groth16::BoundKey> key) {
-    auto pk = key->shared_pk();
-    auto circuit = key->shared_circuit();
-    return {std::move(id), std::move(key), std::move(pk), std::move(circuit)};
+  groth16::CurveId curve = groth16::CurveId::kBls12_381;
+  groth16::AnyBoundKey any_key;                   // the bound key of either curve (null: a/b/c form)
+  std::shared_ptr<const groth16::BoundKey> key;   // BLS12-381: the bound key, or null
+  std::shared_ptr<const groth16::ProvingKey> pk;  // BLS12-381: key->shared_pk(), or the a/b/c form's key
+  std::shared_ptr<const r1cs::Circuit> circuit;   // BLS12-381: key->shared_circuit(), or null
+
+  template <class E>
+  static CircuitEntry bound(std::string id, groth16::BoundKeyPtr<E> k) {
+    CircuitEntry e{std::move(id), E::kId, k, nullptr, nullptr, nullptr};
+    if constexpr (std::is_same_v<E, groth16::Bls12_381>) {
+      e.pk = k->shared_pk();
+      e.circuit = k->shared_circuit();
+      e.key = std::move(k);
+    }
+    return e;
   }
   static CircuitEntry abc_form(std::string id, std::shared_ptr<const groth16::ProvingKey> pk) {
-    return {std::move(id), nullptr, std::move(pk), nullptr};
+    return {std::move(id), groth16::CurveId::kBls12_381, groth16::BoundKeyPtr<groth16::Bls12_381>{}, nullptr,
+            std::move(pk), nullptr};
   }
-  bool abc_only() const { return key == nullptr; }
+  bool abc_only() const {
+    return std::visit([](const auto& k) { return k == nullptr; }, any_key);
+  }
+  // The bound key as curve E's (InvalidArgument for another curve or the a/b/c form).
+  template <class E>
+  const groth16::BoundKeyT<E>& key_of() const {
+    const auto& k = groth16::as_curve<E>(any_key, "circuit '" + id + "'");
+    if (!k) throw InvalidArgument("circuit '" + id + "' was registered without its circuit (a/b/c jobs only)");
+    return *k;
+  }
   // Inputs (ONE included) + aux: the circuit's, or what the key's IC and L points imply.
-  uint64_t num_vars() const { return circuit ? circuit->num_vars() : pk->vk.ic.size() + pk->l.size(); }
-  uint64_t num_inputs() const { return circuit ? circuit->num_inputs : pk->vk.ic.size(); }
+  uint64_t num_vars() const {
+    if (abc_only()) return pk->vk.ic.size() + pk->l.size();
+    return std::visit([](const auto& k) { return k->num_vars(); }, any_key);
+  }
+  uint64_t num_inputs() const {
+    if (abc_only()) return pk->vk.ic.size();
+    return std::visit([](const auto& k) { return k->num_inputs(); }, any_key);
+  }
+  uint32_t log_domain() const {
+    if (abc_only()) return pk->log_domain;
+    return std::visit([](const auto& k) { return k->pk().log_domain; }, any_key);
+  }
+  uint64_t domain_size() const { return uint64_t{1} << log_domain(); }
+  // Scalars of both curves are 32 bytes (4 limbs).
   uint64_t witness_bytes() const { return num_vars() * sizeof(ff::Fr); }
 };
+static_assert(sizeof(ff::Fr) == sizeof(groth16::Bn254::Fr));
 
 // Bytes of one a/b/c partition as it travels (groth16/prove_abc.hpp): inputs and aux, the a, b
 // and c rows zero-padded to the domain (n values each), and the three density bit vectors.
@@ -79,8 +116,8 @@ class DeviceWorker {
   virtual ~DeviceWorker() = default;
   // Memory stage of a step with `witness`, its reservation granted: move the witness into it
   // (the CUDA worker stages it in pinned memory and enqueues the copy on its copy stream). When
-  // this returns, the host witness is no longer needed by this step.
-  virtual void upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) = 0;
+  // this returns, the host witness is no longer needed by this step. The witness is of c.curve.
+  virtual void upload(const CircuitEntry& c, const groth16::AnyScalars& witness, const Reservation& r) = 0;
   // Returns once the device no longer touches memory through work this worker enqueued (its own
   // streams only). The engine calls it before giving back a reservation whose step ends between
   // upload and compute (a cancel there): the CUDA worker's last witness chunks may be on the wire.
@@ -97,8 +134,8 @@ class DeviceWorker {
   // the reservation or a streaming slot any more; the engine then starts no further step. The
   // device may shrink r as phases end (a release, never a wait): a streamed partition in one
   // step gives back its witness and QAP buffers before its H MSM ends.
-  virtual groth16::QuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
-                                     const std::stop_token& stop) = 0;
+  virtual groth16::AnyQuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
+                                        const std::stop_token& stop) = 0;
 
   // The a/b/c form (one step; Device::abc_working_set_bytes). Memory stage: move the partition
   // (checked by groth16::check_abc_assignment against c.pk) into the reservation; when it
@@ -138,6 +175,9 @@ class Device {
   // Working sets wanted side by side (the engine's workers per device): residency planning
   // keeps room for them. Called before any load.
   virtual void set_workers(uint32_t workers) { (void)workers; }
+  // Whether the device proves keys of `curve` (the engine loads a circuit only on those that do,
+  // and refuses it where none does). Default: BLS12-381 only.
+  virtual bool proves(groth16::CurveId curve) const { return curve == groth16::CurveId::kBls12_381; }
   // Makes the circuit resident (key parts carved from the ledger; set-up time). Throws
   // InvalidArgument if it cannot, e.g. when not even one partition would fit.
   virtual void load(const CircuitEntry& c) = 0;

@@ -68,7 +68,7 @@ struct Job {
   Priority priority = Priority::kNormal;
   uint64_t seq = 0;
   std::shared_ptr<Registered> circuit;
-  std::vector<std::vector<ff::Fr>> witnesses;
+  std::vector<groth16::AnyScalars> witnesses;
   std::vector<AbcPartition> abc;  // the a/b/c form's partitions (abc_form)
   bool abc_form = false;
   int32_t device = -1;            // ≥ 0: only this device runs the job's partitions
@@ -76,9 +76,9 @@ struct Job {
   uint32_t unconsumed = 0;        // a/b/c partitions whose arrays may still be read (mu held)
   bool unsatisfied = false;
   std::vector<bool> charged;  // partition still holds its witness bytes in the host budget
-  std::vector<groth16::ProofRandomness> randomness;
-  std::vector<groth16::Proof> proofs;
-  std::vector<std::vector<ff::Fr>> publics;
+  std::vector<groth16::AnyRandomness> randomness;
+  std::vector<groth16::AnyProof> proofs;
+  std::vector<groth16::AnyScalars> publics;
   std::vector<PartitionTiming> timings;
   uint32_t proven = 0, in_flight = 0;
   JobState state = JobState::kQueued;
@@ -101,14 +101,59 @@ struct QueueKey {
 struct Popped {
   std::shared_ptr<Job> job;
   uint32_t partition = 0;
-  std::vector<ff::Fr> witness;
+  groth16::AnyScalars witness;
   AbcPartition abc;
 };
 
-// Whether a worker of `device` may run the job's partitions (its pin, the a/b/c path there).
+// Whether a worker of `device` may run the job's partitions (its pin, the curve and the a/b/c
+// path there).
 bool runs_on(const Job& j, uint32_t device) {
   if (j.device >= 0 && uint32_t(j.device) != device) return false;
-  return !j.abc_form || j.circuit->abc_bytes[device] > 0;
+  if (j.abc_form) return j.circuit->abc_bytes[device] > 0;
+  return !j.circuit->steps[device].empty();
+}
+
+// The circuit's verifying key as curve E's (the a/b/c form's key is BLS12-381's).
+template <class E>
+const groth16::VerifyingKeyT<E>& vk_of(const CircuitEntry& c) {
+  if constexpr (std::is_same_v<E, groth16::Bls12_381>)
+    if (c.abc_only()) return c.pk->vk;
+  return c.key_of<E>().pk().vk;
+}
+
+// The proof of one partition from its sums: the blinding (fixed or fresh) on the host, over the
+// circuit's curve.
+groth16::AnyProof assemble(const CircuitEntry& c, const groth16::AnyQuerySums& sums,
+                           const std::vector<groth16::AnyRandomness>& fixed, uint32_t part) {
+  return groth16::with_curve(c.curve, [&](auto e) -> groth16::AnyProof {
+    using E = decltype(e);
+    const auto& vk = vk_of<E>(c);
+    const groth16::ProofRandomnessT<E> rs = fixed.empty() ? groth16::random_proof_randomness<E>()
+                                                          : groth16::as_curve<E>(fixed[part], "randomness");
+    return groth16::assemble(vk, groth16::as_curve<E>(sums, "the device's sums"), rs);
+  });
+}
+
+// The job's self-check: one batch verification of all its partitions (k + 3 Miller loops); on
+// failure each proof alone, to name the bad partition. Returns how many do not verify.
+uint64_t count_invalid(const CircuitEntry& c, const std::vector<groth16::AnyProof>& proofs,
+                       const std::vector<groth16::AnyScalars>& publics, std::string& first_bad) {
+  return groth16::with_curve(c.curve, [&](auto e) -> uint64_t {
+    using E = decltype(e);
+    const auto& vk = vk_of<E>(c);
+    std::vector<groth16::ProofT<E>> ps;
+    std::vector<groth16::ScalarVector<E>> ins;
+    for (size_t k = 0; k < proofs.size(); ++k) {
+      ps.push_back(groth16::as_curve<E>(proofs[k], "proof"));
+      ins.push_back(groth16::as_curve<E>(publics[k], "public inputs"));
+    }
+    if (groth16::verify_batch(vk, ps, ins)) return 0;
+    uint64_t invalid = 0;
+    for (size_t k = 0; k < ps.size(); ++k)
+      if (!groth16::verify(vk, ps[k], ins[k]) && invalid++ == 0) first_bad = std::to_string(k);
+    if (invalid == 0) invalid = 1, first_bad = "?";  // the batch failed but no single proof did
+    return invalid;
+  });
 }
 
 }  // namespace
@@ -161,11 +206,11 @@ struct Engine::Impl {
   std::optional<Popped> pop(uint32_t device, uint32_t worker);
   // The first queued partition a worker of `device` may run (mu held); queue.end() if none.
   std::map<QueueKey, std::shared_ptr<Job>>::iterator eligible(uint32_t device);
-  void drop_input(Job& j, uint32_t partition, std::vector<ff::Fr>& witness, AbcPartition& abc);  // mu held
+  void drop_input(Job& j, uint32_t partition, groth16::AnyScalars& witness, AbcPartition& abc);  // mu held
   void worker_loop(uint32_t device, uint32_t worker);
   void run_partition(uint32_t device, uint32_t worker, DeviceWorker& dw, Popped& p);
   void leave(Job& j, uint32_t partition);  // mu held; an in-flight partition leaves its device
-  void finish_partition(const std::shared_ptr<Job>& j, uint32_t partition, const groth16::Proof& proof);
+  void finish_partition(const std::shared_ptr<Job>& j, uint32_t partition, groth16::AnyProof proof);
   void fail(Job& j, const std::string& why, JobState state);  // mu held
   void check_job(const std::shared_ptr<Job>& j);
   void watchdog_loop();
@@ -303,7 +348,7 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
   for (uint32_t k = 0; k < steps.size(); ++k)
     if (steps[k].witness) last_witness = k;
   try {
-    groth16::QuerySums sums;
+    groth16::AnyQuerySums sums;
     for (uint32_t k = 0; k < steps.size(); ++k) {
       enter(Stage::kWaitVram);
       const double t_wait = now();
@@ -355,10 +400,9 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
     }
     const double t_comp = now();
     enter(Stage::kFinalize);
-    const groth16::ProofRandomness rs = j.randomness.empty() ? groth16::random_proof_randomness() : j.randomness[part];
-    groth16::Proof proof = groth16::assemble(c.pk->vk, sums, rs);
+    groth16::AnyProof proof = assemble(c, sums, j.randomness, part);
     rec(Stage::kFinalize, t_comp, now());
-    finish_partition(p.job, part, proof);
+    finish_partition(p.job, part, std::move(proof));
   } catch (const std::exception& e) {
     {
       std::lock_guard l(mu);
@@ -370,8 +414,8 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
   }
 }
 
-void Engine::Impl::drop_input(Job& j, uint32_t part, std::vector<ff::Fr>& witness, AbcPartition& abc) {
-  std::vector<ff::Fr>().swap(witness);
+void Engine::Impl::drop_input(Job& j, uint32_t part, groth16::AnyScalars& witness, AbcPartition& abc) {
+  groth16::AnyScalars().swap(witness);
   if (j.charged[part]) {
     host.release(j.part_bytes);
     if (j.abc_form && --j.unconsumed == 0) done_cv.notify_all();  // await_consumed
@@ -388,33 +432,24 @@ void Engine::Impl::leave(Job& j, uint32_t) {
   if (j.in_flight == 0 && j.stop) done_cv.notify_all();  // wait_stopped
 }
 
-void Engine::Impl::finish_partition(const std::shared_ptr<Job>& jp, uint32_t part, const groth16::Proof& proof) {
+void Engine::Impl::finish_partition(const std::shared_ptr<Job>& jp, uint32_t part, groth16::AnyProof proof) {
   Job& j = *jp;
   {
     std::lock_guard l(mu);
     leave(j, part);
     if (j.stop) return;  // cancelled or failed meanwhile: the proof is dropped
-    j.proofs[part] = proof;
+    j.proofs[part] = std::move(proof);
     j.timings[part].finalized_s = now();
     if (++j.proven < j.partitions()) return;
   }
   check_job(jp);
 }
 
-// The job's self-check: one batch verification of all its partitions (k + 3 Miller loops); on
-// failure each proof alone, to name the bad partition.
 void Engine::Impl::check_job(const std::shared_ptr<Job>& jp) {
   Job& j = *jp;
-  const groth16::VerifyingKey& vk = j.circuit->entry->pk->vk;
   uint64_t invalid = 0;
   std::string first_bad;
-  if (cfg.self_check && !groth16::verify_batch(vk, j.proofs, j.publics)) {
-    for (uint32_t k = 0; k < j.partitions(); ++k)
-      if (!groth16::verify(vk, j.proofs[k], j.publics[k])) {
-        if (invalid++ == 0) first_bad = std::to_string(k);
-      }
-    if (invalid == 0) invalid = 1, first_bad = "?";  // the batch failed but no single proof did
-  }
+  if (cfg.self_check) invalid = count_invalid(*j.circuit->entry, j.proofs, j.publics, first_bad);
   std::lock_guard l(mu);
   if (is_terminal(j.state)) return;
   if (invalid == 0) {
@@ -488,6 +523,7 @@ JobResult Engine::Impl::snapshot(const Job& j) const {
   r.circuit_id = j.circuit->entry->id;
   r.priority = j.priority;
   r.error = j.error;
+  r.curve = j.circuit->entry->curve;
   if (j.state == JobState::kDone) r.proofs = j.proofs;
   r.public_inputs = j.publics;
   r.timings = j.timings;
@@ -515,6 +551,7 @@ namespace {
 // first failure after every thread has finished.
 void load_everywhere(const std::vector<std::unique_ptr<Device>>& devices, const CircuitEntry& c) {
   run_on_threads(devices.size(), [&](size_t d) {
+    if (!devices[d]->proves(c.curve)) return;
     try {
       devices[d]->load(c);
     } catch (const InvalidArgument& e) {
@@ -525,9 +562,14 @@ void load_everywhere(const std::vector<std::unique_ptr<Device>>& devices, const 
 
 }  // namespace
 
-void Engine::register_circuit(const std::string& id, std::shared_ptr<const groth16::BoundKey> key) {
-  if (!key) throw InvalidArgument("register_circuit '" + id + "': no key");
-  register_entry(CircuitEntry::bound(id, std::move(key)));
+void Engine::register_circuit(const std::string& id, groth16::AnyBoundKey key) {
+  std::visit(
+      [&](auto& k) {
+        if (!k) throw InvalidArgument("register_circuit '" + id + "': no key");
+        using E = typename std::decay_t<decltype(*k)>::Curve;
+        register_entry(CircuitEntry::bound<E>(id, std::move(k)));
+      },
+      key);
 }
 
 void Engine::register_abc_key(const std::string& id, std::shared_ptr<const groth16::ProvingKey> pk) {
@@ -540,7 +582,14 @@ void Engine::register_abc_key(const std::string& id, std::shared_ptr<const groth
 void Engine::register_entry(CircuitEntry entry) {
   const std::string id = entry.id;
   if (id.empty()) throw InvalidArgument("register_circuit: empty circuit id");
-  const bool bellperson = entry.pk->flavour == groth16::KeyFlavour::kBellperson;
+  const bool bellperson = entry.pk && entry.pk->flavour == groth16::KeyFlavour::kBellperson;
+  const auto& devs = impl_->devices;
+  if (std::none_of(devs.begin(), devs.end(), [&](const auto& d) { return d->proves(entry.curve); })) {
+    std::string names;
+    for (const auto& d : devs) names += (names.empty() ? "" : ", ") + d->name();
+    throw InvalidArgument("register_circuit '" + id + "': a " + r1cs::curve_name(entry.curve) + " key, and no device (" +
+                          names + ") proves " + r1cs::curve_name(entry.curve) + " keys");
+  }
   auto reg = std::make_shared<Registered>();
   reg->entry = std::make_shared<CircuitEntry>(std::move(entry));
   {
@@ -556,14 +605,16 @@ void Engine::register_entry(CircuitEntry entry) {
     for (size_t d = 0; d < impl_->devices.size(); ++d) {
       Device& dev = *impl_->devices[d];
       const uint64_t gap = impl_->ledgers[d]->largest_working_gap();
-      std::vector<DeviceStep> steps = reg->entry->abc_only() ? std::vector<DeviceStep>{} : dev.steps(*reg->entry);
+      // No steps: the device does not run this circuit's witness-form partitions.
+      const bool runs = dev.proves(reg->entry->curve) && !reg->entry->abc_only();
+      std::vector<DeviceStep> steps = runs ? dev.steps(*reg->entry) : std::vector<DeviceStep>{};
       for (const DeviceStep& st : steps)
         if (VramLedger::round_up(st.bytes) > gap)
           throw InvalidArgument("register_circuit '" + id + "': one partition needs " + std::to_string(st.bytes) +
                                 " bytes of device memory at once, " + dev.name() + "'s ledger has " +
                                 std::to_string(gap) + " beside its resident data");
       // The a/b/c form where the device has a path for the key and its working set fits.
-      uint64_t abc = bellperson ? dev.abc_working_set_bytes(*reg->entry) : 0;
+      uint64_t abc = bellperson && dev.proves(reg->entry->curve) ? dev.abc_working_set_bytes(*reg->entry) : 0;
       if (VramLedger::round_up(abc) > gap) abc = 0;
       abc_somewhere |= abc > 0;
       reg->steps.push_back(std::move(steps));
@@ -614,13 +665,16 @@ void validate_abc(const JobRequest& req, const CircuitEntry& c, const std::vecto
     throw InvalidArgument(where + "a/b/c partitions need a bellperson key");
   for (size_t k = 0; k < req.abc.size(); ++k)
     groth16::check_abc_assignment(*c.pk, req.abc[k].view, where + "partition " + std::to_string(k));
+  for (size_t k = 0; k < req.randomness.size(); ++k)
+    (void)groth16::as_curve<groth16::Bls12_381>(req.randomness[k], where + "randomness of partition " + std::to_string(k));
   if (req.device >= 0 && abc_bytes[size_t(req.device)] == 0)
     throw InvalidArgument(where + "device " + std::to_string(req.device) + " has no a/b/c path for this key");
   if (std::none_of(abc_bytes.begin(), abc_bytes.end(), [](uint64_t b) { return b > 0; }))
     throw InvalidArgument(where + "no device has an a/b/c path for this key");
 }
 
-void validate_request(const JobRequest& req, const CircuitEntry& c, const std::vector<uint64_t>& abc_bytes) {
+void validate_request(const JobRequest& req, const CircuitEntry& c, const std::vector<uint64_t>& abc_bytes,
+                      const std::vector<std::vector<DeviceStep>>& steps) {
   const std::string where = "job for circuit '" + c.id + "': ";
   const size_t parts = req.abc.empty() ? req.witnesses.size() : req.abc.size();
   if (parts == 0) throw InvalidArgument(where + "no partitions (no witnesses)");
@@ -633,10 +687,18 @@ void validate_request(const JobRequest& req, const CircuitEntry& c, const std::v
                           std::to_string(abc_bytes.size()) + "; −1 = any)");
   if (!req.abc.empty()) return validate_abc(req, c, abc_bytes, where);
   if (c.abc_only()) throw InvalidArgument(where + "the key was registered without a circuit: a/b/c jobs only");
-  for (size_t k = 0; k < req.witnesses.size(); ++k) {
-    const auto& w = req.witnesses[k];
-    c.key->check_witness(w, where + "partition " + std::to_string(k));
-  }
+  if (req.device >= 0 && steps[size_t(req.device)].empty())
+    throw InvalidArgument(where + "device " + std::to_string(req.device) + " does not prove " +
+                          r1cs::curve_name(c.curve) + " keys");
+  groth16::with_curve(c.curve, [&](auto e) {
+    using E = decltype(e);
+    for (size_t k = 0; k < req.witnesses.size(); ++k) {
+      const std::string label = where + "partition " + std::to_string(k);
+      c.key_of<E>().check_witness(groth16::as_curve<E>(req.witnesses[k], label + ": the witness"), label);
+    }
+    for (size_t k = 0; k < req.randomness.size(); ++k)
+      (void)groth16::as_curve<E>(req.randomness[k], where + "randomness of partition " + std::to_string(k));
+  });
 }
 
 }  // namespace
@@ -652,7 +714,7 @@ JobId Engine::submit(JobRequest req, std::chrono::milliseconds wait) {
     reg = it->second;
   }
   const CircuitEntry& c = *reg->entry;
-  validate_request(req, c, reg->abc_bytes);
+  validate_request(req, c, reg->abc_bytes, reg->steps);
   const bool abc = !req.abc.empty();
   const uint32_t parts = uint32_t(abc ? req.abc.size() : req.witnesses.size());
   const uint64_t part_bytes = abc ? abc_upload_bytes(c) : c.witness_bytes();
@@ -670,10 +732,14 @@ JobId Engine::submit(JobRequest req, std::chrono::milliseconds wait) {
   j->proofs.resize(parts);
   j->timings.resize(parts);
   if (abc) {
-    for (const AbcPartition& p : req.abc) j->publics.emplace_back(p.view.inputs.begin() + 1, p.view.inputs.end());
+    for (const AbcPartition& p : req.abc) j->publics.emplace_back(std::vector<ff::Fr>(p.view.inputs.begin() + 1, p.view.inputs.end()));
   } else {
-    for (auto& w : req.witnesses)
-      j->publics.emplace_back(w.begin() + 1, w.begin() + std::min<uint64_t>(c.num_inputs(), w.size()));
+    for (const auto& any : req.witnesses)
+      j->publics.push_back(std::visit(
+          [&](const auto& w) -> groth16::AnyScalars {
+            return std::decay_t<decltype(w)>(w.begin() + 1, w.begin() + std::min<uint64_t>(c.num_inputs(), w.size()));
+          },
+          any));
   }
   j->witnesses = std::move(req.witnesses);
   j->abc = std::move(req.abc);

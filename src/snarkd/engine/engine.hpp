@@ -54,15 +54,16 @@ struct AbcPartition {
   std::shared_ptr<const void> keep;
 };
 
-// A job is either form: `witnesses` (a circuit's full assignments; the device runs the SpMV)
-// or `abc` (a bellperson key, with or without its circuit: a, b, c already evaluated).
+// A job is either form: `witnesses` (a circuit's full assignments, over the circuit's curve; the
+// device runs the SpMV) or `abc` (a bellperson key, with or without its circuit: a, b, c already
+// evaluated).
 struct JobRequest {
   std::string circuit_id;
   Priority priority = Priority::kNormal;
-  std::vector<std::vector<ff::Fr>> witnesses;  // one full assignment per partition (moved in)
+  std::vector<groth16::AnyScalars> witnesses;  // one full assignment per partition (moved in)
   std::vector<AbcPartition> abc;               // or: one a/b/c partition each
   // Tests and the supraseal ABI: fixed r, s per partition. Empty: fresh from the OS CSPRNG.
-  std::vector<groth16::ProofRandomness> randomness;
+  std::vector<groth16::AnyRandomness> randomness;
   int32_t device = -1;  // ≥ 0: only this device (its index in the engine's list) runs the job
 };
 
@@ -89,8 +90,9 @@ struct JobResult {
   std::string circuit_id;
   Priority priority = Priority::kNormal;
   std::string error;                            // kFailed: what went wrong, naming the partition
-  std::vector<groth16::Proof> proofs;           // kDone: one per partition
-  std::vector<std::vector<ff::Fr>> public_inputs;  // per partition
+  groth16::CurveId curve = groth16::CurveId::kBls12_381;  // the circuit's
+  std::vector<groth16::AnyProof> proofs;        // kDone: one per partition
+  std::vector<groth16::AnyScalars> public_inputs;  // per partition
   std::vector<PartitionTiming> timings;
   bool verified = false;                        // the self-check ran and accepted every proof
   bool unsatisfied = false;  // kFailed because the assignment does not satisfy the circuit
@@ -133,9 +135,10 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // Makes a circuit resident on every device. Throws InvalidArgument if the id is taken or one
-  // partition's working set exceeds a device's ledger.
-  void register_circuit(const std::string& id, std::shared_ptr<const groth16::BoundKey> key);
+  // Makes a circuit resident on every device that proves its curve (Device::proves). Throws
+  // InvalidArgument if the id is taken, no device proves the curve, or one partition's working
+  // set exceeds a device's ledger.
+  void register_circuit(const std::string& id, groth16::AnyBoundKey key);
   // A bellperson key without its circuit, for a/b/c jobs only (supraseal's SRS), resident on
   // every device with an a/b/c path for it (InvalidArgument if none has, or for a snarkjs key).
   void register_abc_key(const std::string& id, std::shared_ptr<const groth16::ProvingKey> pk);

@@ -65,7 +65,8 @@ class SimWorker final : public DeviceWorker {
  public:
   SimWorker(SimDevice& d, uint32_t index) : d_(d), index_(index), serial_(uint64_t{index} << 40) {}
 
-  void upload(const CircuitEntry& c, std::span<const ff::Fr> witness, const Reservation& r) override {
+  void upload(const CircuitEntry& c, const groth16::AnyScalars& any, const Reservation& r) override {
+    const std::span<const Fr> witness = groth16::as_curve<groth16::Bls12_381>(any, "the witness");
     const uint64_t wbytes = witness.size_bytes();
     if (wbytes > r.bytes() || wbytes != c.witness_bytes())
       throw InvalidArgument("simulated upload: the witness does not fit its reservation");
@@ -84,8 +85,8 @@ class SimWorker final : public DeviceWorker {
 
   void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
                     const std::stop_token& stop) override;
-  groth16::QuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
-                             const std::stop_token& stop) override;
+  groth16::AnyQuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
+                                const std::stop_token& stop) override;
   void upload_abc(const CircuitEntry& c, const groth16::AbcAssignment& p, const Reservation& r) override;
   groth16::QuerySums compute_abc(const CircuitEntry& c, const Reservation& r, StageClock& clock,
                                  const std::stop_token& stop) override;
@@ -382,8 +383,8 @@ void SimWorker::h_msm(const SimDevice::Loaded& ld, const std::byte* kept, const 
   });
 }
 
-groth16::QuerySums SimWorker::compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
-                                      const std::stop_token& stop) {
+groth16::AnyQuerySums SimWorker::compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
+                                         const std::stop_token& stop) {
   const auto l = d_.loaded(c.id);
   const std::byte* base = d_.arena_.get() + r.offset();
   const Fr* w = reinterpret_cast<const Fr*>(base);

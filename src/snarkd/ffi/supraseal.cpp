@@ -160,7 +160,7 @@ std::unique_ptr<PendingProof> start(const supraseal_assignment* provers, size_t 
   engine::JobRequest req;
   for (size_t c = 0; c < num_circuits; ++c) {
     req.abc.push_back(engine::AbcPartition{checked_view(*pk, provers[c], "provers[" + num(c) + "]"), nullptr});
-    req.randomness.push_back({r[c], s[c]});
+    req.randomness.push_back(groth16::ProofRandomness{r[c], s[c]});
   }
   auto pp = std::make_unique<PendingProof>();
   pp->count = num_circuits;
@@ -205,7 +205,11 @@ void finalize(const PendingProof& pp, supraseal_groth16_proof* proofs) {
   if (r.state != engine::JobState::kDone) throw_job_error(r);
   trace(pp, r);
   if (r.proofs.size() != pp.count) throw std::logic_error("the engine returned " + num(r.proofs.size()) + " proofs");
-  std::memcpy(proofs, r.proofs.data(), r.proofs.size() * sizeof(groth16::Proof));
+  // groth16_proof is the layout of groth16::Proof (blst affine points; a static_assert pins it).
+  for (size_t k = 0; k < r.proofs.size(); ++k) {
+    const groth16::Proof& p = groth16::as_curve<groth16::Bls12_381>(r.proofs[k], "proof");
+    std::memcpy(static_cast<void*>(proofs + k), &p, sizeof(groth16::Proof));
+  }
 }
 
 // A pending proof given up: its job is cancelled and forgotten.

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "snarkd/groth16/bellperson_io.hpp"
 #include "snarkd/server/errors.hpp"
 #include "snarkd/server/proto_json.hpp"
 #include "snarkd/server/stage_timings.hpp"
@@ -367,11 +366,14 @@ void ClusterNode::claim_loop() {
   }
 }
 
-std::vector<ff::Fr> ClusterNode::fetch_witness(const ClusterClaim& c, uint64_t num_vars, const std::string* fetched) {
+// Decoded over the claimed key's curve: the key hash the claim matched covers the curve, so it
+// is the curve the submitting host checked the witness against.
+groth16::AnyScalars ClusterNode::fetch_witness(const ClusterClaim& c, const Key& key, const std::string* fetched) {
   const std::string label = "job " + std::to_string(c.job_id) + " partition " + std::to_string(c.k);
-  if (!c.witness_path.empty()) return read_witness_file(c.witness_path, c.format, num_vars, label);
+  if (!c.witness_path.empty()) return read_witness_file(c.witness_path, c.format, key.curve, key.num_vars, label);
   const std::string bytes = fetched ? *fetched : store_->witness(c);
-  return decode_witness({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, c.format, num_vars, label);
+  return decode_witness({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, c.format, key.curve,
+                        key.num_vars, label);
 }
 
 // Witness → one-partition engine job. A witness that does not decode fails the job (it was
@@ -388,10 +390,10 @@ void ClusterNode::start_claim(const ClusterClaim& c, const std::vector<Key>& key
     held_[c.token].collected = true;
     pending_.push_back(Pending{kind, c, why, false});
   };
-  std::vector<ff::Fr> w;
+  groth16::AnyScalars w;
   try {
     if (key == keys.end()) return give_up(Pending::kRelease, "its key is not loaded here any more");
-    w = fetch_witness(c, key->num_vars, fetched);
+    w = fetch_witness(c, *key, fetched);
   } catch (const pg::Unavailable& e) {
     on_unavailable(e.what());
     return give_up(Pending::kRelease, std::string("the database went away: ") + e.what());
@@ -495,12 +497,7 @@ std::string ClusterNode::partition_result(const engine::JobResult& r) {
     if (t.device < device_names_.size()) p.set_device(host_name_ + "/" + device_names_[t.device]);
     p.set_worker(t.worker);
   }
-  if (!r.public_inputs.empty())
-    for (const ff::Fr& x : r.public_inputs[0]) p.add_public_inputs(to_decimal(x));
-  if (!r.proofs.empty()) {
-    const auto bytes = groth16::encode_proof(r.proofs[0]);
-    p.set_proof(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-  }
+  fill_partition_outputs(r, 0, true, p);  // its curve too: finish_job gives the job's from it
   return p.SerializeAsString();
 }
 

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "snarkd/engine/engine.hpp"
+#include "snarkd/groth16/any_curve.hpp"
 #include "snarkd/server/cluster_store.hpp"
 #include "snarkd/server/config.hpp"
 #include "snarkd/server/metrics.hpp"
@@ -51,8 +52,9 @@ namespace snarkd::server {
 class ClusterNode {
  public:
   struct Key {
-    std::string circuit_id, hash;  // hash: key_digest() in hex
+    std::string circuit_id, hash;  // hash: key_digest() in hex (it covers the curve)
     uint64_t num_vars = 0;
+    groth16::CurveId curve = groth16::CurveId::kBls12_381;  // witnesses are decoded over it
   };
   using KeysFn = std::function<std::vector<Key>()>;  // the circuits loaded here (the Service's)
   using AwaitDone = std::function<void(v1::JobResult)>;
@@ -121,7 +123,7 @@ class ClusterNode {
   uint32_t claim_batch() const;  // the least room worth a claim
   // fetched: the witness's bytes when the claim batch fetched them already
   void start_claim(const ClusterClaim& c, const std::vector<Key>& keys, const std::string* fetched);
-  std::vector<ff::Fr> fetch_witness(const ClusterClaim& c, uint64_t num_vars, const std::string* fetched);
+  groth16::AnyScalars fetch_witness(const ClusterClaim& c, const Key& key, const std::string* fetched);
 
   void complete_loop();
   void collect_finished();

@@ -519,6 +519,11 @@ ClusterOutcome ClusterStore::finish_job(pg::Conn& c, uint64_t id, const std::str
   }
   out.set_verified(verified);
   out.set_attempts(attempts);
+  // The partitions' results carry the curve their proving hosts gave them (one key hash, one
+  // curve); a job of daemons from before BN254 has none, and was BLS12-381's.
+  if (done && out.partitions_size() > 0)
+    out.set_curve(out.partitions(0).curve().empty() ? r1cs::curve_name(r1cs::CurveId::kBls12_381)
+                                                    : out.partitions(0).curve());
   // The end in one statement (one round trip instead of four: a job's end was ~1 of a 10-partition
   // job's ~3 round trips per partition); the NOTIFY is delivered at commit all the same.
   c.query("WITH u AS (UPDATE jobs SET state = $2, error = $3, result = $4::bytea, finished_at = $5 WHERE id = $1), "

@@ -123,7 +123,7 @@ std::span<const uint8_t> as_bytes(const std::string& s) {
 // One partition's witness into <dir>/<k>.<fr|wtns>, its bytes hashed, and decoded: an inline
 // one from the received bytes (≈ 40 % of the gRPC thread's CPU per Submit was reading back the
 // file just written, zero-filling and decoding it), a path one from its spool copy.
-Service::StagedOne Service::stage_one(const v1::Witness& w, int k, const std::string& dir, uint64_t num_vars,
+Service::StagedOne Service::stage_one(const v1::Witness& w, int k, const std::string& dir, const KeyShape& shape,
                                       uint64_t max_bytes, Sha256& h) const {
   const std::string tmp = dir + "/" + std::to_string(k) + ".tmp";
   const std::string label = "partition " + std::to_string(k);
@@ -148,8 +148,9 @@ Service::StagedOne Service::stage_one(const v1::Witness& w, int k, const std::st
   h.update_u64(uint64_t(one.format));
   const std::string file = dir + "/" + std::to_string(k) + "." + witness_format_ext(one.format);
   fs::rename(tmp, file);
-  one.values = w.source_case() == v1::Witness::kData ? decode_witness(as_bytes(w.data()), one.format, num_vars, label)
-                                                     : read_witness_file(file, one.format, num_vars, label);
+  one.values = w.source_case() == v1::Witness::kData
+                   ? decode_witness(as_bytes(w.data()), one.format, shape.curve, shape.num_vars, label)
+                   : read_witness_file(file, one.format, shape.curve, shape.num_vars, label);
   return one;
 }
 
@@ -157,10 +158,10 @@ Service::StagedOne Service::stage_one(const v1::Witness& w, int k, const std::st
 // journaled); the hash covers circuit, priority and each partition's format and bytes.
 Service::Staged Service::stage_witnesses(const v1::SubmitRequest& req, const Circuit& c) {
   Staged st;
-  const uint64_t num_vars = c.lc.key->circuit().num_vars();
+  st.curve = c.lc.shape.curve;
   // A .wtns adds a header of < 100 bytes to the values: anything larger cannot fit the circuit
   // and is refused before it is copied into the spool.
-  const uint64_t max_bytes = num_vars * sizeof(ff::Fr) + 1024;
+  const uint64_t max_bytes = c.lc.shape.witness_bytes() + 1024;
   st.dir = staging_dir();
   try {
     Sha256 h;
@@ -169,7 +170,7 @@ Service::Staged Service::stage_witnesses(const v1::SubmitRequest& req, const Cir
     h.update_u64(uint64_t(to_engine_priority(req.priority())));
     h.update_u64(uint64_t(req.partitions_size()));
     for (int k = 0; k < req.partitions_size(); ++k) {
-      StagedOne one = stage_one(req.partitions(k), k, st.dir, num_vars, max_bytes, h);
+      StagedOne one = stage_one(req.partitions(k), k, st.dir, c.lc.shape, max_bytes, h);
       st.formats.push_back(one.format);
       st.witnesses.push_back(std::move(one.values));
     }
@@ -219,6 +220,7 @@ uint64_t Service::accept(const v1::SubmitRequest& req, Staged& st, engine::Prior
   rec->priority = req.priority() == v1::PRIORITY_UNSPECIFIED ? int(v1::PRIORITY_NORMAL) : req.priority();
   rec->partitions = uint32_t(st.witnesses.size());
   rec->formats = st.formats;
+  rec->curve = r1cs::curve_name(st.curve);
   rec->submitted_at = unix_now();
   const auto t0 = std::chrono::steady_clock::now();
   journal_->commit_spool(st.dir, id);

@@ -124,6 +124,9 @@ class Service {
     int priority = 0;  // proto value
     uint32_t partitions = 0;
     std::vector<WitnessFormat> formats;
+    // The circuit's ("BLS12-381", "BN254"); "" when its circuit was not loaded as the record was
+    // made (a restart). Set before the record is shared, never changed.
+    std::string curve;
     double submitted_at = 0;
     uint32_t attempts = 1;
     std::optional<engine::JobId> engine_id;
@@ -148,12 +151,14 @@ class Service {
   struct Staged {
     std::string dir;
     std::vector<WitnessFormat> formats;
-    std::vector<std::vector<ff::Fr>> witnesses;
+    groth16::CurveId curve{};                    // the circuit's
+    std::vector<groth16::AnyScalars> witnesses;  // over that curve
     Digest hash{};
   };
 
   // service_circuits.cpp
   std::shared_ptr<const Circuit> find_circuit(const std::string& id) const;
+  std::string loaded_curve(const std::string& id) const;  // the circuit's curve name, "" if not loaded
   void register_circuit(LoadedCircuit lc);
   v1::KeyInfo key_info(const Circuit& c) const;
   void load_start_circuits();
@@ -173,9 +178,9 @@ class Service {
   Staged stage_witnesses(const v1::SubmitRequest& req, const Circuit& c);
   struct StagedOne {
     WitnessFormat format;
-    std::vector<ff::Fr> values;
+    groth16::AnyScalars values;
   };
-  StagedOne stage_one(const v1::Witness& w, int k, const std::string& dir, uint64_t num_vars, uint64_t max_bytes,
+  StagedOne stage_one(const v1::Witness& w, int k, const std::string& dir, const KeyShape& shape, uint64_t max_bytes,
                       Sha256& h) const;
   OpenedFile open_witness_path(const std::string& path) const;
   std::optional<uint64_t> claim_request_id(const std::string& rid, const Digest& hash);

@@ -22,13 +22,21 @@ std::shared_ptr<const Service::Circuit> Service::find_circuit(const std::string&
                      "unknown circuit '" + id + "' (loaded: " + (known.empty() ? "none" : known) + ")");
 }
 
+std::string Service::loaded_curve(const std::string& id) const {
+  std::lock_guard l(mu_);
+  const auto it = circuits_.find(id);
+  return it == circuits_.end() ? "" : r1cs::curve_name(it->second->lc.shape.curve);
+}
+
 void Service::register_circuit(LoadedCircuit lc) {
   const std::string id = lc.spec.id;
-  engine_->register_circuit(id, lc.key);  // throws if the id is taken or it does not fit
+  // Throws if the id is taken, no device proves the key's curve, or it does not fit.
+  engine_->register_circuit(id, lc.key);
   auto c = std::make_shared<Circuit>();
   c->lc = std::move(lc);
-  spdlog::info("circuit_registered circuit={} constraints={} vars={} source=\"{}\" load_s={:.3f}", id,
-               c->lc.key->circuit().num_constraints(), c->lc.key->circuit().num_vars(), describe_source(c->lc.spec), c->lc.load_s);
+  spdlog::info("circuit_registered circuit={} curve={} constraints={} vars={} source=\"{}\" load_s={:.3f}", id,
+               r1cs::curve_name(c->lc.shape.curve), c->lc.shape.constraints, c->lc.shape.num_vars,
+               describe_source(c->lc.spec), c->lc.load_s);
   std::lock_guard l(mu_);
   circuits_[id] = std::move(c);
   failed_circuits_.erase(id);
@@ -38,11 +46,13 @@ void Service::register_circuit(LoadedCircuit lc) {
 v1::KeyInfo Service::key_info(const Circuit& c) const {  // mu_ held
   v1::KeyInfo k;
   k.set_circuit_id(c.lc.spec.id);
-  k.set_flavour(groth16::flavour_name(c.lc.key->pk().flavour));
-  k.set_constraints(c.lc.key->circuit().num_constraints());
-  k.set_num_vars(c.lc.key->circuit().num_vars());
-  k.set_num_public(c.lc.key->circuit().num_inputs - 1);
-  k.set_domain_log2(c.lc.key->pk().log_domain);
+  const KeyShape& shape = c.lc.shape;
+  k.set_curve(r1cs::curve_name(shape.curve));
+  k.set_flavour(groth16::flavour_name(shape.flavour));
+  k.set_constraints(shape.constraints);
+  k.set_num_vars(shape.num_vars);
+  k.set_num_public(shape.num_inputs - 1);
+  k.set_domain_log2(shape.log_domain);
   k.set_source(describe_source(c.lc.spec));
   k.set_load_s(c.lc.load_s);
   k.set_from_config(c.lc.from_config);

@@ -22,7 +22,8 @@ void Service::start_cluster() {
 std::vector<ClusterNode::Key> Service::cluster_keys() const {
   std::vector<ClusterNode::Key> out;
   std::lock_guard l(mu_);
-  for (const auto& [id, c] : circuits_) out.push_back({id, to_hex(c->lc.key_hash), c->lc.key->circuit().num_vars()});
+  for (const auto& [id, c] : circuits_)
+    out.push_back({id, to_hex(c->lc.key_hash), c->lc.shape.num_vars, c->lc.shape.curve});
   return out;
 }
 

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "snarkd/groth16/bellperson_io.hpp"
 #include "snarkd/server/service.hpp"
 #include "snarkd/server/stage_timings.hpp"
 #include "snarkd/util/error.hpp"
@@ -55,6 +54,7 @@ v1::JobResult Service::to_result(const Record& rec, const engine::JobResult& r) 
   out.set_request_id(rec.request_id);
   out.set_submitted_unix_s(rec.submitted_at);
   out.set_attempts(rec.attempts);
+  out.set_curve(r1cs::curve_name(r.curve));
   v1::JobState state = to_proto_state(r.state);
   out.set_state(state);
   out.set_error(r.error);
@@ -66,12 +66,7 @@ v1::JobResult Service::to_result(const Record& rec, const engine::JobResult& r) 
     fill_timings(t, *p->mutable_timings());
     if (t.dequeued_s > 0 && t.device < device_names_.size())
       p->set_device(device_names_[t.device]), p->set_worker(t.worker);
-    if (k < r.public_inputs.size())
-      for (const ff::Fr& x : r.public_inputs[k]) p->add_public_inputs(to_decimal(x));
-    if (state == v1::JOB_STATE_DONE && k < r.proofs.size()) {
-      const auto bytes = groth16::encode_proof(r.proofs[k]);
-      p->set_proof(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-    }
+    fill_partition_outputs(r, k, state == v1::JOB_STATE_DONE, *p);
   }
   return out;
 }
@@ -92,6 +87,7 @@ v1::JobResult Service::progress(const Record& rec) const {
     out.set_request_id(rec.request_id);
     out.set_submitted_unix_s(rec.submitted_at);
     out.set_attempts(rec.attempts);
+    out.set_curve(rec.curve);
     for (uint32_t k = 0; k < rec.partitions; ++k) out.add_partitions()->set_stage(v1::PARTITION_STAGE_QUEUED);
     return out;
   }
@@ -100,7 +96,7 @@ v1::JobResult Service::progress(const Record& rec) const {
     out.set_state(v1::JOB_STATE_RUNNING);
     out.set_error("");
     out.set_verified(false);
-    for (auto& p : *out.mutable_partitions()) p.clear_proof();
+    for (auto& p : *out.mutable_partitions()) p.clear_proof(), p.clear_curve();
   }
   return out;
 }
@@ -321,6 +317,7 @@ void Service::load_journal_jobs(std::vector<uint64_t>& unfinished) {
     rec->partitions = uint32_t(j.formats.size());
     rec->formats = j.formats;
     rec->submitted_at = j.submitted_at;
+    rec->curve = loaded_curve(j.circuit_id);  // the circuits are loaded before the jobs
     rec->attempts = j.attempts;
     if (j.state != "queued") {
       if (!rec->result.ParseFromString(j.result)) {
@@ -345,13 +342,14 @@ void Service::requeue_one(const std::shared_ptr<Record>& rec) {
   engine::JobRequest req;
   req.circuit_id = rec->circuit_id;
   req.priority = to_engine_priority(rec->priority);
+  const KeyShape& shape = circuit->lc.shape;
+  // Decoded over the circuit's curve, as at submit: a spooled BN254 job comes back a BN254 job.
   for (uint32_t k = 0; k < rec->partitions; ++k)
     req.witnesses.push_back(read_witness_file(journal_->spool_file(rec->id, k, rec->formats[k]), rec->formats[k],
-                                              circuit->lc.key->circuit().num_vars(),
-                                              "spooled partition " + std::to_string(k)));
+                                              shape.curve, shape.num_vars, "spooled partition " + std::to_string(k)));
   // A full host budget: wait here, where a shutdown can interrupt, rather than inside the
   // engine's submit (which then normally admits at once).
-  const uint64_t need = uint64_t(rec->partitions) * circuit->lc.key->circuit().num_vars() * sizeof(ff::Fr);
+  const uint64_t need = uint64_t(rec->partitions) * shape.witness_bytes();
   while (cfg_.host_budget_bytes && engine_->stats().host_in_use_bytes + need > cfg_.host_budget_bytes) {
     if (stopping_) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));

@@ -1,9 +1,15 @@
-// A partition's engine timestamps as the proto's stage durations, shared by the local service
-// (Await/Status) and the cluster node (results it writes for other hosts) so both report alike.
+// A partition's engine results as proto fields — its timestamps as the stage durations, its
+// proof and public inputs — shared by the local service (Await/Status) and the cluster node
+// (results it writes for other hosts) so both report alike.
 #pragma once
 #include <algorithm>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include "snarkd/engine/engine.hpp"
+#include "snarkd/groth16/any_curve.hpp"
+#include "snarkd/util/json.hpp"
 #include "snarkd/v1/snarkd.pb.h"
 
 namespace snarkd::server {
@@ -16,6 +22,23 @@ inline void fill_timings(const engine::PartitionTiming& t, v1::StageTimings& out
   out.set_upload_s(span(t.reserved_s, t.uploaded_s));
   out.set_compute_s(span(t.uploaded_s, t.computed_s));
   out.set_finalize_s(span(t.computed_s, t.finalized_s));
+}
+
+// Partition k's public inputs (decimal, over the job's curve) and, when with_proof, its proof in
+// the curve's wire form (groth16::proof_bytes: 192 bytes for BLS12-381, 256 for BN254) with the
+// curve's name beside it.
+inline void fill_partition_outputs(const engine::JobResult& r, size_t k, bool with_proof, v1::PartitionResult& p) {
+  if (k < r.public_inputs.size())
+    std::visit(
+        [&](const auto& xs) {
+          for (const auto& x : xs) p.add_public_inputs(to_decimal(x));
+        },
+        r.public_inputs[k]);
+  if (with_proof && k < r.proofs.size()) {
+    const std::vector<uint8_t> bytes = groth16::proof_bytes(r.proofs[k]);
+    p.set_proof(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    p.set_curve(r1cs::curve_name(groth16::curve_of(r.proofs[k])));
+  }
 }
 
 }  // namespace snarkd::server

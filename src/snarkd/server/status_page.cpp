@@ -151,11 +151,11 @@ function render(s) {
     ...s.devices.map((d) => el("div", {}, d.name + " " + memory(d) + " reserved " + bytes(d.reserved_bytes) + " of " + bytes(d.pool_bytes) +
       " (peak " + bytes(d.peak_reserved_bytes) + ")",
       el("div", { class: "bar" }, el("div", { style: "width:" + pct(d.reserved_bytes, d.pool_bytes) })))));
-  table("keys", ["circuit", "flavour", "constraints", "variables", "public", "domain", "unfinished jobs", "source"],
-    s.keys.map((k) => el("tr", {}, el("td", {}, k.circuit_id), el("td", {}, k.flavour), el("td", {}, k.constraints),
+  table("keys", ["circuit", "curve", "flavour", "constraints", "variables", "public", "domain", "unfinished jobs", "source"],
+    s.keys.map((k) => el("tr", {}, el("td", {}, k.circuit_id), el("td", {}, k.curve), el("td", {}, k.flavour), el("td", {}, k.constraints),
       el("td", {}, k.num_vars), el("td", {}, k.num_public), el("td", {}, "2^" + k.domain_log2), el("td", {}, k.unfinished_jobs),
       el("td", { class: "dim" }, k.source))).concat((s.failed_circuits || []).map((f) => el("tr", {},
-      el("td", {}, f.circuit_id), el("td", { class: "err", colspan: 6 }, "failed to load: " + f.error),
+      el("td", {}, f.circuit_id), el("td", { class: "err", colspan: 7 }, "failed to load: " + f.error),
       el("td", { class: "dim" }, f.source)))));
   table("jobs", ["job", "circuit", "state", "priority", "partitions", "age", "error"],
     s.recent_jobs.map((j) => el("tr", {}, el("td", {}, j.job_id), el("td", {}, j.circuit_id),

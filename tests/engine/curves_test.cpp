@@ -1,0 +1,165 @@
+// The engine over both curves: BN254 (circom/snarkjs) keys beside BLS12-381 ones. A BN254 circuit
+// runs only on devices that prove BN254 (the CPU device; simulated devices are BLS12-381's), its
+// proofs equal the CPU prover's with the same randomness, and a value of the wrong curve is
+// refused by name.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/seed.hpp"
+#include "engine/fixture.hpp"
+#include "snarkd/engine/cpu_device.hpp"
+#include "snarkd/engine/engine.hpp"
+#include "snarkd/engine/sim_device.hpp"
+#include "snarkd/groth16/any_curve.hpp"
+#include "snarkd/groth16/prover.hpp"
+#include "snarkd/groth16/setup.hpp"
+#include "snarkd/groth16/verifier.hpp"
+#include "snarkd/groth16/zkey.hpp"
+#include "snarkd/r1cs/synthetic.hpp"
+#include "snarkd/util/error.hpp"
+
+namespace snarkd::engine {
+namespace {
+
+using groth16::Bn254;
+using BnFr = Bn254::Fr;
+
+// A circom-shaped BN254 circuit, its snarkjs key (insecure setup) and a satisfying witness.
+struct BnCircuit {
+  std::shared_ptr<const groth16::BoundKeyT<Bn254>> key;
+  std::vector<BnFr> witness;
+};
+
+const BnCircuit& bn_circuit() {
+  static const BnCircuit c = [] {
+    const uint64_t seed = test::rng("engine-curves-circuit")();
+    r1cs::SyntheticCircuitT<BnFr> s =
+        r1cs::generate_synthetic<BnFr>(r1cs::circom_poseidon_shape(300, 3, seed));
+    groth16::ZkeyT<Bn254> zk =
+        groth16::setup_snarkjs_insecure<Bn254>(s.circuit, groth16::toxic_waste_from_seed<BnFr>(seed + 1));
+    return BnCircuit{groth16::BoundKeyT<Bn254>::bind(std::move(zk.pk), std::move(zk.circuit)), std::move(s.witness)};
+  }();
+  return c;
+}
+
+std::vector<std::unique_ptr<Device>> cpu_and_sim() {
+  std::vector<std::unique_ptr<Device>> d;
+  d.push_back(std::make_unique<CpuDevice>(0, uint64_t{1} << 30));
+  SimDeviceConfig sim;
+  sim.index = 1;
+  d.push_back(std::make_unique<SimDevice>(sim));
+  return d;
+}
+
+JobRequest bn_request(size_t parts) {
+  JobRequest r;
+  r.circuit_id = "bn";
+  for (size_t k = 0; k < parts; ++k) r.witnesses.push_back(bn_circuit().witness);
+  return r;
+}
+
+std::string error_of(Engine& e, JobRequest r) {
+  try {
+    e.submit(std::move(r));
+  } catch (const InvalidArgument& ex) {
+    return ex.what();
+  }
+  return "(accepted)";
+}
+
+TEST(EngineCurves, Bn254ProofsEqualTheCpuProversAndRunOnlyWhereTheCurveIsProven) {
+  const BnCircuit& bn = bn_circuit();
+  Engine e(cpu_and_sim(), EngineConfig{});
+  e.register_circuit("bn", bn.key);
+  JobRequest r = bn_request(3);
+  auto g = test::rng("engine-curves-rs");
+  std::vector<groth16::ProofRandomnessT<Bn254>> rs;
+  for (size_t k = 0; k < 3; ++k) rs.push_back({BnFr::random(g), BnFr::random(g)});
+  r.randomness.assign(rs.begin(), rs.end());
+  const JobResult res = *e.await(e.submit(std::move(r)));
+  ASSERT_EQ(res.state, JobState::kDone) << res.error;
+  EXPECT_TRUE(res.verified);
+  EXPECT_EQ(res.curve, Bn254::kId);
+  ASSERT_EQ(res.proofs.size(), 3u);
+  for (size_t k = 0; k < 3; ++k) {
+    const auto& proof = groth16::as_curve<Bn254>(res.proofs[k], "proof");
+    EXPECT_EQ(proof, groth16::prove<Bn254>(*bn.key, bn.witness, rs[k])) << "partition " << k;
+    const auto& ins = groth16::as_curve<Bn254>(res.public_inputs[k], "inputs");
+    EXPECT_EQ(ins, std::vector<BnFr>(bn.witness.begin() + 1, bn.witness.begin() + bn.key->num_inputs()));
+    EXPECT_TRUE(groth16::verify<Bn254>(bn.key->pk().vk, proof, ins));
+    EXPECT_EQ(res.timings[k].device, 0u) << "a BN254 partition ran on the simulated device";
+  }
+  // Pinned to the simulated device, which proves BLS12-381 only.
+  JobRequest pinned = bn_request(1);
+  pinned.device = 1;
+  EXPECT_NE(error_of(e, std::move(pinned)).find("device 1 does not prove BN254 keys"), std::string::npos);
+}
+
+TEST(EngineCurves, ValuesOfTheWrongCurveAreRefusedByName) {
+  Engine e(cpu_and_sim(), EngineConfig{});
+  e.register_circuit("bn", bn_circuit().key);
+  e.register_circuit("fam", test::make_family(3, 11).key);
+  JobRequest bls_witness;
+  bls_witness.circuit_id = "bn";
+  bls_witness.witnesses.push_back(std::vector<ff::Fr>(bn_circuit().witness.size(), ff::Fr::one()));
+  EXPECT_NE(error_of(e, std::move(bls_witness)).find("the witness is BLS12-381's, expected BN254's"),
+            std::string::npos);
+  JobRequest bls_randomness = bn_request(1);
+  bls_randomness.randomness.push_back(groth16::ProofRandomness{ff::Fr::one(), ff::Fr::one()});
+  EXPECT_NE(error_of(e, std::move(bls_randomness)).find("randomness of partition 0 is BLS12-381's"),
+            std::string::npos);
+  JobRequest bn_witness;
+  bn_witness.circuit_id = "fam";
+  bn_witness.witnesses.push_back(bn_circuit().witness);
+  EXPECT_NE(error_of(e, std::move(bn_witness)).find("is BN254's, expected BLS12-381's"), std::string::npos);
+}
+
+TEST(EngineCurves, NoDeviceForTheCurveIsRefusedAtRegistration) {
+  std::vector<std::unique_ptr<Device>> sim;
+  sim.push_back(std::make_unique<SimDevice>(SimDeviceConfig{}));
+  Engine e(std::move(sim), EngineConfig{});
+  try {
+    e.register_circuit("bn", bn_circuit().key);
+    ADD_FAILURE() << "registered a BN254 key on a BLS12-381-only engine";
+  } catch (const InvalidArgument& ex) {
+    EXPECT_NE(std::string(ex.what()).find("no device (sim:0) proves BN254 keys"), std::string::npos) << ex.what();
+  }
+  EXPECT_TRUE(e.circuits().empty());
+}
+
+// Jobs of both curves interleaved on one engine; an unsatisfying BN254 witness fails its job only.
+TEST(EngineCurves, BothCurvesSideBySideAndAnUnsatisfiedBn254JobFailsAlone) {
+  const test::Family fam = test::make_family(3, 12);
+  Engine e(cpu_and_sim(), EngineConfig{.workers_per_device = 2});
+  e.register_circuit("bn", bn_circuit().key);
+  e.register_circuit("fam", fam.key);
+  JobRequest bad = bn_request(2);
+  std::get<std::vector<BnFr>>(bad.witnesses[1]).back() += BnFr::one();
+  const JobId bad_id = e.submit(std::move(bad));
+  std::vector<JobId> ids;
+  for (uint64_t x = 0; x < 6; ++x) {
+    if (x % 2) {
+      ids.push_back(e.submit(bn_request(2)));
+      continue;
+    }
+    JobRequest r;
+    r.circuit_id = "fam";
+    r.witnesses.push_back(fam.witness(100 + x));
+    ids.push_back(e.submit(std::move(r)));
+  }
+  for (JobId id : ids) {
+    const JobResult r = *e.await(id);
+    EXPECT_EQ(r.state, JobState::kDone) << r.error;
+    EXPECT_EQ(r.curve, r.circuit_id == "bn" ? Bn254::kId : groth16::Bls12_381::kId);
+  }
+  const JobResult rb = *e.await(bad_id);
+  EXPECT_EQ(rb.state, JobState::kFailed);
+  EXPECT_TRUE(rb.unsatisfied);
+  EXPECT_NE(rb.error.find("partition 1"), std::string::npos) << rb.error;
+}
+
+}  // namespace
+}  // namespace snarkd::engine
