@@ -11,7 +11,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 failures=0
 
-. "$ROOT/tests/cli/checks.sh"
+. "$ROOT/tests/common/checks.sh"
 
 # Copies $1 to $2 with byte $3 (0-based offset) replaced by the value $4 (octal escape, e.g. \377).
 patch_byte() {

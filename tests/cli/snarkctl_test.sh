@@ -20,7 +20,7 @@ cleanup() {
 trap cleanup EXIT
 unset SNARKD_SOCKET SNARKD_ADDR SNARKD_TOKEN
 
-. "$ROOT/tests/cli/checks.sh"
+. "$ROOT/tests/common/checks.sh"
 
 echo "== without a daemon: help, version, usage errors"
 expect 0 "^snarkctl [0-9]+\.[0-9]+\.[0-9]+$" "$C" --version

@@ -100,6 +100,22 @@ uint64_t smallest_cap(const std::shared_ptr<const groth16::ProvingKey>& pk,
   return 0;
 }
 
+// Waits until a worker computes one of the job's partitions, cancels the job and waits until
+// none of its partitions is on the device; prints how long the stop took.
+void cancel_while_computing(Engine& e, JobId id, const char* what) {
+  bool computing = false;
+  for (int i = 0; i < 60000 && !computing; ++i) {
+    for (const WorkerStatus& w : e.stats().workers) computing |= w.job == id && w.stage == "compute";
+    if (!computing) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(computing);
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE(e.cancel(id));
+  ASSERT_TRUE(e.wait_stopped(id, std::chrono::seconds(60)));
+  std::printf("cancel took %.3f ms to stop %s\n",
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), what);
+}
+
 TEST(CudaEngine, ProofsEqualTheCpuProverAmpleAndTightLedger) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
   auto g = test::rng("cuda-engine");
@@ -277,17 +293,7 @@ TEST(CudaEngine, CancelStopsAtAPhaseBoundaryAndFreesTheWorkspace) {
   r.circuit_id = "syn";
   r.witnesses.assign(16, syn.witness);
   const JobId id = e.submit(std::move(r));
-  bool computing = false;
-  for (int i = 0; i < 60000 && !computing; ++i) {
-    for (const WorkerStatus& w : e.stats().workers) computing |= w.job == id && w.stage == "compute";
-    if (!computing) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ASSERT_TRUE(computing);
-  const auto t0 = std::chrono::steady_clock::now();
-  EXPECT_TRUE(e.cancel(id));
-  ASSERT_TRUE(e.wait_stopped(id, std::chrono::seconds(60)));
-  std::printf("cancel took %.3f ms to stop the running partitions\n",
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  ASSERT_NO_FATAL_FAILURE(cancel_while_computing(e, id, "the running partitions"));
   EXPECT_EQ(e.stats().ledgers[0].in_use, 0u);
   e.unregister_circuit("syn");
   expect_cpu_equal(e, "fam", *fam.pk, *fam.circuit, {fam.witness(11), fam.witness(12), fam.witness(13)}, g);
@@ -635,17 +641,7 @@ TEST(CudaEngine, CancelledBn254JobFreesItsWorkspaces) {
   r.circuit_id = "big";
   r.witnesses.assign(64, big.witness(0));
   const JobId id = e.submit(std::move(r));
-  bool computing = false;
-  for (int i = 0; i < 60000 && !computing; ++i) {
-    for (const WorkerStatus& w : e.stats().workers) computing |= w.job == id && w.stage == "compute";
-    if (!computing) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ASSERT_TRUE(computing);
-  const auto t0 = std::chrono::steady_clock::now();
-  EXPECT_TRUE(e.cancel(id));
-  ASSERT_TRUE(e.wait_stopped(id, std::chrono::seconds(60)));
-  std::printf("cancel took %.3f ms to stop the BN254 partitions\n",
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  ASSERT_NO_FATAL_FAILURE(cancel_while_computing(e, id, "the BN254 partitions"));
   EXPECT_EQ(e.peek(id).state, JobState::kCancelled);
   EXPECT_EQ(e.stats().ledgers[0].in_use, 0u);
   expect_cpu_sums(e, submit_fixed<Bn254>(e, "fam", fam.key, bn_witnesses(fam, {21, 22}), g));

@@ -37,26 +37,7 @@ trap "exit 1" INT TERM HUP PIPE  # the EXIT trap then stops the daemon too
 export SNARKD_SOCKET=$T/d.sock
 unset SNARKD_ADDR SNARKD_TOKEN
 
-pass() { echo "ok   $*"; }
-fail() {
-  echo "FAIL $*"
-  failures=$((failures + 1))
-}
-
-# expect CODE PATTERN cmd...: exit code CODE and PATTERN (grep -E) in stdout+stderr.
-expect() {
-  code=$1; pattern=$2; shift 2
-  "$@" >"$T/out" 2>&1
-  got=$?
-  if [ "$got" -eq "$code" ] && { [ -z "$pattern" ] || grep -Eq -- "$pattern" "$T/out"; }; then
-    pass "[$code] $pattern"
-  else
-    fail "[want $code got $got, want /$pattern/]: $*"
-    sed 's/^/     | /' "$T/out" | head -5
-  fi
-}
-
-alive() { [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; }
+. "$ROOT/tests/common/checks.sh"
 sql() { sqlite3 "$T/state/journal.db" "$1"; }
 
 start_daemon() {

@@ -39,26 +39,7 @@ trap cleanup EXIT
 export SNARKD_SOCKET=$T/d.sock
 unset SNARKD_ADDR SNARKD_TOKEN
 
-pass() { echo "ok   $*"; }
-fail() {
-  echo "FAIL $*"
-  failures=$((failures + 1))
-}
-
-# expect CODE PATTERN cmd...: exit code CODE and PATTERN (grep -E) in stdout+stderr.
-expect() {
-  code=$1; pattern=$2; shift 2
-  "$@" >"$T/out" 2>&1
-  got=$?
-  if [ "$got" -eq "$code" ] && { [ -z "$pattern" ] || grep -Eq -- "$pattern" "$T/out"; }; then
-    pass "[$code] $pattern"
-  else
-    fail "[want $code got $got, want /$pattern/]: $*"
-    sed 's/^/     | /' "$T/out" | head -5
-  fi
-}
-
-alive() { [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; }
+. "$ROOT/tests/common/checks.sh"
 
 # config NAME DEVICES SIM_COMPUTE_MS RETENTION_S [json]: writes $T/NAME.toml (json: the log as
 # JSON lines in $T/json.log instead of text on stderr)

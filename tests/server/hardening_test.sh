@@ -37,23 +37,7 @@ export SNARKD_SOCKET=$T/d.sock
 unset SNARKD_ADDR SNARKD_TOKEN
 M=$Z/multiplier/multiplier.wtns
 
-pass() { echo "ok   $*"; }
-fail() {
-  echo "FAIL $*"
-  failures=$((failures + 1))
-}
-expect() {  # expect CODE PATTERN cmd...
-  code=$1; pattern=$2; shift 2
-  "$@" >"$T/out" 2>&1
-  got=$?
-  if [ "$got" -eq "$code" ] && { [ -z "$pattern" ] || grep -Eq -- "$pattern" "$T/out"; }; then
-    pass "[$code] $pattern"
-  else
-    fail "[want $code got $got, want /$pattern/]: $*"
-    sed 's/^/     | /' "$T/out" | head -5
-  fi
-}
-alive() { [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; }
+. "$ROOT/tests/common/checks.sh"
 mode() { stat -c %a "$1" 2>/dev/null; }
 check_mode() { [ "$(mode "$1")" = "$2" ] && pass "mode $2: ${1#$T/}" || fail "mode of ${1#$T/} is $(mode "$1"), want $2"; }
 

@@ -1,0 +1,29 @@
+# Sourced by the shell tests (tests/cli, tests/server): one line per check, failures counted in
+# $failures; $T is the caller's temporary directory, $PID its daemon's (empty when none runs).
+
+pass() { echo "ok   $*"; }
+fail() {
+  echo "FAIL $*"
+  failures=$((failures + 1))
+}
+
+# expect CODE PATTERN cmd...: runs cmd, wants exit code CODE and PATTERN (grep -E) in stderr+stdout.
+expect() {
+  code=$1; pattern=$2; shift 2
+  "$@" >"$T/out" 2>&1
+  got=$?
+  if [ "$got" -eq "$code" ] && { [ -z "$pattern" ] || grep -Eq -- "$pattern" "$T/out"; }; then
+    pass "[$code] $pattern"
+  else
+    fail "[want $code got $got, want /$pattern/]: $*"
+    sed 's/^/     | /' "$T/out" | head -5
+  fi
+}
+
+# same FILE1 FILE2 WHAT: the two files are byte-identical.
+same() {
+  if cmp -s "$1" "$2"; then pass "$3"; else fail "$3"; fi
+}
+
+# The caller's daemon is still running.
+alive() { [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; }
