@@ -27,3 +27,22 @@ same() {
 
 # The caller's daemon is still running.
 alive() { [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; }
+
+# start_snarkd CONFIG: `$S serve --config CONFIG` in the background ($PID, log $T/daemon.log),
+# waiting until it has written $T/ports.json (the config's ports_file); sets $TCP and $HTTP from
+# it. A daemon that did not start ends the test.
+start_snarkd() {
+  rm -f "$T/ports.json"
+  "$S" serve --config "$1" >>"$T/daemon.log" 2>&1 &
+  PID=$!
+  i=0
+  while [ ! -s "$T/ports.json" ] && [ $i -lt 300 ]; do
+    alive || break
+    sleep 0.1; i=$((i + 1))
+  done
+  if [ ! -s "$T/ports.json" ]; then
+    fail "the daemon did not start ($1)"; tail -20 "$T/daemon.log"; exit 1
+  fi
+  TCP=$(sed -n 's/.*"tcp": \([0-9]*\).*/\1/p' "$T/ports.json")
+  HTTP=$(sed -n 's/.*"http": \([0-9]*\).*/\1/p' "$T/ports.json")
+}

@@ -40,20 +40,7 @@ unset SNARKD_ADDR SNARKD_TOKEN
 . "$ROOT/tests/common/checks.sh"
 sql() { sqlite3 "$T/state/journal.db" "$1"; }
 
-start_daemon() {
-  rm -f "$T/ports.json"
-  "$S" serve --config "$T/d.toml" >>"$T/daemon.log" 2>&1 &
-  PID=$!
-  i=0
-  while [ ! -s "$T/ports.json" ] && [ $i -lt 300 ]; do
-    alive || break
-    sleep 0.1; i=$((i + 1))
-  done
-  if [ ! -s "$T/ports.json" ]; then
-    fail "the daemon did not start"; tail -20 "$T/daemon.log"; exit 1
-  fi
-  HTTP=$(sed -n 's/.*"http": \([0-9]*\).*/\1/p' "$T/ports.json")
-}
+start_daemon() { start_snarkd "$T/d.toml"; }
 
 # both_verify VK PUBLIC PROOF: `snarkd verify` and the @noble/curves verifier accept the proof.
 both_verify() {

@@ -82,21 +82,7 @@ zkey = "$Z/lincomb/lincomb.zkey"
 EOF
 }
 
-start_daemon() {
-  rm -f "$T/ports.json"
-  "$S" serve --config "$T/$1.toml" >>"$T/daemon.log" 2>&1 &
-  PID=$!
-  i=0
-  while [ ! -s "$T/ports.json" ] && [ $i -lt 300 ]; do
-    alive || break
-    sleep 0.1; i=$((i + 1))
-  done
-  if [ ! -s "$T/ports.json" ]; then
-    fail "the daemon did not start ($1)"; tail -20 "$T/daemon.log"; exit 1
-  fi
-  TCP=$(sed -n 's/.*"tcp": \([0-9]*\).*/\1/p' "$T/ports.json")
-  HTTP=$(sed -n 's/.*"http": \([0-9]*\).*/\1/p' "$T/ports.json")
-}
+start_daemon() { start_snarkd "$T/$1.toml"; }
 
 stop_daemon() {
   kill -TERM "$PID"
