@@ -1,7 +1,7 @@
-// The engine over both curves: BN254 (circom/snarkjs) keys beside BLS12-381 ones. A BN254 circuit
-// runs only on devices that prove BN254 (the CPU device; simulated devices are BLS12-381's), its
-// proofs equal the CPU prover's with the same randomness, and a value of the wrong curve is
-// refused by name.
+// The engine over both curves: BN254 (circom/snarkjs) keys beside BLS12-381 ones, on the CPU and
+// the simulated device. A circuit runs only on devices that prove its curve (a device that does
+// not is skipped, or the key refused when none does), its proofs equal the CPU prover's with the
+// same randomness, and a value of the wrong curve is refused by name.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -45,6 +45,35 @@ const BnCircuit& bn_circuit() {
   return c;
 }
 
+// A simulated device that proves BLS12-381 only (as a device without a BN254 path would).
+class BlsOnlyDevice final : public Device {
+ public:
+  explicit BlsOnlyDevice(SimDeviceConfig cfg) : inner_(cfg) {}
+  bool proves(groth16::CurveId c) const override { return c == groth16::CurveId::kBls12_381; }
+  uint32_t index() const override { return inner_.index(); }
+  std::string name() const override { return inner_.name(); }
+  uint64_t pool_bytes() const override { return inner_.pool_bytes(); }
+  uint64_t resident_bytes() const override { return inner_.resident_bytes(); }
+  VramLedger& ledger() override { return inner_.ledger(); }
+  void load(const CircuitEntry& c) override { inner_.load(c); }
+  void unload(const std::string& id) override { inner_.unload(id); }
+  uint64_t working_set_bytes(const CircuitEntry& c) const override { return inner_.working_set_bytes(c); }
+  std::vector<DeviceStep> steps(const CircuitEntry& c) const override { return inner_.steps(c); }
+  std::unique_ptr<DeviceWorker> make_worker(uint32_t w) override { return inner_.make_worker(w); }
+
+ private:
+  SimDevice inner_;
+};
+
+std::vector<std::unique_ptr<Device>> cpu_and_bls_only() {
+  std::vector<std::unique_ptr<Device>> d;
+  d.push_back(std::make_unique<CpuDevice>(0, uint64_t{1} << 30));
+  SimDeviceConfig sim;
+  sim.index = 1;
+  d.push_back(std::make_unique<BlsOnlyDevice>(sim));
+  return d;
+}
+
 std::vector<std::unique_ptr<Device>> cpu_and_sim() {
   std::vector<std::unique_ptr<Device>> d;
   d.push_back(std::make_unique<CpuDevice>(0, uint64_t{1} << 30));
@@ -70,9 +99,43 @@ std::string error_of(Engine& e, JobRequest r) {
   return "(accepted)";
 }
 
-TEST(EngineCurves, Bn254ProofsEqualTheCpuProversAndRunOnlyWhereTheCurveIsProven) {
+// On the CPU and the simulated device: each partition pinned to one of them in turn.
+TEST(EngineCurves, Bn254ProofsEqualTheCpuProversOnBothDevices) {
   const BnCircuit& bn = bn_circuit();
   Engine e(cpu_and_sim(), EngineConfig{});
+  e.register_circuit("bn", bn.key);
+  EXPECT_NE(e.devices()[1]->residency("bn").find("fully resident"), std::string::npos);
+  EXPECT_GT(e.devices()[1]->resident_bytes(), 0u);
+  auto g = test::rng("engine-curves-rs");
+  for (int32_t device : {0, 1}) {
+    JobRequest r = bn_request(3);
+    r.device = device;
+    std::vector<groth16::ProofRandomnessT<Bn254>> rs;
+    for (size_t k = 0; k < 3; ++k) rs.push_back({BnFr::random(g), BnFr::random(g)});
+    r.randomness.assign(rs.begin(), rs.end());
+    const JobResult res = *e.await(e.submit(std::move(r)));
+    ASSERT_EQ(res.state, JobState::kDone) << res.error;
+    EXPECT_TRUE(res.verified);
+    EXPECT_EQ(res.curve, Bn254::kId);
+    ASSERT_EQ(res.proofs.size(), 3u);
+    for (size_t k = 0; k < 3; ++k) {
+      const auto& proof = groth16::as_curve<Bn254>(res.proofs[k], "proof");
+      EXPECT_EQ(proof, groth16::prove<Bn254>(*bn.key, bn.witness, rs[k])) << "device " << device << " partition " << k;
+      const auto& ins = groth16::as_curve<Bn254>(res.public_inputs[k], "inputs");
+      EXPECT_EQ(ins, std::vector<BnFr>(bn.witness.begin() + 1, bn.witness.begin() + bn.key->num_inputs()));
+      EXPECT_TRUE(groth16::verify<Bn254>(bn.key->pk().vk, proof, ins));
+      EXPECT_EQ(res.timings[k].device, uint32_t(device));
+    }
+  }
+  e.unregister_circuit("bn");
+  EXPECT_EQ(e.devices()[1]->resident_bytes(), 0u);
+  EXPECT_EQ(e.stats().vram_overcommits, 0u);
+}
+
+// A device that does not prove BN254 gets none of its partitions and refuses a pin to it.
+TEST(EngineCurves, Bn254RunsOnlyWhereTheCurveIsProven) {
+  const BnCircuit& bn = bn_circuit();
+  Engine e(cpu_and_bls_only(), EngineConfig{});
   e.register_circuit("bn", bn.key);
   JobRequest r = bn_request(3);
   auto g = test::rng("engine-curves-rs");
@@ -119,7 +182,7 @@ TEST(EngineCurves, ValuesOfTheWrongCurveAreRefusedByName) {
 
 TEST(EngineCurves, NoDeviceForTheCurveIsRefusedAtRegistration) {
   std::vector<std::unique_ptr<Device>> sim;
-  sim.push_back(std::make_unique<SimDevice>(SimDeviceConfig{}));
+  sim.push_back(std::make_unique<BlsOnlyDevice>(SimDeviceConfig{}));
   Engine e(std::move(sim), EngineConfig{});
   try {
     e.register_circuit("bn", bn_circuit().key);
@@ -127,6 +190,27 @@ TEST(EngineCurves, NoDeviceForTheCurveIsRefusedAtRegistration) {
   } catch (const InvalidArgument& ex) {
     EXPECT_NE(std::string(ex.what()).find("no device (sim:0) proves BN254 keys"), std::string::npos) << ex.what();
   }
+  EXPECT_TRUE(e.circuits().empty());
+}
+
+// A BN254 key does not stream: one that does not fit beside one working set is refused, naming
+// the device and the sizes, and leaves nothing resident.
+TEST(EngineCurves, ABn254KeyTooLargeForTheSimulatedLedgerIsRefused) {
+  SimDeviceConfig tiny;
+  tiny.vram_bytes = uint64_t{1} << 16;
+  std::vector<std::unique_ptr<Device>> d;
+  d.push_back(std::make_unique<SimDevice>(tiny));
+  Engine e(std::move(d), EngineConfig{});
+  try {
+    e.register_circuit("bn", bn_circuit().key);
+    ADD_FAILURE() << "registered a key larger than the ledger";
+  } catch (const InvalidArgument& ex) {
+    const std::string m = ex.what();
+    EXPECT_NE(m.find("sim:0"), std::string::npos) << m;
+    EXPECT_NE(m.find("BN254 key"), std::string::npos) << m;
+    EXPECT_NE(m.find("do not stream"), std::string::npos) << m;
+  }
+  EXPECT_EQ(e.devices()[0]->resident_bytes(), 0u);
   EXPECT_TRUE(e.circuits().empty());
 }
 
@@ -159,6 +243,59 @@ TEST(EngineCurves, BothCurvesSideBySideAndAnUnsatisfiedBn254JobFailsAlone) {
   EXPECT_EQ(rb.state, JobState::kFailed);
   EXPECT_TRUE(rb.unsatisfied);
   EXPECT_NE(rb.error.find("partition 1"), std::string::npos) << rb.error;
+}
+
+// Mixed-curve randomized jobs on simulated devices whose ledgers hold both keys: random
+// priorities, partitions and cancels; every job ends, none fails, no deadlock, no over-commit,
+// every finished job verified (BN254 ones again here, independently).
+TEST(EngineCurves, RandomJobsOfBothCurvesOnSimulatedDevices) {
+  const test::Family fam = test::make_family(2, 14);
+  auto g = test::rng("engine-curves-stress");
+  SimDeviceConfig cfg;
+  cfg.vram_bytes = uint64_t{64} << 20;
+  std::vector<std::unique_ptr<Device>> devs;
+  for (uint32_t d = 0; d < 2; ++d) {
+    cfg.index = d;
+    devs.push_back(std::make_unique<SimDevice>(cfg));
+  }
+  EngineConfig ec;
+  ec.workers_per_device = 2;
+  ec.watchdog_s = 10;
+  Engine e(std::move(devs), ec);
+  e.register_circuit("bn", bn_circuit().key);
+  e.register_circuit("fam", fam.key);
+  std::vector<JobId> ids;
+  for (int i = 0; i < 400; ++i) {
+    const bool bn = g() % 2 == 0;
+    JobRequest r = bn ? bn_request(1 + g() % 3) : JobRequest{};
+    if (!bn) {
+      r.circuit_id = "fam";
+      for (uint64_t k = 0, n = 1 + g() % 3; k < n; ++k) r.witnesses.push_back(fam.witness(g() % 65536));
+    }
+    r.priority = Priority(g() % 4);
+    ids.push_back(e.submit(std::move(r)));
+    if (g() % 10 == 0) e.cancel(ids[g() % ids.size()]);
+  }
+  uint64_t done = 0;
+  for (JobId id : ids) {
+    const auto r = e.await(id, std::chrono::seconds(120));
+    ASSERT_TRUE(r) << "job " << id << " never finished";
+    EXPECT_NE(r->state, JobState::kFailed) << r->error;
+    if (r->state != JobState::kDone) continue;
+    ++done;
+    EXPECT_TRUE(r->verified);
+    if (r->curve != Bn254::kId) continue;
+    for (size_t k = 0; k < r->proofs.size(); ++k) {
+      EXPECT_TRUE(groth16::verify<Bn254>(bn_circuit().key->pk().vk, groth16::as_curve<Bn254>(r->proofs[k], "proof"),
+                                         groth16::as_curve<Bn254>(r->public_inputs[k], "inputs")));
+    }
+  }
+  const EngineStats s = e.stats();
+  EXPECT_GT(done, ids.size() / 2);
+  EXPECT_EQ(s.deadlocks, 0u);
+  EXPECT_EQ(s.vram_overcommits, 0u);
+  EXPECT_EQ(s.invalid_proofs, 0u);
+  EXPECT_LE(s.peak_vram_bytes, cfg.vram_bytes);
 }
 
 }  // namespace

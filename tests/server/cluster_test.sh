@@ -335,7 +335,7 @@ ctl d submit --circuit bn "$W" >"$T/bn.out" 2>&1
 grep -q "INVALID_ARGUMENT: partition 0 (.wtns): .*is not BN254's r .*it is BLS12-381's" "$T/bn.out" &&
   pass "a BLS12-381 witness for the BN254 key refused naming both curves" || fail "wrong-curve witness: $(cat "$T/bn.out")"
 ctl a submit --circuit bn "$BN/multiplier.wtns" >"$T/bn.out" 2>&1
-grep -q "NOT_FOUND: unknown circuit 'bn'" "$T/bn.out" && pass "a (simulated device, no BN254 key) refuses bn jobs" ||
+grep -q "NOT_FOUND: unknown circuit 'bn'" "$T/bn.out" && pass "a (no BN254 key loaded) refuses bn jobs" ||
   fail "a accepted a bn job: $(cat "$T/bn.out")"
 
 for n in a b c d; do

@@ -88,7 +88,7 @@ uint64_t SimDevice::resident_bytes() const {
 }
 
 StepSizes SimDevice::sizes(const CircuitEntry& c) {
-  const uint64_t w = VramLedger::round_up(c.witness_bytes()), n = c.pk->domain_size();
+  const uint64_t w = VramLedger::round_up(c.witness_bytes()), n = c.domain_size();
   const uint64_t v = VramLedger::round_up(n * sizeof(ff::Fr)), s = VramLedger::round_up(n * sizeof(ff::Fr) / 4);
   StepSizes z;
   z.full = w + 4 * v;
@@ -163,6 +163,12 @@ void SimDevice::load(const CircuitEntry& c) {
   if (c.abc_only()) return;  // a/b/c form only: nothing resident (abc_layout)
   auto l = std::make_shared<Loaded>();
   l->entry = c;
+  if (c.curve != groth16::CurveId::kBls12_381) {
+    load_whole(*l);
+    std::lock_guard g(mu_);
+    loaded_[c.id] = std::move(l);
+    return;
+  }
   l->a_index = r1cs::density_indices(c.pk->a_density);
   l->b_index = r1cs::density_indices(c.pk->b_density);
   l->cat = make_catalogue(*c.pk, *c.circuit, l->a_index.data(), l->b_index.data(), slot_bytes_);
@@ -188,6 +194,42 @@ void SimDevice::load(const CircuitEntry& c) {
   }
   std::lock_guard g(mu_);
   loaded_[c.id] = std::move(l);
+}
+
+namespace {
+
+// The bytes a device holds for a key placed whole (cuda::SnarkjsDeviceKey's parts): every query
+// point, the A and B matrices (row pointers, columns, coefficient indices) and the dictionary.
+template <class E>
+uint64_t whole_key_bytes(const groth16::BoundKeyT<E>& k) {
+  const auto& pk = k.pk();
+  const auto& c = k.circuit();
+  uint64_t b = (pk.a.size() + pk.b_g1.size() + pk.l.size() + pk.h.size()) * sizeof(typename E::G1Affine) +
+               pk.b_g2.size() * sizeof(typename E::G2Affine) + c.coeffs.size() * sizeof(typename E::Fr);
+  for (r1cs::Matrix m : {r1cs::Matrix::A, r1cs::Matrix::B}) {
+    const auto& csr = c.matrix(m);
+    b += csr.row_ptr.size() * sizeof(csr.row_ptr[0]) + csr.col.size() * sizeof(csr.col[0]) +
+         csr.coeff.size() * sizeof(csr.coeff[0]);
+  }
+  return VramLedger::round_up(b);
+}
+
+}  // namespace
+
+void SimDevice::load_whole(Loaded& l) {
+  const CircuitEntry& c = l.entry;
+  l.plan.key_bytes = groth16::with_curve(c.curve, [&](auto e) { return whole_key_bytes(c.key_of<decltype(e)>()); });
+  l.sizes = sizes(c);
+  l.plan.full = true;
+  l.plan.one_step_bytes = l.sizes.full;
+  l.plan.steps = {{l.sizes.full, true}};
+  const uint64_t gap = ledger_->largest_working_gap();
+  if (VramLedger::round_up(l.plan.key_bytes) + VramLedger::round_up(l.sizes.full) > gap)
+    throw InvalidArgument(std::string("the ") + r1cs::curve_name(c.curve) + " key's " +
+                          std::to_string(l.plan.key_bytes) + " bytes and one partition's " +
+                          std::to_string(l.sizes.full) + " do not fit beside the ledger's resident data (" +
+                          std::to_string(gap) + " bytes free; keys of this curve do not stream)");
+  l.key = *ledger_->reserve_resident(l.plan.key_bytes);
 }
 
 void SimDevice::unload(const std::string& circuit_id) {

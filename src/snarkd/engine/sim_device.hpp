@@ -84,6 +84,9 @@ class SimDevice final : public Device {
   uint64_t resident_bytes() const override;
   VramLedger& ledger() override { return *ledger_; }
   void set_workers(uint32_t workers) override { workers_ = workers; }
+  // Both curves: BLS12-381 keys as planned by residency.hpp (resident or streamed), keys of other
+  // curves (BN254 snarkjs keys) fully resident in one step, as the CUDA device places them.
+  bool proves(groth16::CurveId) const override { return true; }
   void load(const CircuitEntry& c) override;
   void unload(const std::string& circuit_id) override;
   uint64_t working_set_bytes(const CircuitEntry& c) const override;
@@ -153,6 +156,7 @@ class SimDevice final : public Device {
   // The test hold (SimDeviceConfig::hold_file): false if it returned because of a stop.
   static bool wait_while_held(const std::string& hold_file, const std::stop_token& stop = {});
   void copy_resident(Loaded& l);
+  void load_whole(Loaded& l);  // a key of another curve than BLS12-381: resident whole, one step
 
   SimDeviceConfig cfg_;
   uint64_t slot_bytes_ = 0;
