@@ -65,8 +65,10 @@ for f in $(fixtures '*.csr'); do seed setup 001 "$f"; done
 if [ -d "$seeds/setup" ] && command -v node >/dev/null 2>&1; then
   node tests/cli/r1cs_bomb.cjs "$build/bomb.r1cs" && seed setup 000 "$build/bomb.r1cs"
 fi
-# witness: .wtns files (mode 001) and the same values in the Fr-Montgomery layout (mode 000).
-for f in $(fixtures '*.wtns'); do seed witness 001 "$f"; done
+# witness: .wtns files over BLS12-381 (mode 001) and BN254 (mode 005: each fixture is accepted
+# over its own curve, refused over the other), and the same values in the Fr-Montgomery layout
+# (mode 000).
+for f in $(fixtures '*.wtns'); do seed witness 001 "$f"; seed witness 005 "$f"; done
 if [ -d "$seeds/witness" ] && command -v node >/dev/null 2>&1; then
   for f in $(fixtures '*.wtns'); do
     node -e '

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "snarkd/cuda/msm.hpp"
+#include "snarkd/cuda/phase_mark.hpp"
 #include "snarkd/cuda/prover_kernels.cuh"
 #include "snarkd/cuda/prover_snarkjs.hpp"
 #include "snarkd/util/error.hpp"
@@ -75,8 +76,11 @@ void witness_msm(const Affine<F>* bases, const ScalarOf<F>* w, const ScalarOf<F>
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 
+// The phase events of prove_on_stream: detail::mark_phase without a stop (the snarkjs prover
+// enqueues a whole proof without a host wait, so a per-phase stop check would come microseconds
+// apart; the engine's worker checks its stop before enqueueing).
 void mark(const PhaseEvents* phases, size_t k, cudaStream_t stream) {
-  if (phases) SNARKD_CUDA_CHECK(cudaEventRecord(phases->at[k + 1], stream));
+  detail::mark_phase(phases, k, stream, std::stop_token{}, "snarkjs proof");
 }
 
 }  // namespace
