@@ -65,21 +65,14 @@ class BlsOnlyDevice final : public Device {
   SimDevice inner_;
 };
 
-std::vector<std::unique_ptr<Device>> cpu_and_bls_only() {
-  std::vector<std::unique_ptr<Device>> d;
-  d.push_back(std::make_unique<CpuDevice>(0, uint64_t{1} << 30));
-  SimDeviceConfig sim;
-  sim.index = 1;
-  d.push_back(std::make_unique<BlsOnlyDevice>(sim));
-  return d;
-}
-
+// The CPU device (index 0) and a simulated one (index 1) of type Sim: SimDevice or BlsOnlyDevice.
+template <class Sim = SimDevice>
 std::vector<std::unique_ptr<Device>> cpu_and_sim() {
   std::vector<std::unique_ptr<Device>> d;
   d.push_back(std::make_unique<CpuDevice>(0, uint64_t{1} << 30));
   SimDeviceConfig sim;
   sim.index = 1;
-  d.push_back(std::make_unique<SimDevice>(sim));
+  d.push_back(std::make_unique<Sim>(sim));
   return d;
 }
 
@@ -135,7 +128,7 @@ TEST(EngineCurves, Bn254ProofsEqualTheCpuProversOnBothDevices) {
 // A device that does not prove BN254 gets none of its partitions and refuses a pin to it.
 TEST(EngineCurves, Bn254RunsOnlyWhereTheCurveIsProven) {
   const BnCircuit& bn = bn_circuit();
-  Engine e(cpu_and_bls_only(), EngineConfig{});
+  Engine e(cpu_and_sim<BlsOnlyDevice>(), EngineConfig{});
   e.register_circuit("bn", bn.key);
   JobRequest r = bn_request(3);
   auto g = test::rng("engine-curves-rs");

@@ -19,7 +19,7 @@ class CpuWorker final : public DeviceWorker {
     groth16::ProveOptions opt;
     opt.stop = stop;
     groth16::ProveTimings t;
-    return groth16::with_curve(c.curve, [&](auto e) -> groth16::AnyQuerySums {
+    return groth16::with_curve(c.curve(), [&](auto e) -> groth16::AnyQuerySums {
       using E = decltype(e);
       return groth16::compute_sums(c.key_of<E>(), groth16::as_curve<E>(w, "the witness"), opt, t);
     });

@@ -191,7 +191,7 @@ void CudaDevice::load_bn254(const CircuitEntry& c) {
 void CudaDevice::load(const CircuitEntry& c) {
   std::lock_guard ll(load_mu_);
   cuda::DeviceGuard g(static_cast<int>(ordinal_));
-  if (c.curve == groth16::CurveId::kBn254) return load_bn254(c);
+  if (c.curve() == groth16::CurveId::kBn254) return load_bn254(c);
   if (c.abc_only()) return load_abc_only(c);
   const groth16::ProvingKey& pk = *c.pk;
   auto l = std::make_shared<Loaded>();

@@ -34,7 +34,6 @@ namespace snarkd::engine {
 // prove BN254 (Device::proves) ever see the entry.
 struct CircuitEntry {
   std::string id;
-  groth16::CurveId curve = groth16::CurveId::kBls12_381;
   groth16::AnyBoundKey any_key;                   // the bound key of either curve (null: a/b/c form)
   std::shared_ptr<const groth16::BoundKey> key;   // BLS12-381: the bound key, or null
   std::shared_ptr<const groth16::ProvingKey> pk;  // BLS12-381: key->shared_pk(), or the a/b/c form's key
@@ -42,7 +41,7 @@ struct CircuitEntry {
 
   template <class E>
   static CircuitEntry bound(std::string id, groth16::BoundKeyPtr<E> k) {
-    CircuitEntry e{std::move(id), E::kId, k, nullptr, nullptr, nullptr};
+    CircuitEntry e{std::move(id), k, nullptr, nullptr, nullptr};
     if constexpr (std::is_same_v<E, groth16::Bls12_381>) {
       e.pk = k->shared_pk();
       e.circuit = k->shared_circuit();
@@ -51,9 +50,10 @@ struct CircuitEntry {
     return e;
   }
   static CircuitEntry abc_form(std::string id, std::shared_ptr<const groth16::ProvingKey> pk) {
-    return {std::move(id), groth16::CurveId::kBls12_381, groth16::BoundKeyPtr<groth16::Bls12_381>{}, nullptr,
-            std::move(pk), nullptr};
+    return {std::move(id), groth16::BoundKeyPtr<groth16::Bls12_381>{}, nullptr, std::move(pk), nullptr};
   }
+  // The key's curve (the a/b/c form's bellperson key: BLS12-381).
+  groth16::CurveId curve() const { return groth16::curve_of(any_key); }
   bool abc_only() const {
     return std::visit([](const auto& k) { return k == nullptr; }, any_key);
   }
@@ -116,7 +116,7 @@ class DeviceWorker {
   virtual ~DeviceWorker() = default;
   // Memory stage of a step with `witness`, its reservation granted: move the witness into it
   // (the CUDA worker stages it in pinned memory and enqueues the copy on its copy stream). When
-  // this returns, the host witness is no longer needed by this step. The witness is of c.curve.
+  // this returns, the host witness is no longer needed by this step. The witness is of c.curve().
   virtual void upload(const CircuitEntry& c, const groth16::AnyScalars& witness, const Reservation& r) = 0;
   // Returns once the device no longer touches memory through work this worker enqueued (its own
   // streams only). The engine calls it before giving back a reservation whose step ends between

@@ -125,7 +125,7 @@ const groth16::VerifyingKeyT<E>& vk_of(const CircuitEntry& c) {
 // circuit's curve.
 groth16::AnyProof assemble(const CircuitEntry& c, const groth16::AnyQuerySums& sums,
                            const std::vector<groth16::AnyRandomness>& fixed, uint32_t part) {
-  return groth16::with_curve(c.curve, [&](auto e) -> groth16::AnyProof {
+  return groth16::with_curve(c.curve(), [&](auto e) -> groth16::AnyProof {
     using E = decltype(e);
     const auto& vk = vk_of<E>(c);
     const groth16::ProofRandomnessT<E> rs = fixed.empty() ? groth16::random_proof_randomness<E>()
@@ -138,7 +138,7 @@ groth16::AnyProof assemble(const CircuitEntry& c, const groth16::AnyQuerySums& s
 // failure each proof alone, to name the bad partition. Returns how many do not verify.
 uint64_t count_invalid(const CircuitEntry& c, const std::vector<groth16::AnyProof>& proofs,
                        const std::vector<groth16::AnyScalars>& publics, std::string& first_bad) {
-  return groth16::with_curve(c.curve, [&](auto e) -> uint64_t {
+  return groth16::with_curve(c.curve(), [&](auto e) -> uint64_t {
     using E = decltype(e);
     const auto& vk = vk_of<E>(c);
     std::vector<groth16::ProofT<E>> ps;
@@ -523,7 +523,7 @@ JobResult Engine::Impl::snapshot(const Job& j) const {
   r.circuit_id = j.circuit->entry->id;
   r.priority = j.priority;
   r.error = j.error;
-  r.curve = j.circuit->entry->curve;
+  r.curve = j.circuit->entry->curve();
   if (j.state == JobState::kDone) r.proofs = j.proofs;
   r.public_inputs = j.publics;
   r.timings = j.timings;
@@ -551,7 +551,7 @@ namespace {
 // first failure after every thread has finished.
 void load_everywhere(const std::vector<std::unique_ptr<Device>>& devices, const CircuitEntry& c) {
   run_on_threads(devices.size(), [&](size_t d) {
-    if (!devices[d]->proves(c.curve)) return;
+    if (!devices[d]->proves(c.curve())) return;
     try {
       devices[d]->load(c);
     } catch (const InvalidArgument& e) {
@@ -584,11 +584,11 @@ void Engine::register_entry(CircuitEntry entry) {
   if (id.empty()) throw InvalidArgument("register_circuit: empty circuit id");
   const bool bellperson = entry.pk && entry.pk->flavour == groth16::KeyFlavour::kBellperson;
   const auto& devs = impl_->devices;
-  if (std::none_of(devs.begin(), devs.end(), [&](const auto& d) { return d->proves(entry.curve); })) {
+  if (std::none_of(devs.begin(), devs.end(), [&](const auto& d) { return d->proves(entry.curve()); })) {
     std::string names;
     for (const auto& d : devs) names += (names.empty() ? "" : ", ") + d->name();
-    throw InvalidArgument("register_circuit '" + id + "': a " + r1cs::curve_name(entry.curve) + " key, and no device (" +
-                          names + ") proves " + r1cs::curve_name(entry.curve) + " keys");
+    throw InvalidArgument("register_circuit '" + id + "': a " + r1cs::curve_name(entry.curve()) + " key, and no device (" +
+                          names + ") proves " + r1cs::curve_name(entry.curve()) + " keys");
   }
   auto reg = std::make_shared<Registered>();
   reg->entry = std::make_shared<CircuitEntry>(std::move(entry));
@@ -606,7 +606,7 @@ void Engine::register_entry(CircuitEntry entry) {
       Device& dev = *impl_->devices[d];
       const uint64_t gap = impl_->ledgers[d]->largest_working_gap();
       // No steps: the device does not run this circuit's witness-form partitions.
-      const bool runs = dev.proves(reg->entry->curve) && !reg->entry->abc_only();
+      const bool runs = dev.proves(reg->entry->curve()) && !reg->entry->abc_only();
       std::vector<DeviceStep> steps = runs ? dev.steps(*reg->entry) : std::vector<DeviceStep>{};
       for (const DeviceStep& st : steps)
         if (VramLedger::round_up(st.bytes) > gap)
@@ -614,7 +614,7 @@ void Engine::register_entry(CircuitEntry entry) {
                                 " bytes of device memory at once, " + dev.name() + "'s ledger has " +
                                 std::to_string(gap) + " beside its resident data");
       // The a/b/c form where the device has a path for the key and its working set fits.
-      uint64_t abc = bellperson && dev.proves(reg->entry->curve) ? dev.abc_working_set_bytes(*reg->entry) : 0;
+      uint64_t abc = bellperson && dev.proves(reg->entry->curve()) ? dev.abc_working_set_bytes(*reg->entry) : 0;
       if (VramLedger::round_up(abc) > gap) abc = 0;
       abc_somewhere |= abc > 0;
       reg->steps.push_back(std::move(steps));
@@ -689,8 +689,8 @@ void validate_request(const JobRequest& req, const CircuitEntry& c, const std::v
   if (c.abc_only()) throw InvalidArgument(where + "the key was registered without a circuit: a/b/c jobs only");
   if (req.device >= 0 && steps[size_t(req.device)].empty())
     throw InvalidArgument(where + "device " + std::to_string(req.device) + " does not prove " +
-                          r1cs::curve_name(c.curve) + " keys");
-  groth16::with_curve(c.curve, [&](auto e) {
+                          r1cs::curve_name(c.curve()) + " keys");
+  groth16::with_curve(c.curve(), [&](auto e) {
     using E = decltype(e);
     for (size_t k = 0; k < req.witnesses.size(); ++k) {
       const std::string label = where + "partition " + std::to_string(k);

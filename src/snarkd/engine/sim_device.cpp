@@ -163,7 +163,7 @@ void SimDevice::load(const CircuitEntry& c) {
   if (c.abc_only()) return;  // a/b/c form only: nothing resident (abc_layout)
   auto l = std::make_shared<Loaded>();
   l->entry = c;
-  if (c.curve != groth16::CurveId::kBls12_381) {
+  if (c.curve() != groth16::CurveId::kBls12_381) {
     load_whole(*l);
     std::lock_guard g(mu_);
     loaded_[c.id] = std::move(l);
@@ -218,14 +218,14 @@ uint64_t whole_key_bytes(const groth16::BoundKeyT<E>& k) {
 
 void SimDevice::load_whole(Loaded& l) {
   const CircuitEntry& c = l.entry;
-  l.plan.key_bytes = groth16::with_curve(c.curve, [&](auto e) { return whole_key_bytes(c.key_of<decltype(e)>()); });
+  l.plan.key_bytes = groth16::with_curve(c.curve(), [&](auto e) { return whole_key_bytes(c.key_of<decltype(e)>()); });
   l.sizes = sizes(c);
   l.plan.full = true;
   l.plan.one_step_bytes = l.sizes.full;
   l.plan.steps = {{l.sizes.full, true}};
   const uint64_t gap = ledger_->largest_working_gap();
   if (VramLedger::round_up(l.plan.key_bytes) + VramLedger::round_up(l.sizes.full) > gap)
-    throw InvalidArgument(std::string("the ") + r1cs::curve_name(c.curve) + " key's " +
+    throw InvalidArgument(std::string("the ") + r1cs::curve_name(c.curve()) + " key's " +
                           std::to_string(l.plan.key_bytes) + " bytes and one partition's " +
                           std::to_string(l.sizes.full) + " do not fit beside the ledger's resident data (" +
                           std::to_string(gap) + " bytes free; keys of this curve do not stream)");

@@ -66,7 +66,7 @@ class SimWorker final : public DeviceWorker {
   SimWorker(SimDevice& d, uint32_t index) : d_(d), index_(index), serial_(uint64_t{index} << 40) {}
 
   void upload(const CircuitEntry& c, const groth16::AnyScalars& any, const Reservation& r) override {
-    if (groth16::curve_of(any) != c.curve) throw InvalidArgument("simulated upload: the witness is of another curve");
+    if (groth16::curve_of(any) != c.curve()) throw InvalidArgument("simulated upload: the witness is of another curve");
     const auto witness = std::visit([](const auto& w) { return std::as_bytes(std::span(w)); }, any);
     const uint64_t wbytes = witness.size_bytes();
     if (wbytes > r.bytes() || wbytes != c.witness_bytes())
@@ -410,7 +410,7 @@ groth16::AnyQuerySums SimWorker::compute(const CircuitEntry& c, Reservation& r, 
   std::exception_ptr failure;
   groth16::AnyQuerySums sums;
   try {
-    sums = groth16::with_curve(c.curve, [&](auto e) -> groth16::AnyQuerySums {
+    sums = groth16::with_curve(c.curve(), [&](auto e) -> groth16::AnyQuerySums {
       using E = decltype(e);
       const auto* we = reinterpret_cast<const typename E::Fr*>(base);  // the arena holds the witness's bytes
       return groth16::compute_sums(c.key_of<E>(), std::span<const typename E::Fr>(we, c.num_vars()), opt, t);
