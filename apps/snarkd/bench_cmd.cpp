@@ -130,6 +130,7 @@ struct Report {
   std::vector<double> busy_per_device;
   std::array<double, engine::kNumStages> stage_median{};
   double queue_wait_median = 0;
+  double prepare_median = 0;  // host seconds a partition's witness took to compact, before its reservation
   engine::EngineStats stats;
   // Key residency and the copy engine, summed over devices (the key streaming of issue 18).
   engine::StreamStats stream;
@@ -155,7 +156,7 @@ Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& 
   Report r;
   r.wall_s = wall_s;
   r.stats = e.stats();
-  std::vector<double> queue_wait, finished, job_done;
+  std::vector<double> queue_wait, finished, job_done, prepare;
   std::vector<std::pair<std::string, std::vector<double>>> phases;  // in first-seen order
   r.partitions_per_device.assign(e.devices().size(), 0);
   for (const auto& res : results) {
@@ -167,6 +168,7 @@ Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& 
       job_done.back() = std::max(job_done.back(), t.finalized_s - t0);
       if (t.reserved_s > 0 && t.finalized_s > 0) r.busy_sum_s += t.finalized_s - t.reserved_s;
       queue_wait.push_back(t.dequeued_s - t.submitted_s);
+      prepare.push_back(t.prepare_seconds);
       if (t.finalized_s > 0) finished.push_back(t.finalized_s), ++r.partitions_per_device.at(t.device);
       if (t.finalized_s > 0 && t.reserved_device != t.device) ++r.cross_device;
       for (const auto& ph : t.phases) {
@@ -188,6 +190,7 @@ Report summarise(const engine::Engine& e, const std::vector<engine::JobResult>& 
     r.steady_s_per_partition = (finished.back() - finished.front()) / double(finished.size() - 1);
   r.invalid = r.stats.invalid_proofs;
   r.queue_wait_median = median(queue_wait);
+  r.prepare_median = median(prepare);
   const engine::Timeline tl = e.timeline();
   r.stage_median = engine::stage_medians(tl);
   for (uint32_t d = 0; d < tl.devices; ++d) {
@@ -271,6 +274,7 @@ void write_json(const std::string& path, const std::string& device, const Option
   j.set("host_budget_peak_bytes", Json::number(r.stats.host_peak_bytes));
   j.set("setup_s", json_num(bc.setup_s));
   j.set("queue_wait_median_s", json_num(r.queue_wait_median));
+  j.set("witness_prepare_median_s", json_num(r.prepare_median));
   const CopyFigures cf = copy_figures(r);
   j.set("key_residency", Json::string(r.residency));
   j.set("vram_cap_bytes", Json::number(run_vram_bytes));
@@ -309,7 +313,8 @@ void print_table(const Report& r, uint32_t devices, uint32_t workers) {
   std::printf("  stage medians:");
   for (size_t s = 0; s < engine::kNumStages; ++s)
     if (!std::isnan(r.stage_median[s])) std::printf(" %s %.4f s", engine::stage_name(engine::Stage(s)), r.stage_median[s]);
-  std::printf("; queue wait %.4f s\n", r.queue_wait_median);
+  std::printf("; queue wait %.4f s; witness compaction (host, before the reservation) %.4f s\n",
+              r.queue_wait_median, r.prepare_median);
   std::printf("  steady state %.3f s/partition; partitions per device:", r.steady_s_per_partition);
   for (uint64_t n : r.partitions_per_device) std::printf(" %llu", (unsigned long long)n);
   std::printf(" (%llu on a device other than the one that reserved)\n", (unsigned long long)r.cross_device);

@@ -9,9 +9,10 @@
 # timelines of every run). Wall: ≈ 7–8 min (set-up ≈ 2.5 min, five runs of 20 partitions); the
 # bench is stopped at 510 s whatever happens, and the summary still comes out.
 #   usage: [RUNS=16:1,16:2,16:3,24:3,0:3] sh scripts/gpu/porep_small_cards.sh [extra bench arguments]
-# RUNS: the bench's --runs list (cap GiB:workers; 0 = no cap). The five runs rarely fit the
+# RUNS: the bench's --runs list (cap GiB:workers; 0 = no cap); PARTS: partitions per job (10). The five runs rarely fit the
 # 510 s limit (BENCH_LIMIT): split them over calls in one lease (RUNS=16:1,16:2,16:3, then
-# RUNS=24:3,0:3). SNARKD_MSM_LANES=1 in the environment: a streamed partition's witness MSMs
+# RUNS=24:3,0:3). SNARKD_WITNESS_COMPACT=0: witnesses uploaded plain, not compacted
+# (engine/compact_upload.hpp). SNARKD_MSM_LANES=1 in the environment: a streamed partition's witness MSMs
 # run after its H MSM instead of beside it (engine/cuda_worker.cpp).
 set -u
 OUT=${OUT:-/tmp/snarkd-small-cards}
@@ -29,7 +30,7 @@ start=$(date +%s)
 # key (~65 GiB) on the 125 GiB host; the next job's copies start when a job's partitions have
 # left host memory.
 timeout "$LIMIT" "$B/apps/snarkd" bench --device cuda:0 --circuit porep-shaped --constraints 130278869 \
-  --jobs 2 --partitions-per-job 10 --runs "$RUNS" --host-gib 44 \
+  --jobs 2 --partitions-per-job "${PARTS:-10}" --runs "$RUNS" --host-gib 44 \
   --json "$W/bench.json" --timeline "$W/timeline.svg" "$@" > "$OUT/bench.log" 2>&1
 rc=$?
 kill "$SMI" 2> /dev/null

@@ -21,6 +21,19 @@ std::vector<F> random_vector(std::mt19937_64& g, size_t n) {
 }
 inline std::vector<ff::Fr> random_fr_vector(std::mt19937_64& g, size_t n) { return random_vector<ff::Fr>(g, n); }
 
+// n values: 0 with probability p0, 1 with p1, else a random non-zero element (a witness of the
+// PoRep kind at p0 + p1 ≈ 0.95).
+template <class F = ff::Fr>
+std::vector<F> random_bit_heavy(std::mt19937_64& g, uint64_t n, double p0, double p1) {
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<F> w(n);
+  for (F& x : w) {
+    const double t = u(g);
+    x = t < p0 ? F::zero() : t < p0 + p1 ? F::one() : F::random_nonzero(g);
+  }
+  return w;
+}
+
 // g^((r−1)/2^log_n), independently of F::root_of_unity.
 template <class F = ff::Fr>
 F expected_root(uint32_t log_n, uint64_t generator) {

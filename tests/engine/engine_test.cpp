@@ -19,6 +19,8 @@
 #include "snarkd/engine/engine.hpp"
 #include "snarkd/engine/sim_device.hpp"
 #include "snarkd/groth16/prover.hpp"
+#include "snarkd/groth16/setup.hpp"
+#include "snarkd/r1cs/synthetic.hpp"
 #include "snarkd/groth16/verifier.hpp"
 #include "snarkd/util/error.hpp"
 
@@ -592,6 +594,38 @@ TEST(EngineStress, TenThousandRandomJobsAcrossDevicesWorkersAndBudgets) {
   EXPECT_GE(sum.leases, sum.fills);
   EXPECT_GT(sum.cancelled, 0u);
   EXPECT_GT(sum.done, total / 2);
+}
+
+// A witness of mostly 0s and 1s travels in its compact form (r1cs::CompactWitness: the workers
+// compact before reserving and the simulated device expands it with the CPU twin); a witness of
+// random field elements travels plain. Either way every proof equals the CPU prover's.
+TEST(Engine, BitHeavyWitnessesTravelCompactRandomOnesPlain) {
+  for (const double bits : {0.95, 0.0}) {
+    r1cs::SyntheticParams p;
+    p.num_constraints = 3000;
+    p.num_inputs = 4;
+    p.bit_fraction = bits;
+    p.zero_fraction = bits / 2;
+    r1cs::SyntheticCircuit sc = r1cs::generate_synthetic(p);
+    const auto key = test::bind(groth16::setup_insecure(sc.circuit, groth16::toxic_waste_from_seed(5)), sc.circuit);
+    Engine e(sim_devices(1, SimDeviceConfig{}), EngineConfig{});
+    e.register_circuit("syn", key);
+    JobRequest r;
+    r.circuit_id = "syn";
+    std::vector<groth16::ProofRandomness> rs;
+    for (uint64_t k = 0; k < 3; ++k) {
+      r.witnesses.push_back(sc.witness);
+      rs.push_back(groth16::ProofRandomness{ff::Fr::from_u64(10 + k), ff::Fr::from_u64(20 + k)});
+    }
+    r.randomness.assign(rs.begin(), rs.end());
+    const JobResult res = *e.await(e.submit(std::move(r)));
+    ASSERT_EQ(res.state, JobState::kDone) << res.error;
+    for (size_t k = 0; k < 3; ++k)
+      EXPECT_EQ(res.proofs[k], groth16::AnyProof(groth16::prove(*key, sc.witness, rs[k]))) << "bits " << bits;
+    const uint64_t plain = 3 * sc.witness.size() * sizeof(ff::Fr), moved = e.devices()[0]->stream_stats().witness_bytes;
+    if (bits > 0) EXPECT_LT(moved * 4, plain) << "a bit-heavy witness moved " << moved << " of " << plain << " bytes";
+    else EXPECT_EQ(moved, plain);
+  }
 }
 
 }  // namespace

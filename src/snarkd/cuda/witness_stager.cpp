@@ -1,8 +1,10 @@
 #include "snarkd/cuda/witness_stager.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
+#include "snarkd/cuda/witness_expand.hpp"
 #include "snarkd/util/threads.hpp"
 
 namespace snarkd::cuda {
@@ -40,6 +42,21 @@ void WitnessStager::enqueue(const void* host, size_t bytes, void* d_dst, cudaStr
   }
   uploaded_.record(copy_stream);
   staged_ += bytes;
+}
+
+void WitnessStager::enqueue_compact(const r1cs::CompactWitness& c, void* d_scratch, void* d_dst,
+                                    cudaStream_t copy_stream) {
+  const r1cs::CompactLayout l = r1cs::compact_layout(c);
+  auto* s = static_cast<std::byte*>(d_scratch);
+  enqueue(c.ones.data(), c.ones.size() * 8, s + l.ones, copy_stream);
+  enqueue(c.others.data(), c.others.size() * 8, s + l.others, copy_stream);
+  enqueue(c.offset.data(), c.offset.size() * 4, s + l.offset, copy_stream);
+  enqueue(c.values.data(), c.values.size() * sizeof(ff::Fr), s + l.values, copy_stream);
+  const ff::Fr one = ff::Fr::one();
+  std::array<uint64_t, 4> limbs;
+  std::memcpy(limbs.data(), &one, sizeof limbs);
+  launch_expand_witness(d_scratch, l, c.n, limbs, d_dst, copy_stream);
+  uploaded_.record(copy_stream);
 }
 
 }  // namespace snarkd::cuda

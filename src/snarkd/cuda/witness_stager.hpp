@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "snarkd/cuda/runtime.hpp"
+#include "snarkd/r1cs/compact_witness.hpp"
 
 namespace snarkd::cuda {
 
@@ -24,6 +25,10 @@ class WitnessStager {
   // Enqueues the copy of `bytes` from `host` to `d_dst` on `copy_stream`; blocks only while a
   // chunk's previous copy is still on the wire. `d_dst` must stay valid until the copy is done.
   void enqueue(const void* host, size_t bytes, void* d_dst, cudaStream_t copy_stream);
+  // The witness from its compact form: its arrays into d_scratch (r1cs::compact_layout(c).total
+  // bytes, not overlapping d_dst), then the expansion into d_dst (c.n 32-byte values), both on
+  // `copy_stream`; wait_in covers the expansion.
+  void enqueue_compact(const r1cs::CompactWitness& c, void* d_scratch, void* d_dst, cudaStream_t copy_stream);
   // Makes `stream` wait (on the device) for the last enqueue's copies.
   void wait_in(cudaStream_t stream) const { uploaded_.wait_in(stream); }
   uint64_t bytes_staged() const { return staged_; }

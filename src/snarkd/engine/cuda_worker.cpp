@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "snarkd/engine/compact_upload.hpp"
 #include "snarkd/engine/cuda_device.hpp"
 #include "snarkd/cuda/witness_stager.hpp"
 #include "snarkd/util/cancel.hpp"
@@ -31,6 +32,9 @@ class CudaWorker final : public DeviceWorker {
   }
 
   void upload(const CircuitEntry& c, const groth16::AnyScalars& witness, const Reservation& r) override;
+  double prepare(const CircuitEntry& c, const groth16::AnyScalars& witness) override {
+    return prepared_.prepare(c, witness);
+  }
   void settle() override { copy_.synchronize(); }  // this worker's copy stream only
   void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
                     const std::stop_token& stop) override;
@@ -84,6 +88,7 @@ class CudaWorker final : public DeviceWorker {
   cuda::PinnedBuffer<cuda::SnarkjsDeviceSums<groth16::Bn254>> bn254_sums_;
   cuda::PinnedBuffer<uint64_t> count_, msm_count_ = cuda::PinnedBuffer<uint64_t>(1);
   cuda::PackedDensity a_density_, b_density_;  // the last a/b/c upload's (staged by then)
+  PreparedWitness prepared_;
 };
 
 namespace {
@@ -137,6 +142,14 @@ void CudaWorker::upload(const CircuitEntry& c, const groth16::AnyScalars& any, c
     at = l->plan.full ? l->dkey->layout().witness : l->layout.w;
   }
   if (r.bytes() < at + witness.size_bytes()) throw InvalidArgument(d_.name() + ": the witness does not fit its reservation");
+  uint64_t scratch = 0;
+  if (const r1cs::CompactWitness* cw = prepared_.usable(witness.data(), witness.size_bytes(), at, r.bytes(), &scratch)) {
+    std::byte* base = d_.pool() + r.offset();
+    drained_on_error(copy_, [&] { stager_.enqueue_compact(*cw, base + scratch, base + at, copy_); });
+    std::lock_guard lk(d_.mu_);
+    d_.witness_bytes_ += cw->payload_bytes();
+    return;
+  }
   drained_on_error(copy_, [&] { stager_.enqueue(witness.data(), witness.size_bytes(), d_.pool() + r.offset() + at, copy_); });
   std::lock_guard lk(d_.mu_);
   d_.witness_bytes_ += witness.size_bytes();

@@ -118,6 +118,15 @@ class DeviceWorker {
   // (the CUDA worker stages it in pinned memory and enqueues the copy on its copy stream). When
   // this returns, the host witness is no longer needed by this step. The witness is of c.curve().
   virtual void upload(const CircuitEntry& c, const groth16::AnyScalars& witness, const Reservation& r) = 0;
+  // Host work on a partition's witness before its first reservation, so that it holds no device
+  // memory: the CUDA and simulated workers compact a witness of mostly 0s and 1s here
+  // (r1cs::CompactWitness), and their uploads then move that form. `witness` stays alive and
+  // unchanged until the partition's last upload. Returns the seconds spent (0: nothing done).
+  virtual double prepare(const CircuitEntry& c, const groth16::AnyScalars& witness) {
+    (void)c;
+    (void)witness;
+    return 0;
+  }
   // Returns once the device no longer touches memory through work this worker enqueued (its own
   // streams only). The engine calls it before giving back a reservation whose step ends between
   // upload and compute (a cancel there): the CUDA worker's last witness chunks may be on the wire.

@@ -9,6 +9,7 @@
 #include <stop_token>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 
 #include "snarkd/groth16/verifier.hpp"
 #include "snarkd/util/error.hpp"
@@ -206,7 +207,14 @@ struct Engine::Impl {
   std::optional<Popped> pop(uint32_t device, uint32_t worker);
   // The first queued partition a worker of `device` may run (mu held); queue.end() if none.
   std::map<QueueKey, std::shared_ptr<Job>>::iterator eligible(uint32_t device);
-  void drop_input(Job& j, uint32_t partition, groth16::AnyScalars& witness, AbcPartition& abc);  // mu held
+  // mu held: the partition's inputs leave the job (its host budget is released). The caller
+  // frees what it returns once mu is unlocked: freeing a PoRep witness (4.2 GB, ~1M pages given
+  // back to the kernel) takes a good fraction of a second, which under mu stalls every worker.
+  struct DroppedInput {
+    groth16::AnyScalars witness;
+    AbcPartition abc;
+  };
+  [[nodiscard]] DroppedInput drop_input(Job& j, uint32_t partition, groth16::AnyScalars& witness, AbcPartition& abc);
   void worker_loop(uint32_t device, uint32_t worker);
   void run_partition(uint32_t device, uint32_t worker, DeviceWorker& dw, Popped& p);
   void leave(Job& j, uint32_t partition);  // mu held; an in-flight partition leaves its device
@@ -334,7 +342,8 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
     std::lock_guard l(mu);
     j.timings[part].*field = t;
   };
-  auto release_witness = [&] { drop_input(j, part, p.witness, p.abc); };
+  DroppedInput dropped;  // freed outside mu: after the step's reservation is released, or on return
+  auto release_witness = [&] { dropped = drop_input(j, part, p.witness, p.abc); };
   auto abandon = [&] {
     std::lock_guard l(mu);
     release_witness();
@@ -348,6 +357,11 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
   for (uint32_t k = 0; k < steps.size(); ++k)
     if (steps[k].witness) last_witness = k;
   try {
+    if (!j.abc_form) {  // host work before the first reservation: it holds no device memory
+      const double s = dw.prepare(c, p.witness);
+      std::lock_guard l(mu);
+      j.timings[part].prepare_seconds = s;
+    }
     groth16::AnyQuerySums sums;
     for (uint32_t k = 0; k < steps.size(); ++k) {
       enter(Stage::kWaitVram);
@@ -396,6 +410,7 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
         phases.insert(phases.end(), clock.phases_.begin(), clock.phases_.end());
       }
       if (k + 1 == steps.size()) stamp(&PartitionTiming::computed_s, t_comp);
+      dropped = {};  // the host witness, once given up, is freed off the device's path
       if (give_up()) return abandon();
     }
     const double t_comp = now();
@@ -414,14 +429,15 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
   }
 }
 
-void Engine::Impl::drop_input(Job& j, uint32_t part, groth16::AnyScalars& witness, AbcPartition& abc) {
-  groth16::AnyScalars().swap(witness);
+Engine::Impl::DroppedInput Engine::Impl::drop_input(Job& j, uint32_t part, groth16::AnyScalars& witness,
+                                                   AbcPartition& abc) {
+  DroppedInput out{std::exchange(witness, groth16::AnyScalars()), std::exchange(abc, AbcPartition())};
   if (j.charged[part]) {
     host.release(j.part_bytes);
     if (j.abc_form && --j.unconsumed == 0) done_cv.notify_all();  // await_consumed
   }
-  abc = {};
   j.charged[part] = false;
+  return out;
 }
 
 void Engine::Impl::leave(Job& j, uint32_t) {
@@ -478,7 +494,7 @@ void Engine::Impl::fail(Job& j, const std::string& why, JobState state) {
     QueueKey key = base;
     key.partition = k;
     if (queue.erase(key) == 0) continue;
-    drop_input(j, k, j.witnesses[k], j.abc[k]);
+    (void)drop_input(j, k, j.witnesses[k], j.abc[k]);  // a failing job: freed here, under mu
     --j.circuit->users;
   }
   done_cv.notify_all();

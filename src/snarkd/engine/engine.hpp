@@ -82,6 +82,7 @@ struct PartitionTiming {
   // partition submitted before another was popped has the smaller submit_order).
   uint64_t submit_order = 0, dequeue_order = 0;
   std::vector<PhaseTime> phases;  // compute-stage phases the device reported (may be empty)
+  double prepare_seconds = 0;     // host work on the witness before the first reservation (compaction)
 };
 
 struct JobResult {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <thread>
 
+#include "snarkd/engine/compact_upload.hpp"
 #include "snarkd/engine/sim_device.hpp"
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/msm/msm.hpp"
@@ -74,16 +75,27 @@ class SimWorker final : public DeviceWorker {
     std::lock_guard engine(*d_.copy_engine_);
     const auto t0 = Clock::now();
     std::byte* base = d_.arena_.get() + r.offset();
-    std::memcpy(base, witness.data(), wbytes);
+    // A compacted witness: the bytes on the wire are the compact arrays, and the arena gets the
+    // CPU twin's expansion of them (the CUDA worker expands on the device).
+    uint64_t scratch = 0, moved = wbytes;
+    if (const r1cs::CompactWitness* cw = prepared_.usable(witness.data(), wbytes, 0, r.bytes(), &scratch)) {
+      std::memcpy(base, r1cs::expand_witness(*cw).data(), wbytes);
+      moved = cw->payload_bytes();
+    } else {
+      std::memcpy(base, witness.data(), wbytes);
+    }
     tag_ = tag_of(r.offset(), ++serial_);
     for (uint64_t off = wbytes; off + 8 <= r.bytes(); off += 8) std::memcpy(base + off, &tag_, 8);
     double t = d_.cfg_.upload_s;
-    if (d_.cfg_.upload_bytes_per_s > 0) t += double(wbytes) / d_.cfg_.upload_bytes_per_s;
-    d_.witness_bytes_ += wbytes;
+    if (d_.cfg_.upload_bytes_per_s > 0) t += double(moved) / d_.cfg_.upload_bytes_per_s;
+    d_.witness_bytes_ += moved;
     std::this_thread::sleep_until(t0 + seconds(t));
     if (d_.cfg_.hold_uploads) SimDevice::wait_while_held(d_.cfg_.hold_file);
   }
 
+  double prepare(const CircuitEntry& c, const groth16::AnyScalars& witness) override {
+    return prepared_.prepare(c, witness);
+  }
   void compute_step(const CircuitEntry& c, uint32_t step, Reservation& r, StageClock& clock,
                     const std::stop_token& stop) override;
   groth16::AnyQuerySums compute(const CircuitEntry& c, Reservation& r, StageClock& clock,
@@ -165,6 +177,7 @@ class SimWorker final : public DeviceWorker {
   uint64_t tag_ = 0, serial_ = 0;
   ec::G1Jacobian h_sum_;  // step 0's H sum, for the last step
   uint64_t abc_popcounts_[3] = {};  // the uploaded a/b/c partition's a_aux, b_inp, b_aux counts
+  PreparedWitness prepared_;
 };
 
 // The a/b/c upload: [inputs | aux | a | b | c (zero-padded to n) | density words], then the tag.
