@@ -7,11 +7,9 @@ ROOT=$2
 F=$ROOT/tests/r1cs/fixtures
 Z=$ROOT/tests/groth16/fixtures
 NOBLE=$ROOT/tools/vectors/verify_bellperson.mjs
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-failures=0
-
 . "$ROOT/tests/common/checks.sh"
+begin_test snarkd-cli
+
 
 # Copies $1 to $2 with byte $3 (0-based offset) replaced by the value $4 (octal escape, e.g. \377).
 patch_byte() {
@@ -217,5 +215,4 @@ expect 2 "bomb.r1cs: a key for 4294967295 variables .* needs up to [0-9.]+ GiB d
   "$S" setup --r1cs "$T/bomb.r1cs" --params "$T/x.params"
 expect 2 "more than the 0.0 GiB allowed" "$S" setup --r1cs "$F/fixture.r1cs" --params "$T/x.params" --max-memory-gib 0.001
 
-if [ "$failures" -ne 0 ]; then echo "$failures check(s) failed"; exit 1; fi
-echo "all CLI checks passed"
+end_test CLI

@@ -10,17 +10,9 @@ S=$1
 C=$2
 ROOT=$3
 M=$ROOT/tests/groth16/fixtures/multiplier
-T=$(mktemp -d /tmp/snarkctl-test-XXXXXX)
-PID=""
-failures=0
-cleanup() {
-  [ -n "$PID" ] && kill -9 "$PID" 2>/dev/null
-  rm -rf "$T"
-}
-trap cleanup EXIT
-unset SNARKD_SOCKET SNARKD_ADDR SNARKD_TOKEN
-
 . "$ROOT/tests/common/checks.sh"
+begin_test snarkctl-test
+unset SNARKD_SOCKET SNARKD_ADDR SNARKD_TOKEN
 
 echo "== without a daemon: help, version, usage errors"
 expect 0 "^snarkctl [0-9]+\.[0-9]+\.[0-9]+$" "$C" --version
@@ -83,5 +75,4 @@ rc=$?
 PID=""
 [ "$rc" -eq 0 ] && echo "ok   SIGTERM: the daemon exited 0" || { echo "FAIL: the daemon exited $rc"; failures=$((failures + 1)); }
 
-if [ "$failures" -ne 0 ]; then echo "$failures check(s) failed"; exit 1; fi
-echo "all snarkctl checks passed"
+end_test snarkctl

@@ -1,5 +1,27 @@
 # Sourced by the shell tests (tests/cli, tests/server): one line per check, failures counted in
-# $failures; $T is the caller's temporary directory, $PID its daemon's (empty when none runs).
+# $failures; $T is the test's temporary directory, $PID its daemon's (empty when none runs).
+
+# begin_test NAME: a fresh $T (/tmp/NAME-XXXXXX), no failures yet, no daemon. On exit the daemon
+# $PID and the processes listed in $ALSO_KILL are stopped and $T removed; an interrupt exits
+# the same way.
+begin_test() {
+  T=$(mktemp -d "/tmp/$1-XXXXXX")
+  PID=""
+  ALSO_KILL=""
+  failures=0
+  trap '[ -n "$PID" ] && kill -9 "$PID" 2>/dev/null; for p in $ALSO_KILL; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
+  trap 'exit 1' INT TERM HUP PIPE
+}
+
+# end_test WHAT [LOG]: exit 1 naming the failures (and the last 40 lines of LOG), else report
+# that every WHAT check passed.
+end_test() {
+  if [ "$failures" -ne 0 ]; then
+    if [ -n "${2:-}" ]; then echo "$failures check(s) failed; log:"; tail -40 "$2"; else echo "$failures check(s) failed"; fi
+    exit 1
+  fi
+  echo "all $1 checks passed"
+}
 
 pass() { echo "ok   $*"; }
 fail() {

@@ -25,19 +25,11 @@ DEVZKEY=$4
 Z=$ROOT/tests/groth16/fixtures
 NOBLE=$ROOT/tools/vectors/verify_snarkjs_bn254.mjs
 SCHEMA=$ROOT/docs/STATUS_SCHEMA.json
-T=$(mktemp -d /tmp/snarkd-bn254-XXXXXX)
-PID=""
-failures=0
-cleanup() {
-  [ -n "$PID" ] && kill -9 "$PID" 2>/dev/null
-  rm -rf "$T"
-}
-trap cleanup EXIT
-trap "exit 1" INT TERM HUP PIPE  # the EXIT trap then stops the daemon too
+. "$ROOT/tests/common/checks.sh"
+begin_test snarkd-bn254
 export SNARKD_SOCKET=$T/d.sock
 unset SNARKD_ADDR SNARKD_TOKEN
 
-. "$ROOT/tests/common/checks.sh"
 sql() { sqlite3 "$T/state/journal.db" "$1"; }
 
 start_daemon() { start_snarkd "$T/d.toml"; }
@@ -232,9 +224,4 @@ rc=$?
 PID=""
 [ "$rc" -eq 0 ] && pass "SIGTERM: the daemon exited 0" || fail "SIGTERM: exit code $rc"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures check(s) failed; daemon log:"
-  tail -40 "$T/daemon.log"
-  exit 1
-fi
-echo "all BN254 daemon checks passed"
+end_test "BN254 daemon" "$T/daemon.log"

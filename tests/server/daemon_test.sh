@@ -28,18 +28,11 @@ F=$ROOT/tests/r1cs/fixtures
 Z=$ROOT/tests/groth16/fixtures
 NOBLE=$ROOT/tools/vectors/verify_bellperson.mjs
 SCHEMA=$ROOT/docs/STATUS_SCHEMA.json
-T=$(mktemp -d /tmp/snarkd-daemon-XXXXXX)
-PID=""
-failures=0
-cleanup() {
-  [ -n "$PID" ] && kill -9 "$PID" 2>/dev/null
-  rm -rf "$T"
-}
-trap cleanup EXIT
+. "$ROOT/tests/common/checks.sh"
+begin_test snarkd-daemon
 export SNARKD_SOCKET=$T/d.sock
 unset SNARKD_ADDR SNARKD_TOKEN
 
-. "$ROOT/tests/common/checks.sh"
 
 # config NAME DEVICES SIM_COMPUTE_MS RETENTION_S [json]: writes $T/NAME.toml (json: the log as
 # JSON lines in $T/json.log instead of text on stderr)
@@ -372,9 +365,4 @@ while "$C" await "$e" --timeout 0 >/dev/null 2>&1 && [ $i -lt 300 ]; do sleep 0.
 expect 3 "NOT_FOUND: unknown job $e" "$C" await "$e"
 stop_daemon
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures check(s) failed; daemon log:"
-  tail -40 "$T/daemon.log"
-  exit 1
-fi
-echo "all daemon checks passed"
+end_test daemon "$T/daemon.log"
