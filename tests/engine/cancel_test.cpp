@@ -21,6 +21,7 @@
 #include "common/bound.hpp"
 #include "common/seed.hpp"
 #include "engine/fixture.hpp"
+#include "engine/sim_wrapper.hpp"
 #include "snarkd/engine/engine.hpp"
 #include "snarkd/engine/sim_device.hpp"
 #include "snarkd/groth16/prover.hpp"
@@ -140,21 +141,9 @@ class HoldFile {
 
 // A simulated device whose workers count the steps they start; `hold_last_step` creates the hold
 // file as a partition's last step begins (so a test can act while that step runs).
-class CountingDevice final : public Device {
+class CountingDevice final : public test::WrappedSimDevice {
  public:
-  explicit CountingDevice(const SimDeviceConfig& cfg) : inner_(cfg), hold_(cfg.hold_file) {}
-  uint32_t index() const override { return inner_.index(); }
-  std::string name() const override { return inner_.name(); }
-  uint64_t pool_bytes() const override { return inner_.pool_bytes(); }
-  uint64_t resident_bytes() const override { return inner_.resident_bytes(); }
-  VramLedger& ledger() override { return inner_.ledger(); }
-  void set_workers(uint32_t w) override { inner_.set_workers(w); }
-  void load(const CircuitEntry& c) override { inner_.load(c); }
-  void unload(const std::string& id) override { inner_.unload(id); }
-  uint64_t working_set_bytes(const CircuitEntry& c) const override { return inner_.working_set_bytes(c); }
-  std::vector<DeviceStep> steps(const CircuitEntry& c) const override { return inner_.steps(c); }
-  std::string residency(const std::string& id) const override { return inner_.residency(id); }
-  StreamStats stream_stats() const override { return inner_.stream_stats(); }
+  explicit CountingDevice(const SimDeviceConfig& cfg) : WrappedSimDevice(cfg), hold_(cfg.hold_file) {}
   std::unique_ptr<DeviceWorker> make_worker(uint32_t i) override {
     struct W final : DeviceWorker {
       CountingDevice* d = nullptr;
@@ -185,7 +174,6 @@ class CountingDevice final : public Device {
   std::atomic<bool> hold_last_step{false};
 
  private:
-  SimDevice inner_;
   std::string hold_;
 };
 

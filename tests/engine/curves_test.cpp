@@ -10,6 +10,7 @@
 
 #include "common/seed.hpp"
 #include "engine/fixture.hpp"
+#include "engine/sim_wrapper.hpp"
 #include "snarkd/engine/cpu_device.hpp"
 #include "snarkd/engine/engine.hpp"
 #include "snarkd/engine/sim_device.hpp"
@@ -46,23 +47,10 @@ const BnCircuit& bn_circuit() {
 }
 
 // A simulated device that proves BLS12-381 only (as a device without a BN254 path would).
-class BlsOnlyDevice final : public Device {
+class BlsOnlyDevice final : public test::WrappedSimDevice {
  public:
-  explicit BlsOnlyDevice(SimDeviceConfig cfg) : inner_(cfg) {}
+  using WrappedSimDevice::WrappedSimDevice;
   bool proves(groth16::CurveId c) const override { return c == groth16::CurveId::kBls12_381; }
-  uint32_t index() const override { return inner_.index(); }
-  std::string name() const override { return inner_.name(); }
-  uint64_t pool_bytes() const override { return inner_.pool_bytes(); }
-  uint64_t resident_bytes() const override { return inner_.resident_bytes(); }
-  VramLedger& ledger() override { return inner_.ledger(); }
-  void load(const CircuitEntry& c) override { inner_.load(c); }
-  void unload(const std::string& id) override { inner_.unload(id); }
-  uint64_t working_set_bytes(const CircuitEntry& c) const override { return inner_.working_set_bytes(c); }
-  std::vector<DeviceStep> steps(const CircuitEntry& c) const override { return inner_.steps(c); }
-  std::unique_ptr<DeviceWorker> make_worker(uint32_t w) override { return inner_.make_worker(w); }
-
- private:
-  SimDevice inner_;
 };
 
 // The CPU device (index 0) and a simulated one (index 1) of type Sim: SimDevice or BlsOnlyDevice.
@@ -92,6 +80,33 @@ std::string error_of(Engine& e, JobRequest r) {
   return "(accepted)";
 }
 
+// Submits r with fresh r, s for each partition and checks the result: done, self-checked, of
+// BN254, and each proof equal to the CPU prover's with the same r, s, its public inputs the
+// witness's, accepted by the verifier. `what` names the call in failures.
+JobResult prove_and_check(Engine& e, JobRequest r, const std::string& what) {
+  const BnCircuit& bn = bn_circuit();
+  auto g = test::rng("engine-curves-rs " + what);
+  std::vector<groth16::ProofRandomnessT<Bn254>> rs;
+  for (size_t k = 0; k < r.witnesses.size(); ++k) rs.push_back({BnFr::random(g), BnFr::random(g)});
+  r.randomness.assign(rs.begin(), rs.end());
+  const JobResult res = *e.await(e.submit(std::move(r)));
+  EXPECT_EQ(res.state, JobState::kDone) << what << ": " << res.error;
+  EXPECT_TRUE(res.verified) << what;
+  EXPECT_EQ(res.curve, Bn254::kId) << what;
+  if (res.proofs.size() != rs.size()) {
+    ADD_FAILURE() << what << ": " << res.proofs.size() << " proofs for " << rs.size() << " partitions";
+    return res;
+  }
+  for (size_t k = 0; k < rs.size(); ++k) {
+    const auto& proof = groth16::as_curve<Bn254>(res.proofs[k], "proof");
+    EXPECT_EQ(proof, groth16::prove<Bn254>(*bn.key, bn.witness, rs[k])) << what << ", partition " << k;
+    const auto& ins = groth16::as_curve<Bn254>(res.public_inputs[k], "inputs");
+    EXPECT_EQ(ins, std::vector<BnFr>(bn.witness.begin() + 1, bn.witness.begin() + bn.key->num_inputs()));
+    EXPECT_TRUE(groth16::verify<Bn254>(bn.key->pk().vk, proof, ins)) << what << ", partition " << k;
+  }
+  return res;
+}
+
 // On the CPU and the simulated device: each partition pinned to one of them in turn.
 TEST(EngineCurves, Bn254ProofsEqualTheCpuProversOnBothDevices) {
   const BnCircuit& bn = bn_circuit();
@@ -99,26 +114,11 @@ TEST(EngineCurves, Bn254ProofsEqualTheCpuProversOnBothDevices) {
   e.register_circuit("bn", bn.key);
   EXPECT_NE(e.devices()[1]->residency("bn").find("fully resident"), std::string::npos);
   EXPECT_GT(e.devices()[1]->resident_bytes(), 0u);
-  auto g = test::rng("engine-curves-rs");
   for (int32_t device : {0, 1}) {
     JobRequest r = bn_request(3);
     r.device = device;
-    std::vector<groth16::ProofRandomnessT<Bn254>> rs;
-    for (size_t k = 0; k < 3; ++k) rs.push_back({BnFr::random(g), BnFr::random(g)});
-    r.randomness.assign(rs.begin(), rs.end());
-    const JobResult res = *e.await(e.submit(std::move(r)));
-    ASSERT_EQ(res.state, JobState::kDone) << res.error;
-    EXPECT_TRUE(res.verified);
-    EXPECT_EQ(res.curve, Bn254::kId);
-    ASSERT_EQ(res.proofs.size(), 3u);
-    for (size_t k = 0; k < 3; ++k) {
-      const auto& proof = groth16::as_curve<Bn254>(res.proofs[k], "proof");
-      EXPECT_EQ(proof, groth16::prove<Bn254>(*bn.key, bn.witness, rs[k])) << "device " << device << " partition " << k;
-      const auto& ins = groth16::as_curve<Bn254>(res.public_inputs[k], "inputs");
-      EXPECT_EQ(ins, std::vector<BnFr>(bn.witness.begin() + 1, bn.witness.begin() + bn.key->num_inputs()));
-      EXPECT_TRUE(groth16::verify<Bn254>(bn.key->pk().vk, proof, ins));
-      EXPECT_EQ(res.timings[k].device, uint32_t(device));
-    }
+    const JobResult res = prove_and_check(e, std::move(r), "device " + std::to_string(device));
+    for (const PartitionTiming& t : res.timings) EXPECT_EQ(t.device, uint32_t(device));
   }
   e.unregister_circuit("bn");
   EXPECT_EQ(e.devices()[1]->resident_bytes(), 0u);
@@ -130,24 +130,8 @@ TEST(EngineCurves, Bn254RunsOnlyWhereTheCurveIsProven) {
   const BnCircuit& bn = bn_circuit();
   Engine e(cpu_and_sim<BlsOnlyDevice>(), EngineConfig{});
   e.register_circuit("bn", bn.key);
-  JobRequest r = bn_request(3);
-  auto g = test::rng("engine-curves-rs");
-  std::vector<groth16::ProofRandomnessT<Bn254>> rs;
-  for (size_t k = 0; k < 3; ++k) rs.push_back({BnFr::random(g), BnFr::random(g)});
-  r.randomness.assign(rs.begin(), rs.end());
-  const JobResult res = *e.await(e.submit(std::move(r)));
-  ASSERT_EQ(res.state, JobState::kDone) << res.error;
-  EXPECT_TRUE(res.verified);
-  EXPECT_EQ(res.curve, Bn254::kId);
-  ASSERT_EQ(res.proofs.size(), 3u);
-  for (size_t k = 0; k < 3; ++k) {
-    const auto& proof = groth16::as_curve<Bn254>(res.proofs[k], "proof");
-    EXPECT_EQ(proof, groth16::prove<Bn254>(*bn.key, bn.witness, rs[k])) << "partition " << k;
-    const auto& ins = groth16::as_curve<Bn254>(res.public_inputs[k], "inputs");
-    EXPECT_EQ(ins, std::vector<BnFr>(bn.witness.begin() + 1, bn.witness.begin() + bn.key->num_inputs()));
-    EXPECT_TRUE(groth16::verify<Bn254>(bn.key->pk().vk, proof, ins));
-    EXPECT_EQ(res.timings[k].device, 0u) << "a BN254 partition ran on the simulated device";
-  }
+  const JobResult res = prove_and_check(e, bn_request(3), "BLS-only simulated device");
+  for (const PartitionTiming& t : res.timings) EXPECT_EQ(t.device, 0u) << "a BN254 partition ran on the simulated device";
   // Pinned to the simulated device, which proves BLS12-381 only.
   JobRequest pinned = bn_request(1);
   pinned.device = 1;

@@ -14,6 +14,7 @@
 #include "common/bound.hpp"
 #include "common/seed.hpp"
 #include "engine/fixture.hpp"
+#include "engine/sim_wrapper.hpp"
 #include "snarkd/engine/cpu_device.hpp"
 #include "snarkd/engine/devices.hpp"
 #include "snarkd/engine/engine.hpp"
@@ -353,17 +354,10 @@ TEST(Engine, TwoWorkersKeepTheComputeEngineBusy) {
 
 // A device whose workers upload the previous partition's witness — the kind of mix-up the
 // reference engine shipped — must produce proofs the self-check rejects, naming the job failed.
-class MixUpDevice final : public Device {
+class MixUpDevice final : public test::WrappedSimDevice {
  public:
-  explicit MixUpDevice(SimDeviceConfig c) : inner_(c) {}
-  uint32_t index() const override { return inner_.index(); }
+  using WrappedSimDevice::WrappedSimDevice;
   std::string name() const override { return "mixup:" + std::to_string(index()); }
-  uint64_t pool_bytes() const override { return inner_.pool_bytes(); }
-  uint64_t resident_bytes() const override { return inner_.resident_bytes(); }
-  VramLedger& ledger() override { return inner_.ledger(); }
-  void load(const CircuitEntry& c) override { inner_.load(c); }
-  void unload(const std::string& id) override { inner_.unload(id); }
-  uint64_t working_set_bytes(const CircuitEntry& c) const override { return inner_.working_set_bytes(c); }
   std::unique_ptr<DeviceWorker> make_worker(uint32_t i) override {
     struct W final : DeviceWorker {
       std::unique_ptr<DeviceWorker> inner;
@@ -382,9 +376,6 @@ class MixUpDevice final : public Device {
     w->inner = inner_.make_worker(i);
     return w;
   }
-
- private:
-  SimDevice inner_;
 };
 
 TEST(Engine, SelfCheckCatchesPartitionsProvenWithAnotherWitness) {
