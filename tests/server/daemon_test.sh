@@ -33,7 +33,6 @@ begin_test snarkd-daemon
 export SNARKD_SOCKET=$T/d.sock
 unset SNARKD_ADDR SNARKD_TOKEN
 
-
 # config NAME DEVICES SIM_COMPUTE_MS RETENTION_S [json]: writes $T/NAME.toml (json: the log as
 # JSON lines in $T/json.log instead of text on stderr)
 config() {
