@@ -469,8 +469,13 @@ int run_once(const Options& a, const BenchRun& run, const BenchCircuit& bc, uint
              const std::string& suffix) {
   std::printf("run start %s (cap %s GiB, %u workers)\n", wall_stamp().c_str(),
               run.vram_bytes ? gib_label(run.vram_bytes).c_str() : "no", workers);
+  // SNARKD_PROFILE_RUNS=1: the profiler collects during the runs only, not the set-up
+  // (ncu --profile-from-start off).
+  const bool profile = std::getenv("SNARKD_PROFILE_RUNS") != nullptr && run.device.rfind("cuda:", 0) == 0;
   try {
+    if (profile) engine::cuda_profile(true);
     const int rc = run_engine(a, run, bc, workers, suffix);
+    if (profile) engine::cuda_profile(false);
     std::printf("run end %s\n", wall_stamp().c_str());
     // The engine is gone (pool freed, no worker computing): what is left is the CUDA context
     // with the kernels loaded so far, the "context" a memory cap is measured against.
@@ -479,6 +484,7 @@ int run_once(const Options& a, const BenchRun& run, const BenchCircuit& bc, uint
                   double(engine::cuda_memory_used(0)) / double(1 << 20));
     return rc;
   } catch (const std::exception& e) {  // a run that cannot start (e.g. a cap too small) ends alone
+    if (profile) engine::cuda_profile(false);
     std::printf("run end %s\n", wall_stamp().c_str());
     std::fprintf(stderr, "snarkd bench: run with cap %s GiB, %u workers failed: %s\n",
                  run.vram_bytes ? gib_label(run.vram_bytes).c_str() : "no", workers, e.what());

@@ -29,7 +29,9 @@ start=$(date +%s)
 # --host-gib 44: one job's ten 4.2 GB witnesses (39 GiB) in host RAM at a time, beside the pinned
 # key (~65 GiB) on the 125 GiB host; the next job's copies start when a job's partitions have
 # left host memory.
-timeout "$LIMIT" "$B/apps/snarkd" bench --device cuda:0 --circuit porep-shaped --constraints 130278869 \
+# Line-buffered (stdbuf) so that a run cut by the limit still leaves its finished runs' lines.
+LB=$(command -v stdbuf > /dev/null && echo "stdbuf -oL")
+timeout "$LIMIT" $LB "$B/apps/snarkd" bench --device cuda:0 --circuit porep-shaped --constraints 130278869 \
   --jobs 2 --partitions-per-job "${PARTS:-10}" --runs "$RUNS" --host-gib 44 \
   --json "$W/bench.json" --timeline "$W/timeline.svg" "$@" > "$OUT/bench.log" 2>&1
 rc=$?

@@ -94,8 +94,14 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& sc
     if (continues_all)
       for (size_t t = 0; t < size_t(pass.vc) * buckets; ++t)
         carry.push_back(std::bit_cast<Xyzz<F>>(out[size_t(pass.v0) * buckets + t]));
-    ChunkArgs<F> a{k2.data(), v2.data(), reinterpret_cast<const Affine<F>*>(pts.data()), &valid, s.c, buckets,
-                   chunks, pass, reinterpret_cast<Xyzz<F>*>(out.data()), head.data(), tail.data(), carry.data()};
+    // The buckets' runs as run_bounds_kernel marks them (zeroed first, as the driver does).
+    std::vector<uint32_t> lo(size_t(pass.vc) * buckets, 0), hi(size_t(pass.vc) * buckets, 0);
+    for (size_t e = 0; e < valid; ++e) mark_run_bounds(k2.data(), valid, e, s.c, buckets, lo.data(), hi.data());
+    ChunkArgs<F> a{k2.data(),  v2.data(),   reinterpret_cast<const Affine<F>*>(pts.data()),
+                   &valid,     s.c,         buckets,
+                   chunks,     pass,        reinterpret_cast<Xyzz<F>*>(out.data()),
+                   head.data(), tail.data(), carry.data(),
+                   lo.data(),  hi.data()};
     for (uint32_t t = 0; t < threads; ++t) {
       if (lanes == Lanes::kXyzz) {
         chunk_xyzz(a, t);

@@ -145,7 +145,7 @@ TEST(CudaEngine, ProofsEqualTheCpuProverAmpleAndTightLedger) {
       std::printf("workers %u ledger %llu bytes\n", workers, (unsigned long long)cap);
       // Both device paths (cuda::ProverPaths: fused H + one B classification, the old ones); the
       // workers read the switch per proof.
-      for (const cuda::ProverPaths paths : {cuda::ProverPaths{true, true}, cuda::ProverPaths{false, false}}) {
+      for (const cuda::ProverPaths paths : {cuda::ProverPaths{true, true, true}, cuda::ProverPaths{false, false, false}}) {
         const cuda::detail::ScopedProverPaths scoped(paths);
         std::printf("  paths: %s\n", paths.fused_h ? "fused H, shared B" : "unfused H, B twice");
         expect_cpu_equal(e, "fam", *fam.pk, *fam.circuit, {fam.witness(1), fam.witness(65535), fam.witness(777)}, g);
@@ -217,7 +217,7 @@ TEST(CudaEngine, KeysLargerThanTheDeviceStreamAndProveTheSameBytes) {
       if (residency.rfind("streaming", 0) != 0) continue;  // fully resident at 2×: covered above
       std::vector<std::vector<ff::Fr>> ws(4, syn.witness);
       for (const bool fast : {true, false}) {  // fused H + B G2's bounds, and the old paths
-        const cuda::detail::ScopedProverPaths scoped(cuda::ProverPaths{fast, fast});
+        const cuda::detail::ScopedProverPaths scoped(cuda::ProverPaths{fast, fast, fast});
         expect_cpu_equal(e, "syn", *pk, *circuit, ws, g);
       }
       const EngineStats st = e.stats();
@@ -574,7 +574,12 @@ TEST(CudaEngine, UnsatisfiedBn254WitnessFailsOnlyItsJob) {
   Engine e(gpu0(uint64_t{1} << 28), ec);
   e.register_circuit("bn", bn.key);
   std::vector<BnFr> broken = bn.witness(7);
-  broken[broken.size() / 2] += BnFr::one();  // an aux value: the row defining it fails
+  // An aux value defined by a product row (bn_family: variable v = 2 + r, row r a bit row when
+  // r % 8 == 7): its own row fails whatever the seed. A bit row's variable, 0 here, would become
+  // 1 and still satisfy v·v = v, and the witness the whole circuit whenever no later row reads v.
+  size_t v = broken.size() / 2;
+  if ((v - 2) % 8 == 7) ++v;
+  broken[v] += BnFr::one();
   JobRequest bad;
   bad.circuit_id = "bn";
   bad.witnesses = {bn.witness(5), broken, bn.witness(9)};

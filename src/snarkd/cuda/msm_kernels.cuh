@@ -72,7 +72,8 @@ struct Plan {
   size_t entries = 0;  // per_pass · n
   size_t sort_temp = 0;
   size_t keys_in = 0, vals_in = 0, keys_out = 0, vals_out = 0, temp = 0;
-  size_t bucket = 0, partial = 0, sums = 0, valid = 0, head = 0, tail = 0, lanes = 0, carry = 0, total = 0;
+  size_t bucket = 0, partial = 0, sums = 0, valid = 0, head = 0, tail = 0, lanes = 0, carry = 0, bounds = 0, total = 0;
+  size_t bounds_bytes = 0;  // run_lo then run_hi: a pass's buckets each
 };
 
 inline size_t align_up(size_t x) { return (x + 255) & ~size_t{255}; }
@@ -134,7 +135,12 @@ Plan make_plan(size_t n, const WindowLayout& l, const char* who) {
   p.tail = take(size_t{p.chunks} * sizeof(Xyzz<F>));
   p.lanes = take(p.mode == MsmAccumulation::kChunkedAffine ? size_t{p.chunks} * sizeof(AffineLane<F>) : 0);
   const bool carry = l.carries && p.mode != MsmAccumulation::kBucketThreads;  // bucket threads read their own
-  p.carry = take(carry ? size_t{std::min(p.per_pass, l.virtual_windows)} * p.buckets * sizeof(Xyzz<F>) : 0);
+  const size_t pass_buckets = size_t{std::min(p.per_pass, l.virtual_windows)} * p.buckets;
+  p.carry = take(carry ? pass_buckets * sizeof(Xyzz<F>) : 0);
+  // Sized for every virtual window, not the pass's: like the buckets, it then never shrinks as n
+  // grows within a window width (msm_split_scratch_bytes' bound relies on that), at 1/24 of them.
+  p.bounds_bytes = 2 * size_t{l.virtual_windows} * p.buckets * sizeof(uint32_t);
+  p.bounds = take(p.bounds_bytes);
   p.total = off;
   return p;
 }
@@ -153,6 +159,15 @@ __global__ void count_valid_kernel(const uint32_t* keys, size_t entries, uint32_
   *valid = uint32_t(lower_bound(keys, entries, sentinel));
 }
 
+// Entry i < *valid marks its bucket's run (mark_run_bounds).
+template <class F>
+__global__ void run_bounds_kernel(const uint32_t* keys, size_t entries, const uint32_t* valid, uint32_t c,
+                                  uint32_t buckets, uint32_t* lo, uint32_t* hi) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const size_t v = *valid;
+  if (i < entries && i < v) mark_run_bounds(keys, v, i, c, buckets, lo, hi);
+}
+
 // One thread per bucket j ∈ [0, 2^(c−1)] of each virtual window of the pass: B_j (+)= Σ ±P over
 // its run; v0's buckets continue the previous pass's sums when the pass starts inside v0.
 template <class F>
@@ -162,12 +177,7 @@ __global__ void accumulate_kernel(const ChunkArgs<F> a) {
   const uint32_t vl = uint32_t(t / a.buckets), j = uint32_t(t % a.buckets);
   Xyzz<F>* bucket = a.bucket_out + size_t(a.pass.v0 + vl) * a.buckets + j;
   Xyzz<F> acc = continues(a.pass, vl) ? *bucket : Xyzz<F>::infinity();
-  if (j != 0) {
-    const uint32_t key = (vl << a.c) | j;
-    const size_t entries = *a.valid;
-    const size_t end = lower_bound(a.keys, entries, key + 1);
-    for (size_t k = lower_bound(a.keys, entries, key); k < end; ++k) acc = acc.add_mixed(signed_point(a, a.vals[k]));
-  }
+  for (size_t k = a.run_lo[t], end = a.run_hi[t]; k < end; ++k) acc = acc.add_mixed(signed_point(a, a.vals[k]));
   *bucket = acc;
 }
 
@@ -309,7 +319,7 @@ __global__ void set_infinity_kernel(Xyzz<F>* result) {
 // Device pointers into the scratch of a plan.
 template <class F>
 struct Buffers {
-  uint32_t *keys_in, *vals_in, *keys_out, *vals_out, *valid;
+  uint32_t *keys_in, *vals_in, *keys_out, *vals_out, *valid, *run_lo, *run_hi;
   void *temp, *lanes;
   Xyzz<F> *buckets, *partials, *sums, *head, *tail, *carry;
 };
@@ -319,7 +329,11 @@ Buffers<F> carve(const Plan& p, void* scratch) {
   auto* b = static_cast<uint8_t*>(scratch);
   return {reinterpret_cast<uint32_t*>(b + p.keys_in),  reinterpret_cast<uint32_t*>(b + p.vals_in),
           reinterpret_cast<uint32_t*>(b + p.keys_out), reinterpret_cast<uint32_t*>(b + p.vals_out),
-          reinterpret_cast<uint32_t*>(b + p.valid),    b + p.temp,                               b + p.lanes,
+          reinterpret_cast<uint32_t*>(b + p.valid),
+          reinterpret_cast<uint32_t*>(b + p.bounds),
+          reinterpret_cast<uint32_t*>(b + p.bounds + p.bounds_bytes / 2),
+          b + p.temp,
+          b + p.lanes,
           reinterpret_cast<Xyzz<F>*>(b + p.bucket),    reinterpret_cast<Xyzz<F>*>(b + p.partial),
           reinterpret_cast<Xyzz<F>*>(b + p.sums),      reinterpret_cast<Xyzz<F>*>(b + p.head),
           reinterpret_cast<Xyzz<F>*>(b + p.tail),     reinterpret_cast<Xyzz<F>*>(b + p.carry)};
@@ -339,8 +353,13 @@ void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const
   count_valid_kernel<F><<<1, 1, 0, stream>>>(b.keys_out, entries, p.sentinel, b.valid);
   SNARKD_CUDA_CHECK_LAUNCH();
   const size_t bucket_threads = size_t(pass.vc) * p.buckets;
+  SNARKD_CUDA_CHECK(cudaMemsetAsync(b.run_lo, 0, bucket_threads * sizeof(uint32_t), stream));
+  SNARKD_CUDA_CHECK(cudaMemsetAsync(b.run_hi, 0, bucket_threads * sizeof(uint32_t), stream));
+  run_bounds_kernel<F><<<blocks_for(entries), kThreads, 0, stream>>>(b.keys_out, entries, b.valid, p.l.c, p.buckets,
+                                                                     b.run_lo, b.run_hi);
+  SNARKD_CUDA_CHECK_LAUNCH();
   ChunkArgs<F> a{b.keys_out, b.vals_out, points, b.valid, p.l.c, p.buckets, p.chunks, pass,
-                 b.buckets,  b.head,     b.tail, b.carry};
+                 b.buckets,  b.head,     b.tail, b.carry, b.run_lo, b.run_hi};
   if (p.mode == MsmAccumulation::kBucketThreads) {
     launch_bucket_threads<F>(a, stream);
     return;

@@ -202,15 +202,15 @@ void h_msm_g1(const G1Affine* bases, const Fr* scalars, uint64_t n, G1Xyzz* out,
 struct ProverPaths {
   bool fused_h = true;   // H by h_phase() (h_phase.hpp); false: 7 transforms + a pointwise kernel
   bool shared_b = true;  // one classification of the B scalars for the B G1 and B G2 MSMs
-  // The streamed H MSM: buckets carried across the H query's chunks and reduced once, or (the
-  // default) a whole Pippenger per chunk (prover_stream.hpp). The carried buckets save 6–20
-  // reductions per partition but have no H200 timing yet; with the carry added inside the lanes
-  // they measured 2.4× slower (docs/PERFORMANCE.md), so they stay opt-in until measured.
-  bool h_buckets_across_chunks = false;
+  // The streamed H MSM: (the default) buckets carried across the H query's chunks and reduced
+  // once, or a whole Pippenger per chunk (prover_stream.hpp). A PoRep partition's 19 chunks at
+  // 16 GiB spent 0.26 s in per-chunk reductions and Horner steps; carried, the partition costs
+  // 2.355 against 2.404 s (and 2.906 against 3.030 s in an earlier lease; docs/PERFORMANCE.md).
+  bool h_buckets_across_chunks = true;
   bool operator==(const ProverPaths&) const = default;
 };
 // The paths in force: SNARKD_H_PHASE = fused | unfused, SNARKD_B_CLASSIFY = once | twice and
-// SNARKD_STREAM_H_MSM = chunks | buckets (read once per process; InvalidArgument naming the variable for another value), unless a
+// SNARKD_STREAM_H_MSM = buckets | chunks (read once per process; InvalidArgument naming the variable for another value), unless a
 // ScopedProverPaths overrides them.
 ProverPaths prover_paths();
 namespace detail {

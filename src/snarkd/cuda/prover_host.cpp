@@ -258,7 +258,7 @@ ProverPaths prover_paths() {
     ProverPaths p;
     p.fused_h = env_switch("SNARKD_H_PHASE", "fused", "unfused");
     p.shared_b = env_switch("SNARKD_B_CLASSIFY", "once", "twice");
-    p.h_buckets_across_chunks = !env_switch("SNARKD_STREAM_H_MSM", "chunks", "buckets");
+    p.h_buckets_across_chunks = env_switch("SNARKD_STREAM_H_MSM", "buckets", "chunks");
     return p;
   }();
   return env;

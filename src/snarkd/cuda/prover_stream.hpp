@@ -11,9 +11,9 @@
 //   pass 2 over rows chunks of C (bellperson) or A, B (snarkjs: c = a∘b): c → v2; c transformed;
 //   v1 = (v1 − c)/Z (bellperson, then its coset inverse) or v1 − c (snarkjs): the H scalars.
 //   The caller then keeps only [hs | v1] (Reservation::keep_tail(keep_bytes)) — the witness, b/c
-//   and the NTT scratch go back to the ledger — and sums the H MSM over h's chunks into hs: a
-//   whole Pippenger per chunk, the partial sums added at the end (SNARKD_STREAM_H_MSM=buckets:
-//   one Pippenger whose buckets persist across the chunks, detail::pippenger_chunk, reduced once).
+//   and the NTT scratch go back to the ledger — and sums the H MSM over h's chunks into hs: one
+//   Pippenger whose buckets persist across the chunks (detail::pippenger_chunk), reduced once
+//   (SNARKD_STREAM_H_MSM=chunks: a whole Pippenger per chunk, the partial sums added at the end).
 // Step 1 (stream_witness_msms), workspace [w | tail | accumulators | partials | scratch]: A, B
 //   (G1, G2) and L over their chunks, bit-split per chunk: a kernel counts the chunk's "other"
 //   scalars (the host reads the count: one wait per chunk, on this stream; B G2 reuses B G1's
@@ -221,9 +221,9 @@ void launch_ones_gather(const ChunkView& v, const Fr* w, uint64_t offset, Xyzz<F
                         Affine<F>* tail_bases, Fr* tail_scalars, unsigned long long* tail_count, cudaStream_t stream);
 template <class F>
 void launch_set_infinity(Xyzz<F>* p, uint64_t count, cudaStream_t stream);
-// *out = Σ in[0, count) (one block).
+// *out = Σ in[0, count); in[] is clobbered (past 512 points the block sums are written into it).
 template <class F>
-void launch_sum_points(const Xyzz<F>* in, uint64_t count, Xyzz<F>* out, cudaStream_t stream);
+void launch_sum_points(Xyzz<F>* in, uint64_t count, Xyzz<F>* out, cudaStream_t stream);
 }  // namespace detail
 
 }  // namespace snarkd::cuda

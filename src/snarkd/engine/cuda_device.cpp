@@ -1,5 +1,7 @@
 #include "snarkd/engine/cuda_device.hpp"
 
+#include <cuda_profiler_api.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -97,6 +99,8 @@ CudaDevice::CudaDevice(uint32_t ordinal, uint64_t ledger_bytes) : ordinal_(ordin
   char bus[32] = {};  // a query, not a device-wide call; start-up anyway
   if (cudaDeviceGetPCIBusId(bus, sizeof bus, static_cast<int>(ordinal)) == cudaSuccess) pci_bus_id_ = bus;
 }
+
+void CudaDevice::profile(bool on) { SNARKD_CUDA_CHECK(on ? cudaProfilerStart() : cudaProfilerStop()); }
 
 CudaDevice::~CudaDevice() {
   streamer_.reset();  // joins the filler before the streams and events go

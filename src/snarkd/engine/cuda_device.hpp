@@ -52,6 +52,9 @@ class CudaDevice final : public Device {
   // Device memory in use on GPU `ordinal` (cudaMemGetInfo: start-up only, e.g. the bench before
   // its devices exist).
   static uint64_t memory_used(uint32_t ordinal);
+  // Starts or stops the profiler's collection (ncu --profile-from-start off): a process-wide
+  // switch with no synchronisation of its own, for the bench between runs.
+  static void profile(bool on);
   // ledger_bytes = 0: the free memory now less a 2 GiB margin (CUDA context, kernel modules).
   // Everything the engine puts on the device lives in these bytes.
   CudaDevice(uint32_t ordinal, uint64_t ledger_bytes);

@@ -123,6 +123,14 @@ uint64_t cuda_memory_used(uint32_t ordinal) {
 #endif
 }
 
+void cuda_profile(bool on) {
+#ifdef SNARKD_ENGINE_CUDA
+  CudaDevice::profile(on);
+#else
+  (void)on;
+#endif
+}
+
 std::vector<std::unique_ptr<Device>> make_devices(const std::string& spec, const DeviceOptions& opt) {
   check_family(spec);
   std::vector<std::unique_ptr<Device>> out;

@@ -45,5 +45,8 @@ std::shared_ptr<const void> keep_host_key_pinned(const CircuitEntry& c);
 // Device memory in use on GPU `ordinal` now (start-up only; 0 without CUDA).
 uint64_t cuda_memory_used(uint32_t ordinal);
 
+// Profiler collection on or off (ncu --profile-from-start off; nothing without CUDA).
+void cuda_profile(bool on);
+
 
 }  // namespace snarkd::engine

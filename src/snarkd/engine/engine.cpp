@@ -219,7 +219,9 @@ struct Engine::Impl {
   void run_partition(uint32_t device, uint32_t worker, DeviceWorker& dw, Popped& p);
   void leave(Job& j, uint32_t partition);  // mu held; an in-flight partition leaves its device
   void finish_partition(const std::shared_ptr<Job>& j, uint32_t partition, groth16::AnyProof proof);
-  void fail(Job& j, const std::string& why, JobState state);  // mu held
+  // mu held. Returns the inputs of the job's still-queued partitions (a PoRep job's ten witnesses
+  // are ~42 GB), which the caller frees once mu is unlocked.
+  [[nodiscard]] std::vector<DroppedInput> fail(Job& j, const std::string& why, JobState state);
   void check_job(const std::shared_ptr<Job>& j);
   void watchdog_loop();
   JobResult snapshot(const Job& j) const;  // mu held
@@ -244,11 +246,13 @@ void Engine::Impl::start_threads() {
 
 void Engine::Impl::stop_threads() {
   host.shutdown();  // submitters waiting for host memory get Busy
+  std::vector<DroppedInput> freed;  // destroyed after mu is unlocked
   {
     std::lock_guard l(mu);
     stopping = true;
     for (auto& [id, j] : jobs)
-      if (!is_terminal(j->state)) fail(*j, "the engine shut down", JobState::kCancelled);
+      if (!is_terminal(j->state))
+        for (DroppedInput& d : fail(*j, "the engine shut down", JobState::kCancelled)) freed.push_back(std::move(d));
   }
   work_cv.notify_all();
   for (auto& l : ledgers) l->poke();
@@ -343,10 +347,19 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
     j.timings[part].*field = t;
   };
   DroppedInput dropped;  // freed outside mu: after the step's reservation is released, or on return
-  auto release_witness = [&] { dropped = drop_input(j, part, p.witness, p.abc); };
+  // The inputs leave the job under mu; whatever `dropped` held before is freed after unlocking.
+  auto release_witness = [&] {
+    DroppedInput d;
+    {
+      std::lock_guard l(mu);
+      d = drop_input(j, part, p.witness, p.abc);
+    }
+    std::swap(dropped, d);
+  };
   auto abandon = [&] {
+    DroppedInput d;  // destroyed after the lock below
     std::lock_guard l(mu);
-    release_witness();
+    d = drop_input(j, part, p.witness, p.abc);
     leave(j, part);
   };
   // Each step: its own reservation (all-or-nothing, FIFO), taken while holding no other device
@@ -385,16 +398,14 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
         enter(Stage::kUpload);
         if (j.abc_form) dw.upload_abc(c, p.abc.view, *res);
         else dw.upload(c, p.witness, *res);
-        if (k == last_witness) {
-          std::lock_guard l(mu);
-          release_witness();  // the host copy is no longer needed
-        }
+        if (k == last_witness) release_witness();  // the host copy is no longer needed
         t_up = now();
         rec(Stage::kUpload, t_res, t_up);
         if (j.timings[part].uploaded_s == 0) stamp(&PartitionTiming::uploaded_s, t_up);
       }
       if (give_up()) {
-        dw.settle();  // the upload may still be on the wire into the reservation
+        dw.settle();     // the upload may still be on the wire into the reservation
+        res->release();  // before leave(): a waiter that sees the partition gone sees its memory back
         return abandon();
       }
       enter(Stage::kCompute);
@@ -419,11 +430,12 @@ void Engine::Impl::run_partition(uint32_t device, uint32_t worker, DeviceWorker&
     rec(Stage::kFinalize, t_comp, now());
     finish_partition(p.job, part, std::move(proof));
   } catch (const std::exception& e) {
+    std::vector<DroppedInput> freed;  // destroyed after mu is unlocked
     {
       std::lock_guard l(mu);
       if (dynamic_cast<const groth16::UnsatisfiedWitness*>(&e) && !is_terminal(j.state)) j.unsatisfied = true;
-      fail(j, "partition " + std::to_string(part) + " on " + devices[device]->name() + ": " + e.what(),
-           JobState::kFailed);
+      freed = fail(j, "partition " + std::to_string(part) + " on " + devices[device]->name() + ": " + e.what(),
+                   JobState::kFailed);
     }
     abandon();
   }
@@ -466,6 +478,7 @@ void Engine::Impl::check_job(const std::shared_ptr<Job>& jp) {
   uint64_t invalid = 0;
   std::string first_bad;
   if (cfg.self_check) invalid = count_invalid(*j.circuit->entry, j.proofs, j.publics, first_bad);
+  std::vector<DroppedInput> freed;  // destroyed after the lock below
   std::lock_guard l(mu);
   if (is_terminal(j.state)) return;
   if (invalid == 0) {
@@ -476,14 +489,16 @@ void Engine::Impl::check_job(const std::shared_ptr<Job>& jp) {
   } else {
     counters.invalid_proofs += invalid;
     j.unsatisfied = true;
-    fail(j, std::to_string(invalid) + " of " + std::to_string(j.partitions()) + " proofs do not verify (first: partition " +
-                first_bad + ")",
-         JobState::kFailed);
+    freed = fail(j,
+                 std::to_string(invalid) + " of " + std::to_string(j.partitions()) +
+                     " proofs do not verify (first: partition " + first_bad + ")",
+                 JobState::kFailed);
   }
 }
 
-void Engine::Impl::fail(Job& j, const std::string& why, JobState state) {
-  if (is_terminal(j.state)) return;
+std::vector<Engine::Impl::DroppedInput> Engine::Impl::fail(Job& j, const std::string& why, JobState state) {
+  std::vector<DroppedInput> dropped;
+  if (is_terminal(j.state)) return dropped;
   j.state = state;
   j.error = why;
   j.stop = true;
@@ -494,11 +509,12 @@ void Engine::Impl::fail(Job& j, const std::string& why, JobState state) {
     QueueKey key = base;
     key.partition = k;
     if (queue.erase(key) == 0) continue;
-    (void)drop_input(j, k, j.witnesses[k], j.abc[k]);  // a failing job: freed here, under mu
+    dropped.push_back(drop_input(j, k, j.witnesses[k], j.abc[k]));
     --j.circuit->users;
   }
   done_cv.notify_all();
   for (auto& l : ledgers) l->poke();  // partitions waiting for VRAM re-check their give_up
+  return dropped;
 }
 
 void Engine::Impl::watchdog_loop() {
@@ -813,11 +829,12 @@ void Engine::await_consumed(JobId id) {
 }
 
 bool Engine::cancel(JobId id) {
+  std::vector<Impl::DroppedInput> freed;  // the queued partitions' inputs, freed after the lock
   std::lock_guard l(impl_->mu);
   auto it = impl_->jobs.find(id);
   if (it == impl_->jobs.end()) throw InvalidArgument("unknown job " + std::to_string(id));
   if (is_terminal(it->second->state)) return false;
-  impl_->fail(*it->second, "cancelled", JobState::kCancelled);
+  freed = impl_->fail(*it->second, "cancelled", JobState::kCancelled);
   return true;
 }
 
