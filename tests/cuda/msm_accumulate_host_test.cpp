@@ -89,19 +89,14 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& sc
     const uint32_t threads = lane_count;
     const uint32_t chunks = lanes == Lanes::kXyzz ? threads : threads * 4;
     std::vector<Xyzz<F>> head(chunks), tail(chunks);
-    // The driver's copy of the pass's buckets before it (run_pass), which the fix-up adds back.
-    std::vector<Xyzz<F>> carry;
-    if (continues_all)
-      for (size_t t = 0; t < size_t(pass.vc) * buckets; ++t)
-        carry.push_back(std::bit_cast<Xyzz<F>>(out[size_t(pass.v0) * buckets + t]));
     // The buckets' runs as run_bounds_kernel marks them (zeroed first, as the driver does).
     std::vector<uint32_t> lo(size_t(pass.vc) * buckets, 0), hi(size_t(pass.vc) * buckets, 0);
     for (size_t e = 0; e < valid; ++e) mark_run_bounds(k2.data(), valid, e, s.c, buckets, lo.data(), hi.data());
-    ChunkArgs<F> a{k2.data(),  v2.data(),   reinterpret_cast<const Affine<F>*>(pts.data()),
-                   &valid,     s.c,         buckets,
-                   chunks,     pass,        reinterpret_cast<Xyzz<F>*>(out.data()),
-                   head.data(), tail.data(), carry.data(),
-                   lo.data(),  hi.data()};
+    ChunkArgs<F> a{k2.data(), v2.data(), reinterpret_cast<const Affine<F>*>(pts.data()),
+                   &valid,    s.c,       buckets,
+                   chunks,    pass,      reinterpret_cast<Xyzz<F>*>(out.data()),
+                   head.data(), tail.data(), lo.data(),
+                   hi.data()};
     for (uint32_t t = 0; t < threads; ++t) {
       if (lanes == Lanes::kXyzz) {
         chunk_xyzz(a, t);
@@ -110,7 +105,8 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& sc
         chunk_affine<F, 4>(a, t, ln.data() + 1, 3);
       }
     }
-    for (uint32_t t = 0; t < pass.vc * buckets; ++t) fixup_bucket(a, t);
+    for (uint32_t k = 0; k < chunks; ++k) fixup_chunk(a, k);
+    for (uint32_t t = 0; t < pass.vc * buckets; ++t) clear_if_empty(a, t);
   }
 }
 

@@ -1,12 +1,15 @@
 // The GPU MSM's window choice (msm_window, host code only: no device needed): within range,
 // constant between powers of two (the split MSM's scratch bound relies on it), for both curves'
 // groups; the legacy kernel's table and BLS12-381's chunked choices unchanged by BN254's scaling of
-// the cost model; the choices printed for the record.
+// the cost model; the choices printed for the record; the scratch bound over shorter lengths.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <cstdio>
 
 #include "snarkd/cuda/msm.hpp"
+#include "snarkd/cuda/scratch_bound.hpp"
 
 namespace snarkd::cuda {
 namespace {
@@ -61,3 +64,24 @@ TEST(MsmWindowHost, LegacyTableUnchanged) {
 
 }  // namespace
 }  // namespace snarkd::cuda
+
+// detail::scratch_bound over a scratch model with both kinds of drop (the window widening at
+// powers of two, the windows per pass falling at ⌊E/j⌋): never below the model at n, never
+// decreasing, exhaustively — and the model itself does decrease, or the test would prove nothing.
+TEST(ScratchBound, CoversEveryShorterLengthAndNeverDecreases) {
+  constexpr size_t kE = 1000;
+  auto model = [](size_t n) {
+    const size_t c = std::max<size_t>(2, std::bit_width(n)), windows = (256 + c - 1) / c;
+    const size_t per_pass = std::max<size_t>(1, std::min(windows, kE / std::max<size_t>(n, 1)));
+    return per_pass * n * 16 + (size_t{1} << c) * 8;
+  };
+  size_t prev = 0, drops = 0;
+  for (size_t n = 0; n <= 20000; ++n) {
+    const size_t b = snarkd::cuda::detail::scratch_bound(n, kE, model);
+    ASSERT_GE(b, model(n)) << n;
+    ASSERT_GE(b, prev) << n;
+    if (n > 0 && model(n) < model(n - 1)) ++drops;
+    prev = b;
+  }
+  EXPECT_GT(drops, 10u);
+}

@@ -94,7 +94,6 @@ struct WindowLayout {
   uint32_t c = 0, windows = 0, virtual_windows = 0, copies = 1;
   size_t max_pass_entries = kMaxEntriesPerPass;  // sort entries per pass (tests lower it to force passes)
   MsmAccumulation accumulation = MsmAccumulation::kDefault;
-  bool carries = false;  // pippenger_chunk's layouts: scratch to carry a pass's buckets (below)
 };
 
 // The plain layout of msm(): W = ⌈256/c⌉ windows of c = options.window_bits (0: msm_window), no
@@ -117,10 +116,9 @@ void pippenger(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n
 // chunks): each chunk's passes add into buckets that stay in the scratch between calls, and one
 // reduction at the end — instead of a reduction per chunk (2·2^(c−1) additions per window each,
 // ≈ 7 M G1 additions per 2^23-point chunk at c = 19). Every call passes the same max_n (≥ each
-// chunk's n; it fixes the scratch's carve: pippenger_scratch_bytes(max_n, l)), layout (with
-// `carries` set: a pass's buckets are copied aside and added back by the fix-up, ≈ 100 MB at
-// c = 20, one window per pass) and scratch; `first` marks the first chunk with n > 0, which sets
-// the buckets instead of adding to them.
+// chunk's n; it fixes the scratch's carve: pippenger_scratch_bytes(max_n, l)), layout and
+// scratch; `first` marks the first chunk with n > 0, which sets the buckets instead of adding to
+// them (msm_accumulate.hpp: a run other than a chunk's first starts from its bucket's sum).
 // pippenger_reduce then writes Σ over all chunks to *d_result (only after a first chunk).
 template <class F>
 void pippenger_chunk(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n, size_t max_n,

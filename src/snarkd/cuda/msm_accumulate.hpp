@@ -14,11 +14,16 @@
 // entries are cut into C equal chunks of L = ⌈valid/C⌉, one per lane; a lane walks its chunk and
 // sums each run of equal keys. Per chunk k, the partial sum of the run holding its first entry
 // goes to head[k], that of the run holding its last entry (when it is another run) to tail[k], and
-// every run strictly inside the chunk — a whole bucket — straight to the bucket. The fix-up then
-// assembles each bucket that crosses a chunk boundary from tail/head partials: its entries [lo,
-// hi) span chunks cs = lo/L .. ce = (hi−1)/L; the part in cs is head[cs] when lo starts that chunk,
-// else tail[cs]; the parts in cs+1..ce are their heads. Work per lane is equal whatever the key
+// every run strictly inside the chunk — a whole bucket — straight to the bucket. The fix-up (one
+// thread per chunk, for the runs that begin in it) then assembles each bucket that crosses a chunk
+// boundary from tail/head partials: its entries [lo, hi) span chunks cs = lo/L .. ce = (hi−1)/L;
+// the part in cs is head[cs] when lo starts that chunk, else tail[cs]; the parts in cs+1..ce are
+// their heads. Work per lane is equal whatever the key
 // distribution, so wide windows (c up to 24) and skewed scalars cost no divergence.
+// Buckets that already hold sums (a pass continuing a virtual window, or a later chunk of one MSM
+// over chunks) take them in without an addition of their own: every run but a chunk's first starts
+// from its bucket's sum, so an inside run is stored as it is and a tail partial includes that sum;
+// only a run that begins at its chunk's start (a head) has the fix-up add it.
 //
 // Two lane kinds: XYZZ (one lane per thread, mixed additions 8M + 2S) and batch-affine (M lanes per
 // thread advancing in lock step; one inversion per step shared by the M additions through
@@ -138,9 +143,6 @@ struct ChunkArgs {
   Xyzz<F>* bucket_out;  // all virtual windows' buckets; the pass writes v0 .. v0 + vc − 1
   Xyzz<F>* head;        // [chunks]
   Xyzz<F>* tail;        // [chunks]
-  // continues_all: the pass's buckets as they were before it (vc·buckets, copied by the host
-  // driver), which the fix-up adds to every bucket of the pass.
-  const Xyzz<F>* carry = nullptr;
   // Each bucket's run of entries [run_lo[t], run_hi[t]), t = vl·buckets + j (mark_run_bounds).
   const uint32_t* run_lo = nullptr;
   const uint32_t* run_hi = nullptr;
@@ -178,22 +180,24 @@ SNARKD_HD Xyzz<F>* bucket_of(const ChunkArgs<F>& a, uint32_t key) {
 }
 
 // Where a lane's finished run goes: the chunk's first run → head, its last (another run) → tail,
-// one strictly inside → the bucket itself (added to it when the pass continues virtual window
-// v0, whose bucket then holds the previous pass's sum).
+// one strictly inside → the bucket itself. `sum` includes the bucket's earlier sum where the bucket
+// continues, except for a head (run_start).
 enum RunPlace : uint8_t { kHead, kInside, kTail };
 template <class F>
 SNARKD_HD void emit(const ChunkArgs<F>& a, uint32_t chunk, uint32_t key, const Xyzz<F>& sum, RunPlace place) {
-  if (place == kHead) {
-    a.head[chunk] = sum;
-  } else if (place == kTail) {
-    a.tail[chunk] = sum;
-  } else {
-    // Carrying every window across calls is the fix-up's job (continues_all): an addition here
-    // would be taken by one lane of a warp while the other 31 wait (one run ends in most steps of
-    // a warp): the H MSM over chunks measured 2.4× slower on the H200 that way.
-    Xyzz<F>* b = bucket_of(a, key);
-    *b = (a.pass.continues_v0 && !a.pass.continues_all && (key >> a.c) == 0) ? *b + sum : sum;
-  }
+  if (place == kHead) a.head[chunk] = sum;
+  else if (place == kTail) a.tail[chunk] = sum;
+  else *bucket_of(a, key) = sum;
+}
+
+// Where a run that is not its chunk's first starts: its bucket's sum when the bucket continues
+// (one 4-coordinate load where a lane's run ends, instead of an addition per bucket in the fix-up:
+// adding there by the one lane whose run ended while the other 31 wait measured 2.4× slower on
+// the H200, and a copy of the buckets added back by the fix-up cost ≈ 0.2 s of a streamed PoRep
+// partition's H MSM).
+template <class F>
+SNARKD_HD Xyzz<F> run_start(const ChunkArgs<F>& a, uint32_t key) {
+  return continues(a.pass, key >> a.c) ? *bucket_of(a, key) : Xyzz<F>::infinity();
 }
 
 // Asks for the point behind value v in L1 (both 128-byte lines of a G2 point), so that the next
@@ -224,7 +228,7 @@ SNARKD_HD void chunk_xyzz(const ChunkArgs<F>& a, uint32_t chunk) {
     if (i + 1 < e) prefetch_point(a, a.vals[i + 1]);
     if (key != cur) {
       emit(a, chunk, cur, acc, first ? kHead : kInside);
-      first = false, cur = key, acc = Xyzz<F>::infinity();
+      first = false, cur = key, acc = run_start(a, key);
     }
     acc = acc.add_mixed(signed_point(a, v));
   }
@@ -253,9 +257,13 @@ struct AffineLane {
   bool first;           // still in the chunk's first run
 };
 
+// An affine lane's runs start from infinity: the bucket's earlier sum, where it continues, is
+// added as a run other than the chunk's first is emitted (the batch-affine lanes are no group's
+// default: see docs/PERFORMANCE.md).
 template <class F>
-SNARKD_HD Xyzz<F> as_xyzz(const Affine<F>& p) {
-  return Xyzz<F>::from_affine(p);
+SNARKD_HD void emit_affine(const ChunkArgs<F>& a, uint32_t chunk, uint32_t key, const Affine<F>& acc, RunPlace place) {
+  const Xyzz<F> sum = Xyzz<F>::from_affine(acc);
+  emit(a, chunk, key, place == kHead ? sum : run_start(a, key) + sum, place);
 }
 
 // The step's action for acc + p and the factor to invert.
@@ -337,7 +345,7 @@ SNARKD_HD void chunk_affine(const ChunkArgs<F>& a, uint32_t thread, AffineLane<F
       if (ln.pos < ln.end) {
         ++ln.pos;
         if (ln.key != ln.cur) {
-          emit(a, thread * M + l, ln.cur, as_xyzz(ln.acc), ln.first ? kHead : kInside);
+          emit_affine(a, thread * M + l, ln.cur, ln.acc, ln.first ? kHead : kInside);
           ln.first = false, ln.cur = ln.key, ln.acc = Affine<F>::infinity();
         }
         ln.action = plan_addition(ln.acc, ln.pend, d);
@@ -363,37 +371,42 @@ SNARKD_HD void chunk_affine(const ChunkArgs<F>& a, uint32_t thread, AffineLane<F
   for (uint32_t l = 0; l < M; ++l) {
     const AffineLane<F>& ln = lanes[l * stride];
     const size_t s = size_t(thread * M + l) * len;
-    if (s < valid) emit(a, thread * M + l, ln.cur, as_xyzz(ln.acc), ln.first ? kHead : kTail);
+    if (s < valid) emit_affine(a, thread * M + l, ln.cur, ln.acc, ln.first ? kHead : kTail);
   }
 }
 
-// Fix-up of bucket t of the pass (t = vl·buckets + j): the sum of its partials when its run crosses
-// a chunk boundary or was a chunk's head or tail; infinity when it has no entries (unless it
-// continues the previous pass). Runs strictly inside a chunk were written by their lane. With
-// continues_all, every bucket then gets carry[t] added (one addition per thread, no divergence).
+// The fix-up, after every lane: chunk k's thread finishes the runs that begin in chunk k and were
+// left as partials — the run at the chunk's start when it begins there (head[k], which lacks the
+// bucket's earlier sum) and the chunk's last run when it is another (tail[k]) — adding the heads
+// of the chunks each reaches into. Runs strictly inside a chunk were stored by their lane; a run
+// from an earlier chunk belongs to that chunk's thread. About one addition per chunk, where one
+// thread per bucket (2^20 at c = 20 and two windows) had a boundary bucket in every warp to add
+// while the other lanes waited: 1.06 ms per pass on the H200, 0.14 s of a streamed PoRep partition.
 template <class F>
-SNARKD_HD void fixup_bucket(const ChunkArgs<F>& a, uint32_t t) {
-  const uint32_t vl = t / a.buckets, j = t % a.buckets;
-  Xyzz<F>* out = a.bucket_out + size_t(a.pass.v0 + vl) * a.buckets + j;
-  const bool carry = a.pass.continues_all;
-  const bool cont = a.pass.continues_v0 && vl == 0;
+SNARKD_HD void finish_run(const ChunkArgs<F>& a, uint32_t key, Xyzz<F> sum, size_t k, size_t len, bool head) {
+  const size_t t = size_t(key >> a.c) * a.buckets + (key & ((1u << a.c) - 1));
+  for (size_t j = k + 1, ce = (a.run_hi[t] - 1) / len; j <= ce; ++j) sum += a.head[j];
+  Xyzz<F>* out = bucket_of(a, key);
+  *out = head && continues(a.pass, key >> a.c) ? *out + sum : sum;
+}
+
+template <class F>
+SNARKD_HD void fixup_chunk(const ChunkArgs<F>& a, uint32_t k) {
   const size_t valid = *a.valid, len = chunk_length(valid, a.chunks);
-  const size_t lo = a.run_lo[t], hi = a.run_hi[t];  // bucket 0 (no digit is 0) has none
-  if (lo == hi) {
-    if (carry) *out = a.carry[t];
-    else if (!cont) *out = Xyzz<F>::infinity();
-    return;
-  }
-  const size_t cs = lo / len, ce = (hi - 1) / len;
-  const size_t chunk_end = (cs + 1) * len < valid ? (cs + 1) * len : valid;
-  const bool starts_chunk = lo == cs * len;
-  if (cs == ce && !starts_chunk && hi != chunk_end) {  // inside: written by its lane
-    if (carry) *out = a.carry[t] + *out;
-    return;
-  }
-  Xyzz<F> sum = starts_chunk ? a.head[cs] : a.tail[cs];
-  for (size_t k = cs + 1; k <= ce; ++k) sum += a.head[k];
-  *out = carry ? a.carry[t] + sum : cont ? *out + sum : sum;
+  const size_t s = size_t(k) * len;
+  if (s >= valid) return;
+  const size_t e = s + len < valid ? s + len : valid;
+  const uint32_t first = a.keys[s], last = a.keys[e - 1];
+  const size_t t = size_t(first >> a.c) * a.buckets + (first & ((1u << a.c) - 1));
+  if (a.run_lo[t] == s) finish_run(a, first, a.head[k], k, len, true);
+  if (last != first) finish_run(a, last, a.tail[k], k, len, false);
+}
+
+// Bucket t of the pass (t = vl·buckets + j) without entries: infinity, unless it continues.
+template <class F>
+SNARKD_HD void clear_if_empty(const ChunkArgs<F>& a, uint32_t t) {
+  if (a.run_lo[t] == a.run_hi[t] && !continues(a.pass, t / a.buckets))
+    a.bucket_out[size_t(a.pass.v0) * a.buckets + t] = Xyzz<F>::infinity();
 }
 
 }  // namespace snarkd::cuda::msm_detail

@@ -72,7 +72,7 @@ struct Plan {
   size_t entries = 0;  // per_pass · n
   size_t sort_temp = 0;
   size_t keys_in = 0, vals_in = 0, keys_out = 0, vals_out = 0, temp = 0;
-  size_t bucket = 0, partial = 0, sums = 0, valid = 0, head = 0, tail = 0, lanes = 0, carry = 0, bounds = 0, total = 0;
+  size_t bucket = 0, partial = 0, sums = 0, valid = 0, head = 0, tail = 0, lanes = 0, bounds = 0, total = 0;
   size_t bounds_bytes = 0;  // run_lo then run_hi: a pass's buckets each
 };
 
@@ -134,9 +134,6 @@ Plan make_plan(size_t n, const WindowLayout& l, const char* who) {
   p.head = take(size_t{p.chunks} * sizeof(Xyzz<F>));
   p.tail = take(size_t{p.chunks} * sizeof(Xyzz<F>));
   p.lanes = take(p.mode == MsmAccumulation::kChunkedAffine ? size_t{p.chunks} * sizeof(AffineLane<F>) : 0);
-  const bool carry = l.carries && p.mode != MsmAccumulation::kBucketThreads;  // bucket threads read their own
-  const size_t pass_buckets = size_t{std::min(p.per_pass, l.virtual_windows)} * p.buckets;
-  p.carry = take(carry ? pass_buckets * sizeof(Xyzz<F>) : 0);
   // Sized for every virtual window, not the pass's: like the buckets, it then never shrinks as n
   // grows within a window width (msm_split_scratch_bytes' bound relies on that), at 1/24 of them.
   p.bounds_bytes = 2 * size_t{l.virtual_windows} * p.buckets * sizeof(uint32_t);
@@ -226,8 +223,14 @@ inline uint32_t whole_waves(uint32_t per_wave, uint32_t waves, uint32_t bound) {
 
 template <class F>
 __global__ void fixup_kernel(const ChunkArgs<F> a) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < a.chunks) fixup_chunk(a, k);
+}
+
+template <class F>
+__global__ void clear_empty_kernel(const ChunkArgs<F> a) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t < a.pass.vc * a.buckets) fixup_bucket(a, t);
+  if (t < a.pass.vc * a.buckets) clear_if_empty(a, t);
 }
 
 // The XYZZ kernels (msm_xyzz.cuh, instantiated by msm_xyzz_*.cu): the one-thread-per-bucket kernel
@@ -321,7 +324,7 @@ template <class F>
 struct Buffers {
   uint32_t *keys_in, *vals_in, *keys_out, *vals_out, *valid, *run_lo, *run_hi;
   void *temp, *lanes;
-  Xyzz<F> *buckets, *partials, *sums, *head, *tail, *carry;
+  Xyzz<F> *buckets, *partials, *sums, *head, *tail;
 };
 
 template <class F>
@@ -336,7 +339,7 @@ Buffers<F> carve(const Plan& p, void* scratch) {
           b + p.lanes,
           reinterpret_cast<Xyzz<F>*>(b + p.bucket),    reinterpret_cast<Xyzz<F>*>(b + p.partial),
           reinterpret_cast<Xyzz<F>*>(b + p.sums),      reinterpret_cast<Xyzz<F>*>(b + p.head),
-          reinterpret_cast<Xyzz<F>*>(b + p.tail),     reinterpret_cast<Xyzz<F>*>(b + p.carry)};
+          reinterpret_cast<Xyzz<F>*>(b + p.tail)};
 }
 
 // One pass: digits, sort, valid count, accumulation into the buckets.
@@ -358,18 +361,17 @@ void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const
   run_bounds_kernel<F><<<blocks_for(entries), kThreads, 0, stream>>>(b.keys_out, entries, b.valid, p.l.c, p.buckets,
                                                                      b.run_lo, b.run_hi);
   SNARKD_CUDA_CHECK_LAUNCH();
-  ChunkArgs<F> a{b.keys_out, b.vals_out, points, b.valid, p.l.c, p.buckets, p.chunks, pass,
-                 b.buckets,  b.head,     b.tail, b.carry, b.run_lo, b.run_hi};
+  ChunkArgs<F> a{b.keys_out, b.vals_out, points, b.valid,  p.l.c,    p.buckets, p.chunks,
+                 pass,       b.buckets,  b.head, b.tail, b.run_lo, b.run_hi};
   if (p.mode == MsmAccumulation::kBucketThreads) {
     launch_bucket_threads<F>(a, stream);
     return;
   }
-  if (pass.continues_all)  // the buckets before the pass, for the fix-up to add back
-    SNARKD_CUDA_CHECK(cudaMemcpyAsync(b.carry, b.buckets + size_t(pass.v0) * p.buckets,
-                                      bucket_threads * sizeof(Xyzz<F>), cudaMemcpyDeviceToDevice, stream));
   if (p.mode == MsmAccumulation::kChunkedXyzz) launch_chunk_xyzz<F>(a, p.chunks, stream);
   else launch_chunk_affine<F>(a, p.lane_threads, b.lanes, stream);
-  fixup_kernel<F><<<blocks_for(bucket_threads), kThreads, 0, stream>>>(a);
+  fixup_kernel<F><<<blocks_for(a.chunks), kThreads, 0, stream>>>(a);
+  SNARKD_CUDA_CHECK_LAUNCH();
+  clear_empty_kernel<F><<<blocks_for(bucket_threads), kThreads, 0, stream>>>(a);
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 
@@ -389,8 +391,6 @@ void pippenger_chunk(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, si
   if (n > max_n)
     throw InvalidArgument(std::string(who) + ": a chunk of " + std::to_string(n) + " points, planned for at most " +
                           std::to_string(max_n));
-  if (!first && !l.carries)  // a continuing chunk copies its passes' buckets aside (the carry)
-    throw InvalidArgument(std::string(who) + ": a continuing pippenger_chunk needs a layout with carries");
   const Plan p = make_plan<F>(max_n, l, who);  // max_n fixes the carve: the buckets stay in place
   if (n == 0) return;
   const Buffers<F> b = checked_carve<F>(p, d_scratch, scratch_bytes, who);

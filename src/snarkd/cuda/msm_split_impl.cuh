@@ -10,6 +10,7 @@
 #include "snarkd/cuda/msm.hpp"
 #include "snarkd/cuda/msm_split.hpp"
 #include "snarkd/cuda/runtime.hpp"
+#include "snarkd/cuda/scratch_bound.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::cuda::split_detail {
@@ -155,19 +156,12 @@ __global__ void add_kernel(const Xyzz<F>* a, const Xyzz<F>* b, Xyzz<F>* out) {
 namespace snarkd::cuda {
 using namespace split_detail;
 
-// The tail MSM's scratch is not monotonic in its length (msm_default_window widens c at powers of
-// two, which lowers the W·m sort entries: fewer windows over the same points), so the bound is a
-// maximum over the lengths where it peaks: m_max itself, and 2^k − 1
-// and 2^k (the top of each window width's range; 2^24 and above hold kMaxEntriesPerPass entries
-// with the most key bits) up to m_max. Within a range of one width the entries, key bits and
-// hence CUB's temp are non-decreasing in m, or (past 2^24 points) bounded by those at 2^24.
+// The tail MSM's scratch is not monotonic in its length (scratch_bound.hpp): the bound is its
+// maximum over every shorter tail.
 template <class F>
 size_t msm_split_scratch_bytes(size_t max_others) {
-  size_t worst = msm_scratch_bytes<F>(max_others);
-  for (uint32_t k = 1; k < 64 && (size_t{1} << k) - 1 <= max_others; ++k) {
-    worst = std::max(worst, msm_scratch_bytes<F>((size_t{1} << k) - 1));
-    if ((size_t{1} << k) <= max_others) worst = std::max(worst, msm_scratch_bytes<F>(size_t{1} << k));
-  }
+  const size_t worst =
+      detail::scratch_bound(max_others, kMaxEntriesPerPass, [](size_t m) { return msm_scratch_bytes<F>(m); });
   return tail_layout<F>(max_others, worst).total;
 }
 

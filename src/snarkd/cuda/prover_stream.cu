@@ -92,7 +92,18 @@ __global__ void count_others_kernel(ChunkView v, const Fr* w, uint64_t offset, u
 // per point instead ran one mixed addition per tile whenever any of its 32 points was a one: with
 // PoRep's mix of 0s and 1s, about half the lanes idle in every addition (0.31 s of a streamed
 // partition's device time on the H200 in ones_gather).
+// Two loads no longer stall each step: the next tile's scalar (through the density index, two
+// dependent loads) is read before this tile's addition, and a one's point is asked for in L1 when
+// it is queued, a tile or two before a lane adds it (the kernel holds 8 warps an SM at its
+// registers, too few to hide a load per addition).
 constexpr uint32_t kRing = 64;
+
+template <class T>
+__device__ __forceinline__ void prefetch_l1(const T* p) {
+  const char* c = reinterpret_cast<const char*>(p);
+  for (uint32_t off = 0; off < sizeof(T); off += 128) asm volatile("prefetch.global.L1 [%0];" ::"l"(c + off));
+  asm volatile("prefetch.global.L1 [%0];" ::"l"(c + sizeof(T) - 1));  // a point may straddle a line
+}
 
 template <class F>
 __global__ void __launch_bounds__(kThreads) ones_gather_kernel(ChunkView v, const Fr* w, uint64_t offset,
@@ -106,16 +117,20 @@ __global__ void __launch_bounds__(kThreads) ones_gather_kernel(ChunkView v, cons
   Xyzz<F> acc = accum[t];
   uint32_t head = 0, queued = 0;  // warp-uniform
   const uint64_t warp_first = t - lane;
+  Fr next = t < v.count ? stream_ops::chunk_scalar(w, v.index, offset, v.first, t) : Fr::zero();
   for (uint64_t base = warp_first; base < v.count; base += stride) {
     const uint64_t k = base + lane;
+    const Fr s = next;
+    if (k + stride < v.count) next = stream_ops::chunk_scalar(w, v.index, offset, v.first, k + stride);
     uint32_t kind = stream_ops::kZero;
     if (k < v.count) {
-      const Fr s = stream_ops::chunk_scalar(w, v.index, offset, v.first, k);
       kind = stream_ops::scalar_kind(s);
       if (kind == stream_ops::kOther) {
         const unsigned long long at = atomicAdd(tail_count, 1ull);
         tail_bases[at] = points[k];
         tail_scalars[at] = s;
+      } else if (kind == stream_ops::kOne) {
+        prefetch_l1(points + k);
       }
     }
     const uint32_t ones = __ballot_sync(0xffffffffu, kind == stream_ops::kOne);

@@ -11,6 +11,7 @@
 #include "snarkd/cuda/h_phase.hpp"
 #include "snarkd/cuda/msm.hpp"
 #include "snarkd/cuda/prover_stream.hpp"
+#include "snarkd/cuda/scratch_bound.hpp"
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/util/cancel.hpp"
 #include "snarkd/util/error.hpp"
@@ -100,32 +101,22 @@ uint64_t stream_pass_entries() {
   return e;
 }
 
-// carries: the H MSM's layout across chunks (detail::pippenger_chunk).
-detail::WindowLayout window_layout(uint64_t n, uint64_t max_pass_entries, bool carries = false) {
+detail::WindowLayout window_layout(uint64_t n, uint64_t max_pass_entries) {
   const uint32_t c = msm_default_window(n);
   const uint32_t windows = (256 + c - 1) / c;
-  detail::WindowLayout l{c, windows, windows, 1, size_t(max_pass_entries)};
-  l.carries = carries;
-  return l;
+  return {c, windows, windows, 1, size_t(max_pass_entries)};
 }
 
 template <class F>
-uint64_t pippenger_bytes(uint64_t n, uint64_t max_pass_entries, bool carries = false) {
-  return n == 0 ? 0 : detail::pippenger_scratch_bytes<F>(n, window_layout(n, max_pass_entries, carries));
+uint64_t pippenger_bytes(uint64_t n, uint64_t max_pass_entries) {
+  return n == 0 ? 0 : detail::pippenger_scratch_bytes<F>(n, window_layout(n, max_pass_entries));
 }
 
-// Scratch for any Pippenger of 1 .. max_n points. Not monotone in n: the window width changes at
-// powers of two and the windows per pass at E/j; between those points both are fixed and the
-// size grows with n, so the maximum is at one of the segments' right ends.
-// carries: the H MSM over chunks of max_n points, whose plan is max_n's whatever the chunk.
+// Scratch for any Pippenger of 1 .. max_n points (scratch_bound.hpp). The H MSM over chunks
+// plans every chunk as max_n points: pippenger_bytes(max_n), within the bound.
 template <class F>
-uint64_t pippenger_bound(uint64_t max_n, uint64_t e, bool carries = false) {
-  uint64_t m = pippenger_bytes<F>(max_n, e, carries);
-  if (carries) return m;
-  for (uint64_t p = 2; p <= max_n; p *= 2) m = std::max(m, pippenger_bytes<F>(p - 1, e));
-  for (uint64_t j = 1; j <= 64; ++j)
-    if (e / j >= 1 && e / j <= max_n) m = std::max(m, pippenger_bytes<F>(e / j, e));
-  return m;
+uint64_t pippenger_bound(uint64_t max_n, uint64_t e) {
+  return detail::scratch_bound(max_n, e, [e](size_t n) { return pippenger_bytes<F>(n, e); });
 }
 
 constexpr uint64_t kPointBytes[5] = {sizeof(G1Affine), sizeof(G1Affine), sizeof(G2Affine), sizeof(G1Affine),
@@ -161,8 +152,7 @@ StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& c
   l.hs_gather = align256(l.h_partials * sizeof(G1Xyzz));
   l.hs_scratch = l.hs_gather + (l.depth ? align256(ch * sizeof(Fr)) : 0);
   // Either H path's scratch: a Pippenger per chunk (any size up to ch) or buckets carried.
-  l.hs_scratch_bytes = align256(std::max(pippenger_bound<Fp>(ch, l.max_pass_entries),
-                                         pippenger_bound<Fp>(ch, l.max_pass_entries, true)));
+  l.hs_scratch_bytes = align256(pippenger_bound<Fp>(ch, l.max_pass_entries));
   const uint64_t hs = l.hs_scratch + l.hs_scratch_bytes;
   l.v1 = std::max(head, hs);
   l.q_bytes = l.v1 + vb;
@@ -392,7 +382,7 @@ void stream_h_msm(const DeviceProvingKey& key, const StreamLayout& l, void* d_ke
   auto* partials = reinterpret_cast<G1Xyzz*>(base + l.hs_partials);
   Fr* gathered = reinterpret_cast<Fr*>(base + l.hs_gather);
   const bool per_chunk = !prover_paths().h_buckets_across_chunks;
-  const detail::WindowLayout hl = window_layout(l.h_chunk, l.max_pass_entries, true);
+  const detail::WindowLayout hl = window_layout(l.h_chunk, l.max_pass_entries);
   G1Xyzz* total = &partials[l.h_partials - 1];
   uint32_t np = 0;
   stop_point(stop, stream, sync, "stream_h_msm");

@@ -17,6 +17,11 @@ namespace {
 
 constexpr uint64_t kMarginBytes = uint64_t{2} << 30;
 constexpr uint64_t kMaxSlotBytes = uint64_t{832} << 20;  // 2^23 G1 points + their index entries
+// An explicit cap covers everything the engine puts on the device, and the workers' streams and
+// events (created after the pool) take device memory outside it: up to 3 MiB with 3 workers on
+// the H200 (nvidia-smi 1–3 MiB above cap + context, 2026-12-02..04). The pool leaves them this
+// much, or 1/256 of a small cap.
+constexpr uint64_t kHandleReserveBytes = uint64_t{8} << 20;
 
 uint64_t env_u64(const char* name, uint64_t fallback) {
   const char* v = std::getenv(name);
@@ -76,8 +81,8 @@ int CudaDevice::count() { return cuda::device_count(); }
 
 CudaDevice::CudaDevice(uint32_t ordinal, uint64_t ledger_bytes) : ordinal_(ordinal) {
   cuda::DeviceGuard g(static_cast<int>(ordinal));
-  uint64_t bytes = ledger_bytes;
-  if (bytes == 0) {
+  uint64_t bytes = ledger_bytes - std::min(kHandleReserveBytes, ledger_bytes / 256);
+  if (ledger_bytes == 0) {
     size_t free_b = 0, total_b = 0;
     SNARKD_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));  // start-up only
     if (free_b <= kMarginBytes) throw InvalidArgument(name() + ": only " + std::to_string(free_b >> 20) + " MiB free");

@@ -55,8 +55,10 @@ class CudaDevice final : public Device {
   // Starts or stops the profiler's collection (ncu --profile-from-start off): a process-wide
   // switch with no synchronisation of its own, for the bench between runs.
   static void profile(bool on);
-  // ledger_bytes = 0: the free memory now less a 2 GiB margin (CUDA context, kernel modules).
-  // Everything the engine puts on the device lives in these bytes.
+  // ledger_bytes = 0: the free memory now less a 2 GiB margin (CUDA context, kernel modules);
+  // otherwise a cap on all the engine puts on the device. The pool (the ledger's bytes: keys,
+  // slots, working sets) is that less room for the workers' streams and events, which CUDA
+  // keeps outside it (8 MiB; 1/256 of a smaller cap).
   CudaDevice(uint32_t ordinal, uint64_t ledger_bytes);
   ~CudaDevice() override;
 
