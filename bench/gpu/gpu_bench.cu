@@ -2,7 +2,7 @@
 // timed runs (CUDA events around each run, on one non-blocking stream) after warm-up runs.
 //
 //   snarkd_gpu_bench [--min-log=20] [--max-log=28] [--reps=7] [--generator=7]
-//                    [--only=ntt|msm|split|spmv|window|products|kinds|h|all] [--precomp-gib=64] [--precomp-c=N]
+//                    [--only=ntt|msm|split|spmv|window|products|kinds|stream|h|all] [--precomp-gib=64] [--precomp-c=N]
 //                    [--precomp-only]
 //                    [--constraints=130278869] [--curve=bls12-381|bn254]
 //
@@ -15,8 +15,9 @@
 // 2^24, 2^26, 2^27 within [min-log, max-log], PoRep-like scalars, against cuda::msm); --only=spmv
 // times cuda::spmv on a synthetic PoRep-shaped circuit of --constraints rows (spmv_bench.cpp);
 // --only=window times the plain G1 MSM at the candidate window widths (52,000 and 2^min..2^max);
-// --only=products|kinds|h run kinds_bench.cu (field throughput per SM; the MSM accumulation kinds
-// side by side; the fused H phase against the unfused sequence); "all" (the default) is NTT + MSM.
+// --only=products|kinds|stream|h run kinds_bench.cu (field throughput per SM; the MSM accumulation
+// kinds side by side; the streamed H MSM's pass widths and lane waves at 2^max-log; the fused H
+// phase against the unfused sequence); "all" (the default) is NTT + MSM.
 // --curve=bn254 measures BN254's kernels instead (the field rates, then --only=ntt, msm, products,
 // kinds or all: NTT over BN254's Fr, plain G1/G2 MSM); the other modes are BLS12-381's only.
 #include <algorithm>
@@ -40,7 +41,7 @@ namespace {
 struct Options {
   uint32_t min_log = 20, max_log = 28, reps = 7;
   uint64_t generator = 7;
-  std::string only = "all";  // ntt | msm | split | spmv | window | products | kinds | h | all (= ntt + msm)
+  std::string only = "all";  // ntt | msm | split | spmv | window | products | kinds | stream | h | all (= ntt + msm)
   uint64_t constraints = 130'278'869;  // spmv: PoRep's partition
   size_t precomp_budget = size_t{64} << 30;
   uint32_t precomp_c = 0;
@@ -51,7 +52,7 @@ struct Options {
 [[noreturn]] void usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s [--min-log=N] [--max-log=N] [--reps=N>=5] [--generator=5|7]"
-               " [--only=ntt|msm|split|spmv|window|products|kinds|h|all] [--precomp-gib=N] [--precomp-c=4..24]"
+               " [--only=ntt|msm|split|spmv|window|products|kinds|stream|h|all] [--precomp-gib=N] [--precomp-c=4..24]"
                " [--precomp-only]"
                " [--constraints=N] [--curve=bls12-381|bn254]\n",
                argv0);
@@ -74,7 +75,8 @@ Options parse(int argc, char** argv) {
     else if (a == "--curve=bls12-381") o.curve = Curve::kBls12381;
     else if (a == "--curve=bn254") o.curve = Curve::kBn254;
     else if (a == "--only=ntt" || a == "--only=msm" || a == "--only=split" || a == "--only=spmv" ||
-             a == "--only=window" || a == "--only=products" || a == "--only=kinds" || a == "--only=h" ||
+             a == "--only=window" || a == "--only=products" || a == "--only=kinds" || a == "--only=stream" ||
+             a == "--only=h" ||
              a == "--only=all")
       o.only = a.substr(7);
     else usage(argv[0]);
@@ -297,6 +299,7 @@ int main(int argc, char** argv) {
     if (o.only == "split") bench_split(o.min_log, o.max_log, o.reps, s);
     if (o.only == "products") bench_products(sms, o.reps, o.curve, s);
     if (o.only == "kinds") bench_kinds(o.min_log, o.max_log, o.reps, o.curve, s);
+    if (o.only == "stream") bench_stream(o.max_log, o.reps, s);
     if (o.only == "h") bench_h_phase(o.min_log, o.max_log, o.reps, o.generator, s);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -11,6 +11,11 @@
 //             made on the device, bases (2^16 random points tiled) resident. Every kind must give
 //             the same point, and G1 up to 2^24 the CPU MSM over the tile with folded scalars, or
 //             the benchmark stops. --curve=bn254: the same sizes over BN254's groups.
+//   stream    the streamed H MSM's shape (prover_stream.hpp): one G1 Pippenger over 2^max-log random
+//             scalars whose bases come in chunks of 2^23 (the same tiled chunk each time), buckets
+//             carried across the chunks (pippenger_chunk, then one pippenger_reduce), at the chunk's
+//             window; sort passes of 2 or 3 windows (2^24 or 3·2^23 entries) × XYZZ lanes in 1, 2, 4
+//             or 8 waves. Every case must equal the plain msm() over the tiled bases.
 //   h         the H phase at 2^min-log..2^max-log, bellperson flavour: the prover's unfused sequence
 //             (6 transforms, a pointwise kernel, the coset inverse) against the fused h_phase(); the
 //             outputs must be equal.
@@ -159,6 +164,62 @@ void kinds_size(const char* name, uint32_t K, const std::vector<HostPoint>& host
   }
 }
 
+// ---- stream ----
+
+void stream_cases(uint32_t K, uint32_t reps, const Stream& s) {
+  const size_t n = size_t{1} << K, chunk = std::min(n, size_t{1} << 23);
+  const auto host_tile = bench::random_points<typename HostCurve<Fp>::type>(size_t{1} << 16, 21);
+  DeviceBuffer<Affine<Fp>> tile(host_tile.size());
+  tile.upload(reinterpret_cast<const Affine<Fp>*>(host_tile.data()), tile.size(), s);
+  DeviceBuffer<Fr> scalars(n);
+  fill_random_fr(scalars.data(), n, 5000 + K, s);
+  DeviceBuffer<Xyzz<Fp>> result(1);
+  Xyzz<Fp> want{};
+  {  // the reference: the plain MSM over n tiled bases (chunk is a multiple of the tile)
+    DeviceBuffer<Affine<Fp>> bases(n);
+    tile_kernel<<<4096, 256, 0, s>>>(bases.data(), n, tile.data(), tile.size());
+    SNARKD_CUDA_CHECK_LAUNCH();
+    DeviceBuffer<uint8_t> scratch(msm_scratch_bytes<Fp>(n));
+    const double ms = median_ms(s, reps, [&] {
+      msm<Fp>(bases.data(), scalars.data(), n, result.data(), scratch.data(), scratch.size(), s);
+    });
+    result.download(&want, 1, s);
+    s.synchronize();
+    std::printf("G1 2^%u plain msm(): %9.3f ms (bases resident)\n", K, ms);
+  }
+  DeviceBuffer<Affine<Fp>> bases(chunk);
+  tile_kernel<<<4096, 256, 0, s>>>(bases.data(), chunk, tile.data(), tile.size());
+  SNARKD_CUDA_CHECK_LAUNCH();
+  const uint32_t c = msm_default_window(chunk), windows = (256 + c - 1) / c;
+  bool ok = true;
+  for (uint32_t per_pass : {2u, 3u}) {
+    detail::WindowLayout l{c, windows, windows, 1, per_pass * chunk};
+    DeviceBuffer<uint8_t> scratch(detail::pippenger_scratch_bytes<Fp>(chunk, l));
+    std::printf("G1 2^%u in chunks of 2^%u, c=%u, passes of %u windows (scratch %.2f GiB):", K,
+                uint32_t(std::bit_width(chunk) - 1), c, per_pass, scratch.size() / double(1 << 30));
+    for (uint32_t waves : {1u, 2u, 4u, 8u}) {
+      l.lane_waves = waves;
+      const double ms = median_ms(s, reps, [&] {
+        for (size_t first = 0; first < n; first += chunk)
+          detail::pippenger_chunk<Fp>(bases.data(), scalars.data() + first, chunk, chunk, l, first == 0,
+                                      scratch.data(), scratch.size(), s, "stream bench");
+        detail::pippenger_reduce<Fp>(chunk, l, result.data(), scratch.data(), scratch.size(), s, "stream bench");
+      });
+      Xyzz<Fp> r;
+      result.download(&r, 1, s);
+      s.synchronize();
+      ok = ok && same<Fp>(want, r);
+      std::printf(" | %u waves %9.3f ms", waves, ms);
+      std::fflush(stdout);
+    }
+    std::printf(" | %s\n", ok ? "equal" : "MISMATCH");
+  }
+  if (!ok) {
+    std::printf("SELF-CHECK FAILED: the chunked G1 MSM differs from msm() at 2^%u\n", K);
+    std::exit(3);
+  }
+}
+
 // ---- H phase ----
 
 __global__ void pointwise_kernel(Fr* a, const Fr* b, const Fr* c, size_t n, Fr factor) {
@@ -266,6 +327,11 @@ void bench_kinds(uint32_t min_log, uint32_t max_log, uint32_t reps, Curve curve,
               reps);
   if (curve == Curve::kBn254) kinds<bn254::Fp, bn254::Fp2>(min_log, max_log, reps, s);
   else kinds<Fp, Fp2>(min_log, max_log, reps, s);
+}
+
+void bench_stream(uint32_t log_n, uint32_t reps, const Stream& s) {
+  std::printf("BLS12-381 streamed H MSM shape, random scalars, median of %u runs\n", reps);
+  stream_cases(log_n, reps, s);
 }
 
 void bench_h_phase(uint32_t min_log, uint32_t max_log, uint32_t reps, uint64_t generator, const Stream& s) {

@@ -31,6 +31,8 @@ void bench_windows(const MsmBenchOptions& o, const Stream& s);
 void bench_products(int sms, uint32_t reps, Curve curve, const Stream& s);
 void bench_kinds(uint32_t min_log, uint32_t max_log, uint32_t reps, Curve curve, const Stream& s);
 void bench_h_phase(uint32_t min_log, uint32_t max_log, uint32_t reps, uint64_t generator, const Stream& s);
+// The streamed H MSM's shape at 2^log_n: chunks of 2^23, pass widths × lane waves (kinds_bench.cu).
+void bench_stream(uint32_t log_n, uint32_t reps, const Stream& s);
 
 // SpMV of a synthetic PoRep-shaped circuit of `constraints` rows (A, B, C), with the floors at
 // the measured Fr multiplication and copy rates.

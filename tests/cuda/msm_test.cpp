@@ -4,8 +4,8 @@
 // batch-affine lanes and the one-thread-per-bucket kernel): sizes 0, 1, 2, 31, 2^k ± 1 (n not a
 // power of two, n below the window count); zero, one, −1 and r − 1 scalars; all-zero vectors;
 // infinities and repeated bases; P − P; every point in one bucket; every window width on small
-// inputs, up to 22 bits. The stream-ordered test poisons the result and the scratch before
-// running.
+// inputs, up to 22 bits; the XYZZ lanes in 1 to 16 waves. The stream-ordered test poisons the
+// result and the scratch before running.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -131,6 +131,26 @@ TYPED_TEST(CudaMsm, EdgeCases) {
   Scalars<C> eq = {s[5], s[5]};
   EXPECT_TRUE(msm_sync<C>(pm, eq).is_infinity());
   expect_matches_cpu<C>(pm, eq, 0, "P - P");
+}
+
+// The chunked XYZZ lanes in 1 .. 16 waves (WindowLayout::lane_waves; the streamed prover's
+// SNARKD_STREAM_LANE_WAVES): chunk boundaries move, so heads, tails and the fix-up change with
+// every count, on random scalars and on one scalar (every chunk inside one bucket's run).
+TYPED_TEST(CudaMsm, LaneWaves) {
+  SNARKD_SKIP_WITHOUT_GPU();
+  using C = TypeParam;
+  auto g = snarkd::test::current_test_rng();
+  const size_t n = sizes<C>().random.back();
+  const auto b = random_points<C>(g, n);
+  const auto s = random_scalars<C>(g, n);
+  const Scalars<C> same(n, C::Scalar::random(g));
+  const auto want = msm::msm<C>(b, s), want_same = msm::msm<C>(b, same);
+  for (uint32_t waves : {1u, 2u, 3u, 16u}) {
+    const MsmOptions o{0, MsmAccumulation::kChunkedXyzz, waves};
+    EXPECT_EQ(msm_sync<C>(b, s, o), want) << waves << " waves";
+    EXPECT_EQ(msm_sync<C>(b, same, o), want_same) << waves << " waves, one scalar";
+  }
+  EXPECT_THROW(msm_sync<C>(b, s, MsmOptions{0, MsmAccumulation::kChunkedXyzz, 17}), InvalidArgument);
 }
 
 TYPED_TEST(CudaMsm, StreamOrderedWithPoisonedOutputAndScratch) {

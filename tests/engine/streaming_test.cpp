@@ -83,10 +83,10 @@ TEST(KeyCatalogue, ChunksCoverEveryPointAndRowOnceWithinTheirSlot) {
       EXPECT_EQ(c.segments[1].host, reinterpret_cast<const std::byte*>(key0.b_index.data() + c.first));
     }
     for (const StreamChunk& c : k.of(KeyPart::kL)) EXPECT_EQ(c.segments.size(), 1u);
-    // Rows chunks: row_ptr (absolute), col and coeff of A, B, C for the same rows.
+    // Rows chunks: row_ptr (absolute), col and coeff of A and B for the same rows.
     for (const StreamChunk& c : k.of(KeyPart::kRows1)) {
-      ASSERT_EQ(c.segments.size(), 9u);
-      for (int m = 0; m < 3; ++m) {
+      ASSERT_EQ(c.segments.size(), 6u);
+      for (int m = 0; m < 2; ++m) {
         const r1cs::CsrMatrix& csr = key0.circuit->matrix(r1cs::Matrix(m));
         EXPECT_EQ(c.segments[3 * m].host, reinterpret_cast<const std::byte*>(csr.row_ptr.data() + c.first));
         EXPECT_EQ(c.segments[3 * m].bytes, (c.count + 1) * 8);

@@ -46,8 +46,8 @@ inline constexpr size_t kMaxEntriesPerPass = size_t{1} << 28;
 
 // How the buckets accumulate their points (step 3 above). kDefault is resolved per call by
 // msm_resolve_accumulation: the environment variable SNARKD_MSM_ACCUMULATE = legacy | xyzz |
-// affine when set (read once per process), else the built-in choice (chunked XYZZ for G1,
-// chunked batch-affine for G2 — see docs/PERFORMANCE.md for the measurements behind it).
+// affine when set (read once per process), else the built-in choice (chunked XYZZ for G1, one
+// thread per bucket for G2 — see msm_resolve_accumulation and docs/PERFORMANCE.md).
 enum class MsmAccumulation : uint8_t { kDefault, kBucketThreads, kChunkedXyzz, kChunkedAffine };
 const char* msm_accumulation_name(MsmAccumulation a);  // "default", "legacy", "xyzz", "affine"
 template <class F>
@@ -56,6 +56,7 @@ MsmAccumulation msm_resolve_accumulation(MsmAccumulation a);
 struct MsmOptions {
   uint32_t window_bits = 0;  // c; 0 = msm_window<F>(n, accumulation)
   MsmAccumulation accumulation = MsmAccumulation::kDefault;
+  uint32_t lane_waves = 0;   // chunked XYZZ: lanes per pass in waves of resident threads (0 = 4)
 };
 
 // The window size msm() uses for n points with accumulation `a` when window_bits = 0. Chunked:
@@ -94,6 +95,9 @@ struct WindowLayout {
   uint32_t c = 0, windows = 0, virtual_windows = 0, copies = 1;
   size_t max_pass_entries = kMaxEntriesPerPass;  // sort entries per pass (tests lower it to force passes)
   MsmAccumulation accumulation = MsmAccumulation::kDefault;
+  // Chunked XYZZ lanes per pass, in whole waves of the threads the device holds at once (0: 4,
+  // msm_kernels.cuh kXyzzWaves; at most 16). Fewer waves mean longer chunks and fewer fix-ups.
+  uint32_t lane_waves = 0;
 };
 
 // The plain layout of msm(): W = ⌈256/c⌉ windows of c = options.window_bits (0: msm_window), no

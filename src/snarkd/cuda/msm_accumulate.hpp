@@ -148,6 +148,12 @@ struct ChunkArgs {
   const uint32_t* run_hi = nullptr;
 };
 
+// The pass's bucket that `key` names, t = vl·buckets + j for key = vl·2^c + j: the index of the
+// run bounds and, offset by the pass's first virtual window, of the bucket itself.
+SNARKD_HD size_t bucket_index(uint32_t key, uint32_t c, uint32_t buckets) {
+  return size_t(key >> c) * buckets + (key & ((1u << c) - 1));
+}
+
 // Where entry i's run of equal keys starts and ends, for the bucket that key names: the fix-up and
 // the bucket threads read a bucket's run from these instead of two binary searches over the
 // sorted keys (48 dependent loads per bucket at 2^24 entries: 1.13 ms of fix-up per pass of two
@@ -156,7 +162,7 @@ struct ChunkArgs {
 SNARKD_HD void mark_run_bounds(const uint32_t* keys, size_t valid, size_t i, uint32_t c, uint32_t buckets,
                                uint32_t* lo, uint32_t* hi) {
   const uint32_t key = keys[i];
-  const size_t t = size_t(key >> c) * buckets + (key & ((1u << c) - 1));
+  const size_t t = bucket_index(key, c, buckets);
   if (i == 0 || keys[i - 1] != key) lo[t] = uint32_t(i);
   if (i + 1 == valid || keys[i + 1] != key) hi[t] = uint32_t(i + 1);
 }
@@ -175,8 +181,7 @@ SNARKD_HD Affine<F> signed_point(const ChunkArgs<F>& a, uint32_t v) {
 
 template <class F>
 SNARKD_HD Xyzz<F>* bucket_of(const ChunkArgs<F>& a, uint32_t key) {
-  const uint32_t vl = key >> a.c, j = key & ((1u << a.c) - 1);
-  return a.bucket_out + size_t(a.pass.v0 + vl) * a.buckets + j;
+  return a.bucket_out + size_t(a.pass.v0) * a.buckets + bucket_index(key, a.c, a.buckets);
 }
 
 // Where a lane's finished run goes: the chunk's first run → head, its last (another run) → tail,
@@ -384,8 +389,8 @@ SNARKD_HD void chunk_affine(const ChunkArgs<F>& a, uint32_t thread, AffineLane<F
 // while the other lanes waited: 1.06 ms per pass on the H200, 0.14 s of a streamed PoRep partition.
 template <class F>
 SNARKD_HD void finish_run(const ChunkArgs<F>& a, uint32_t key, Xyzz<F> sum, size_t k, size_t len, bool head) {
-  const size_t t = size_t(key >> a.c) * a.buckets + (key & ((1u << a.c) - 1));
-  for (size_t j = k + 1, ce = (a.run_hi[t] - 1) / len; j <= ce; ++j) sum += a.head[j];
+  const size_t ce = (a.run_hi[bucket_index(key, a.c, a.buckets)] - 1) / len;
+  for (size_t j = k + 1; j <= ce; ++j) sum += a.head[j];
   Xyzz<F>* out = bucket_of(a, key);
   *out = head && continues(a.pass, key >> a.c) ? *out + sum : sum;
 }
@@ -397,8 +402,7 @@ SNARKD_HD void fixup_chunk(const ChunkArgs<F>& a, uint32_t k) {
   if (s >= valid) return;
   const size_t e = s + len < valid ? s + len : valid;
   const uint32_t first = a.keys[s], last = a.keys[e - 1];
-  const size_t t = size_t(first >> a.c) * a.buckets + (first & ((1u << a.c) - 1));
-  if (a.run_lo[t] == s) finish_run(a, first, a.head[k], k, len, true);
+  if (a.run_lo[bucket_index(first, a.c, a.buckets)] == s) finish_run(a, first, a.head[k], k, len, true);
   if (last != first) finish_run(a, last, a.tail[k], k, len, false);
 }
 

@@ -125,6 +125,7 @@ void check_layout(const WindowLayout& l, size_t n, const char* who) {
   if (n >= ((size_t{1} << 31) / l.copies))
     throw InvalidArgument(w + ": " + std::to_string(l.copies) + " copies of " + std::to_string(n) +
                           " points exceed 2^31 virtual points");
+  if (l.lane_waves > 16) throw InvalidArgument(w + ": lane_waves " + std::to_string(l.lane_waves) + " above 16");
   // Keys must leave room for the zero-digit sentinel (msm_accumulate.hpp): c + ⌈log₂ W'⌉ ≤ 31.
   if (l.c + std::bit_width(l.virtual_windows - 1) > 31) throw InvalidArgument(w + ": sort keys wider than 31 bits");
 }
@@ -136,6 +137,7 @@ WindowLayout plain_layout(size_t n, const MsmOptions& o) {
   const uint32_t windows = (256 + c - 1) / c;  // W·c ≥ 256: the top window never borrows (scalars < 2^255)
   WindowLayout l{c, windows, windows, 1};
   l.accumulation = o.accumulation;
+  l.lane_waves = o.lane_waves;
   return l;
 }
 

@@ -14,9 +14,11 @@
 #pragma once
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <cub/device/device_radix_sort.cuh>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -39,9 +41,10 @@ constexpr uint32_t kMinSegmentBuckets = 32;
 constexpr uint32_t kReduceBlocks = 264;
 // Chunked lanes: at least kMinChunk entries per lane (shorter chunks would make more head/tail
 // partials than they save). Every lane has the same work, so a grid of 1.3 waves would run its
-// last 0.3 wave alone: the lane count is a whole number of waves — kXyzzWaves / kAffineWaves times
-// the threads the device holds at once (occupancy query at launch; several waves so that SMs
-// shared with other streams' kernels still balance) — capped by kMaxXyzzLanes / kMaxAffineThreads,
+// last 0.3 wave alone: the lane count is a whole number of waves — kXyzzWaves (or the layout's
+// lane_waves) / kAffineWaves times the threads the device holds at once (occupancy query at
+// launch; several waves so that SMs shared with other streams' kernels still balance; every lane
+// costs the fix-up about one addition) — capped by kMaxXyzzLanes / kMaxAffineThreads,
 // which size the scratch: head/tail partials 2·lanes·sizeof(Xyzz) (G1 XYZZ: 100 MB; affine, 2^19
 // lanes: 200 MB G1, 400 MB G2) and the batch-affine lane state (2^19 lanes: ≈ 140 MB G1, 270 MB
 // G2). 2^15 affine threads are about one wave on an H200 (two 128-thread blocks per SM).
@@ -221,10 +224,33 @@ inline uint32_t whole_waves(uint32_t per_wave, uint32_t waves, uint32_t bound) {
   return bound / per_wave * per_wave;
 }
 
-template <class F>
-__global__ void fixup_kernel(const ChunkArgs<F> a) {
+// The fix-up in blocks of kChunkThreads, MinBlocks of them asked for per SM: 256-thread blocks
+// without bounds left SMs one block (latency-bound: 0.37 ms a pass, ≈ 1 addition a lane). G1 at
+// 3 blocks (≤ 170 registers, 12 warps an SM) spills 192 bytes of its full addition to the stack;
+// at 2 it spills nothing with 8 warps. SNARKD_MSM_FIXUP_BLOCKS = 2 | 3 (G1; read once; A/B runs).
+template <class F, int MinBlocks>
+__global__ void __launch_bounds__(kChunkThreads, MinBlocks) fixup_kernel(const ChunkArgs<F> a) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k < a.chunks) fixup_chunk(a, k);
+}
+
+inline int fixup_min_blocks() {
+  static const int blocks = [] {
+    const char* v = std::getenv("SNARKD_MSM_FIXUP_BLOCKS");
+    if (v == nullptr || *v == '\0' || std::string_view(v) == "3") return 3;
+    if (std::string_view(v) == "2") return 2;
+    throw InvalidArgument(std::string("SNARKD_MSM_FIXUP_BLOCKS: '") + v + "' is not 2 or 3");
+  }();
+  return blocks;
+}
+
+template <class F>
+void launch_fixup(const ChunkArgs<F>& a, cudaStream_t stream) {
+  const uint32_t grid = blocks_for(a.chunks, kChunkThreads);
+  if constexpr (!kIsPrimeField<F>) fixup_kernel<F, 1><<<grid, kChunkThreads, 0, stream>>>(a);
+  else if (fixup_min_blocks() == 2) fixup_kernel<F, 2><<<grid, kChunkThreads, 0, stream>>>(a);
+  else fixup_kernel<F, 3><<<grid, kChunkThreads, 0, stream>>>(a);
+  SNARKD_CUDA_CHECK_LAUNCH();
 }
 
 template <class F>
@@ -234,12 +260,12 @@ __global__ void clear_empty_kernel(const ChunkArgs<F> a) {
 }
 
 // The XYZZ kernels (msm_xyzz.cuh, instantiated by msm_xyzz_*.cu): the one-thread-per-bucket kernel
-// over the pass's buckets, and at most `max_lanes` XYZZ lanes (whole waves; sets a.chunks to the
-// lanes used).
+// over the pass's buckets, and `waves` whole waves of XYZZ lanes, at most `max_lanes` (sets
+// a.chunks to the lanes used).
 template <class F>
 void launch_bucket_threads(const ChunkArgs<F>& a, cudaStream_t stream);
 template <class F>
-void launch_chunk_xyzz(ChunkArgs<F>& a, uint32_t max_lanes, cudaStream_t stream);
+void launch_chunk_xyzz(ChunkArgs<F>& a, uint32_t max_lanes, uint32_t waves, cudaStream_t stream);
 
 // The batch-affine lanes (msm_affine.cuh, instantiated by msm_affine_*.cu): at most `max_threads` threads of
 // kAffineLanes lanes (whole waves), their state in `lanes` (max_threads·kAffineLanes
@@ -367,10 +393,10 @@ void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const
     launch_bucket_threads<F>(a, stream);
     return;
   }
-  if (p.mode == MsmAccumulation::kChunkedXyzz) launch_chunk_xyzz<F>(a, p.chunks, stream);
+  if (p.mode == MsmAccumulation::kChunkedXyzz)
+    launch_chunk_xyzz<F>(a, p.chunks, p.l.lane_waves ? p.l.lane_waves : kXyzzWaves, stream);
   else launch_chunk_affine<F>(a, p.lane_threads, b.lanes, stream);
-  fixup_kernel<F><<<blocks_for(a.chunks), kThreads, 0, stream>>>(a);
-  SNARKD_CUDA_CHECK_LAUNCH();
+  launch_fixup<F>(a, stream);
   clear_empty_kernel<F><<<blocks_for(bucket_threads), kThreads, 0, stream>>>(a);
   SNARKD_CUDA_CHECK_LAUNCH();
 }

@@ -15,9 +15,9 @@ void launch_bucket_threads(const ChunkArgs<F>& a, cudaStream_t stream) {
 }
 
 template <class F>
-void launch_chunk_xyzz(ChunkArgs<F>& a, uint32_t max_lanes, cudaStream_t stream) {
+void launch_chunk_xyzz(ChunkArgs<F>& a, uint32_t max_lanes, uint32_t waves, cudaStream_t stream) {
   const uint32_t wave = resident_threads(reinterpret_cast<const void*>(chunk_xyzz_kernel<F>), kChunkThreads);
-  a.chunks = whole_waves(wave, kXyzzWaves, max_lanes);
+  a.chunks = whole_waves(wave, waves, max_lanes);
   chunk_xyzz_kernel<F><<<blocks_for(a.chunks, kChunkThreads), kChunkThreads, 0, stream>>>(a);
   SNARKD_CUDA_CHECK_LAUNCH();
 }
@@ -27,4 +27,4 @@ void launch_chunk_xyzz(ChunkArgs<F>& a, uint32_t max_lanes, cudaStream_t stream)
 // In namespace snarkd::cuda.
 #define SNARKD_CUDA_MSM_XYZZ_DEFINE(F)                                                               \
   template void msm_detail::launch_bucket_threads<F>(const msm_detail::ChunkArgs<F>&, cudaStream_t); \
-  template void msm_detail::launch_chunk_xyzz<F>(msm_detail::ChunkArgs<F>&, uint32_t, cudaStream_t);
+  template void msm_detail::launch_chunk_xyzz<F>(msm_detail::ChunkArgs<F>&, uint32_t, uint32_t, cudaStream_t);

@@ -16,19 +16,24 @@ using detail::prover_kernels::grid_stride;
 using detail::prover_kernels::kThreads;
 constexpr uint32_t kSumThreads = 128;  // sum_points: 128 G2 XYZZ points = 48 KiB of shared memory
 
-// Pass 1 over a rows chunk: a and b; bellperson also evaluates C's row and records the first
-// row where a·b ≠ c (the satisfiability check, with no third vector).
-__global__ void qap_pass1_kernel(ChunkView v, const Fr* dict, const Fr* w, Fr* a, Fr* b, bool bellperson,
-                                 unsigned long long* fail) {
+// Pass 1 over a rows chunk (A and B): a and b.
+__global__ void qap_pass1_kernel(ChunkView v, const Fr* dict, const Fr* w, Fr* a, Fr* b) {
   for (uint64_t r = first_index(); r < v.count; r += grid_stride()) {
     const uint64_t i = v.first + r;
-    const Fr av = stream_ops::row_dot(v.row_ptr[0], v.col[0], v.coeff[0], r, dict, w);
-    const Fr bv = stream_ops::row_dot(v.row_ptr[1], v.col[1], v.coeff[1], r, dict, w);
-    a[i] = av;
-    b[i] = bv;
-    if (bellperson && av * bv != stream_ops::row_dot(v.row_ptr[2], v.col[2], v.coeff[2], r, dict, w))
-      atomicMin(fail, static_cast<unsigned long long>(i));
+    a[i] = stream_ops::row_dot(v.row_ptr[0], v.col[0], v.coeff[0], r, dict, w);
+    b[i] = stream_ops::row_dot(v.row_ptr[1], v.col[1], v.coeff[1], r, dict, w);
   }
+}
+
+// *flag = detail::kUnsatisfiedRowUnknown when *x ≠ 0 (H's top coefficient, prover_stream.hpp).
+__global__ void flag_nonzero_kernel(const Fr* x, unsigned long long* flag) {
+  if (first_index() == 0 && *x != Fr::zero()) *flag = detail::kUnsatisfiedRowUnknown;
+}
+
+// The first i < m with x_i ≠ y_i, by atomicMin into *first.
+__global__ void first_mismatch_kernel(const Fr* x, const Fr* y, uint64_t m, unsigned long long* first) {
+  for (uint64_t i = first_index(); i < m; i += grid_stride())
+    if (x[i] != y[i]) atomicMin(first, static_cast<unsigned long long>(i));
 }
 
 // Pass 2: c = C·w (bellperson; the chunk holds C alone) or (A·w)(B·w) (snarkjs: c = a∘b).
@@ -176,10 +181,20 @@ __global__ void sum_points_kernel(Xyzz<F>* in, uint64_t count, uint64_t stride, 
 
 namespace detail {
 
-void launch_qap_pass1(const ChunkView& v, const Fr* dict, const Fr* w, Fr* a, Fr* b, bool bellperson,
-                      unsigned long long* first_failing_row, cudaStream_t stream) {
+void launch_qap_pass1(const ChunkView& v, const Fr* dict, const Fr* w, Fr* a, Fr* b, cudaStream_t stream) {
   if (v.count == 0) return;
-  qap_pass1_kernel<<<blocks_for(v.count), kThreads, 0, stream>>>(v, dict, w, a, b, bellperson, first_failing_row);
+  qap_pass1_kernel<<<blocks_for(v.count), kThreads, 0, stream>>>(v, dict, w, a, b);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+void launch_flag_nonzero(const Fr* x, unsigned long long* flag, cudaStream_t stream) {
+  flag_nonzero_kernel<<<1, 32, 0, stream>>>(x, flag);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+void launch_first_mismatch(const Fr* x, const Fr* y, uint64_t m, unsigned long long* first, cudaStream_t stream) {
+  if (m == 0) return;
+  first_mismatch_kernel<<<blocks_for(m), kThreads, 0, stream>>>(x, y, m, first);
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 

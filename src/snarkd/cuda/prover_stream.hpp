@@ -4,12 +4,18 @@
 // (engine/key_parts.hpp cuts them; engine/residency.hpp decides which are resident).
 //
 // Step 0 (stream_qap_h, then stream_h_msm), workspace [w | v2 | scratch | small | v1]:
-//   pass 1 over rows chunks of A, B (and C, bellperson): a → v1, b → v2; C's row is evaluated on
-//     the fly and compared with a·b (the satisfiability check without a third vector);
+//   pass 1 over rows chunks of A, B: a → v1, b → v2;
 //   rows past the constraints (bellperson input rows a = w_j, zeros);
 //   a, b: inverse and coset forward split NTTs, v1 = a·b;
 //   pass 2 over rows chunks of C (bellperson) or A, B (snarkjs: c = a∘b): c → v2; c transformed;
 //   v1 = (v1 − c)/Z (bellperson, then its coset inverse) or v1 − c (snarkjs): the H scalars.
+//   Bellperson's satisfiability check is H's coefficient n − 1: the transforms give Q + R/Z(s)
+//   for a·b − c = Q·Z + R, and R's top coefficient is Σ_i (a_i b_i − c_i)·ω^i / n, so a single
+//   failing row always makes it non-zero (several cancel only when built to: the proof then fails
+//   verification instead). When it is not zero a third pass over the rows (A, B, then C; a bad
+//   witness only) finds the first failing row for the error. C then crosses PCIe once per proof,
+//   not twice (PoRep: 3.3 of its 8.9 GB of matrices, ≈ 60 ms of a streamed partition's qap pass,
+//   during which the GPU has nothing else to do).
 //   The caller then keeps only [hs | v1] (Reservation::keep_tail(keep_bytes)) — the witness, b/c
 //   and the NTT scratch go back to the ledger — and sums the H MSM over h's chunks into hs: one
 //   Pippenger whose buckets persist across the chunks (detail::pippenger_chunk), reduced once
@@ -197,8 +203,14 @@ class TailLength {
 };
 
 // Kernel launchers (prover_stream.cu), each enqueued on `stream`; the drivers above sequence them.
-void launch_qap_pass1(const ChunkView& v, const Fr* dict, const Fr* w, Fr* a, Fr* b, bool bellperson,
-                      unsigned long long* first_failing_row, cudaStream_t stream);
+// The first failing row's placeholder when H's top coefficient shows that some row fails
+// (stream_qap_h then finds which).
+inline constexpr uint64_t kUnsatisfiedRowUnknown = UINT64_MAX - 1;
+void launch_qap_pass1(const ChunkView& v, const Fr* dict, const Fr* w, Fr* a, Fr* b, cudaStream_t stream);
+// *flag = kUnsatisfiedRowUnknown when *x ≠ 0.
+void launch_flag_nonzero(const Fr* x, unsigned long long* flag, cudaStream_t stream);
+// *first = min(*first, the first i < m with x_i ≠ y_i).
+void launch_first_mismatch(const Fr* x, const Fr* y, uint64_t m, unsigned long long* first, cudaStream_t stream);
 void launch_qap_pass2(const ChunkView& v, const Fr* dict, const Fr* w, Fr* c, bool bellperson, cudaStream_t stream);
 // Rows m ≤ i < n of a and b (bellperson input rows a = w_(i−m), else 0; b = 0), and whether w_0 = 1.
 void launch_qap_tail(Fr* a, Fr* b, const Fr* w, uint64_t m, uint64_t n, uint64_t num_inputs, bool bellperson,

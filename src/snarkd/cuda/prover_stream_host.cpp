@@ -81,6 +81,19 @@ namespace snarkd::cuda {
 
 namespace {
 
+// An integer in [lo, hi] from environment variable `name` (A/B runs), `fallback` when unset or
+// empty; InvalidArgument naming the variable for anything else.
+uint64_t env_in_range(const char* name, uint64_t fallback, uint64_t lo, uint64_t hi) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  const uint64_t x = std::strtoull(v, &end, 10);
+  if (*end || x < lo || x > hi)
+    throw InvalidArgument(std::string(name) + ": '" + v + "' is not an integer in [" + std::to_string(lo) + ", " +
+                          std::to_string(hi) + "]");
+  return x;
+}
+
 // Sort entries per Pippenger pass in the streamed MSMs: 2^24 keeps a pass's sort buffers and
 // CUB's temporary near 0.4 GiB (2^26: 1.5 GiB; msm() allows 2^28) at the cost of re-reading a
 // chunk's scalars once per pass (7 passes of 2 windows for a chunk of 2^23 points instead of 2).
@@ -88,23 +101,27 @@ namespace {
 // the two run side by side on a 16 GiB card at PoRep size (13.9 GiB of working gap).
 // SNARKD_STREAM_PASS_LOG=20..28 overrides it (A/B runs).
 uint64_t stream_pass_entries() {
-  static const uint64_t e = [] {
-    uint64_t log = 24;
-    if (const char* v = std::getenv("SNARKD_STREAM_PASS_LOG")) {
-      char* end = nullptr;
-      log = std::strtoull(v, &end, 10);
-      if (end == v || *end || log < 20 || log > 28)
-        throw InvalidArgument(std::string("SNARKD_STREAM_PASS_LOG: '") + v + "' is not an integer in [20, 28]");
-    }
-    return uint64_t{1} << log;
-  }();
+  static const uint64_t e = uint64_t{1} << env_in_range("SNARKD_STREAM_PASS_LOG", 24, 20, 28);
   return e;
+}
+
+// Chunked XYZZ lanes per pass of the streamed MSMs, in waves of resident threads
+// (WindowLayout::lane_waves): 2, where the MSM's default is 4. Each lane costs the fix-up about
+// one addition; the H MSM's shape alone (2^27 points in chunks of 2^23, passes of 2 windows,
+// `snarkd_gpu_bench --only=stream`, H200) took 1011.9 / 1021.1 / 1046.6 / 1055.7 ms at 1 / 2 /
+// 4 / 8 waves; 2 keeps a wave to balance SMs shared with the witness MSMs' kernels.
+// SNARKD_STREAM_LANE_WAVES=1..16 overrides it (A/B runs).
+uint32_t stream_lane_waves() {
+  static const uint32_t w = uint32_t(env_in_range("SNARKD_STREAM_LANE_WAVES", 2, 1, 16));
+  return w;
 }
 
 detail::WindowLayout window_layout(uint64_t n, uint64_t max_pass_entries) {
   const uint32_t c = msm_default_window(n);
   const uint32_t windows = (256 + c - 1) / c;
-  return {c, windows, windows, 1, size_t(max_pass_entries)};
+  detail::WindowLayout l{c, windows, windows, 1, size_t(max_pass_entries)};
+  l.lane_waves = stream_lane_waves();
+  return l;
 }
 
 template <class F>
@@ -343,10 +360,19 @@ void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws
   const Fr* dict = key.view().dict;
   if (timer) timer->start(stream);
   SNARKD_CUDA_CHECK(cudaMemsetAsync(fail, 0xff, sizeof(uint64_t), stream));  // UINT64_MAX: none
-  feed(StreamPart::kRows1, [&](const ChunkView& c) {
-    stop_point(stop, stream, sync, "stream_qap_h");
-    detail::launch_qap_pass1(c, dict, w, v1, v2, bellperson, fail, stream);
-  });
+  auto pass1 = [&] {
+    feed(StreamPart::kRows1, [&](const ChunkView& c) {
+      stop_point(stop, stream, sync, "stream_qap_h");
+      detail::launch_qap_pass1(c, dict, w, v1, v2, stream);
+    });
+  };
+  auto pass2 = [&] {
+    feed(StreamPart::kRows2, [&](const ChunkView& c) {
+      stop_point(stop, stream, sync, "stream_qap_h");
+      detail::launch_qap_pass2(c, dict, w, v2, bellperson, stream);
+    });
+  };
+  pass1();
   detail::launch_qap_tail(v1, v2, w, m, n, key.num_inputs(), bellperson, one_ok, stream);
   if (timer) timer->phase("qap", stream);
   stop_point(stop, stream, sync, "stream_qap_h");
@@ -355,20 +381,34 @@ void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws
   to_coset(key, l, v2, scratch, ht, stream);
   detail::launch_mul(v1, v2, n, stream);
   stop_point(stop, stream, sync, "stream_qap_h");
-  feed(StreamPart::kRows2, [&](const ChunkView& c) {
-    stop_point(stop, stream, sync, "stream_qap_h");
-    detail::launch_qap_pass2(c, dict, w, v2, bellperson, stream);
-  });
+  pass2();
   detail::launch_fill_zero(v2 + m, n - m, stream);
   to_coset(key, l, v2, scratch, ht, stream);
   // Fused: f rides on the coset inverse's table (bellperson; snarkjs has none).
   detail::launch_sub_scale(v1, v2, n, key.view().h_factor, bellperson && ht.inv == nullptr, stream);
-  if (bellperson) from_coset(key, l, v1, scratch, ht, stream);
+  if (bellperson) {  // the satisfiability check: H's coefficient n − 1 (prover_stream.hpp)
+    from_coset(key, l, v1, scratch, ht, stream);
+    detail::launch_flag_nonzero(v1 + stream_ops::split_position(n - 1, key.log_domain(), l.depth), fail, stream);
+  }
   if (timer) timer->phase("h", stream);
   stop_point(stop, stream, sync, "stream_qap_h");
-  SNARKD_CUDA_CHECK(cudaMemcpyAsync(&sums->first_failing_row, fail, 2 * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
-  wait(stream, sync);
+  auto read_flags = [&] {
+    SNARKD_CUDA_CHECK(cudaMemcpyAsync(&sums->first_failing_row, fail, 2 * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
+    wait(stream, sync);
+  };
   static_assert(offsetof(DeviceSums, witness_one_ok) == offsetof(DeviceSums, first_failing_row) + sizeof(uint64_t));
+  read_flags();
+  if (sums->witness_one_ok == 1 && sums->first_failing_row == detail::kUnsatisfiedRowUnknown) {
+    // Which row: a·b against c over the constraint rows (v1's H is lost; the proof fails anyway).
+    pass1();
+    detail::launch_mul(v1, v2, m, stream);
+    pass2();
+    SNARKD_CUDA_CHECK(cudaMemsetAsync(fail, 0xff, sizeof(uint64_t), stream));
+    detail::launch_first_mismatch(v1, v2, m, fail, stream);
+    read_flags();
+    if (sums->first_failing_row == UINT64_MAX)
+      throw std::logic_error("stream_qap_h: H's top coefficient is not zero, yet every row holds");
+  }
   detail::check_device_sums(key, *sums);
 }
 

@@ -114,9 +114,10 @@ KeyCatalogue make_catalogue(const groth16::ProvingKey& pk, const r1cs::Circuit& 
   k.slot_bytes = slot_bytes;
   const bool bellperson = pk.flavour == groth16::KeyFlavour::kBellperson;
   using r1cs::Matrix;
-  k.rows_matrices[0] = bellperson ? std::vector{Matrix::A, Matrix::B, Matrix::C} : std::vector{Matrix::A, Matrix::B};
+  k.rows_matrices[0] = {Matrix::A, Matrix::B};
   k.rows_matrices[1] = bellperson ? std::vector{Matrix::C} : std::vector{Matrix::A, Matrix::B};
-  for (Matrix m : k.rows_matrices[0]) {
+  k.matrices = bellperson ? std::vector{Matrix::A, Matrix::B, Matrix::C} : std::vector{Matrix::A, Matrix::B};
+  for (Matrix m : k.matrices) {
     const r1cs::CsrMatrix& csr = circuit.matrix(m);
     k.matrices_bytes += align_segment(csr.row_ptr.size() * 8) + 2 * align_segment(csr.nnz() * 4);
   }

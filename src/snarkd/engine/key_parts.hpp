@@ -4,7 +4,7 @@
 // StreamChunk (a CUDA kernel gets pointers built from slot base + segment offsets).
 //
 // Parts, in the order a partition meets them (see residency.hpp for the steps):
-//   kRows1   QAP pass 1, rows of A, B (and C, bellperson: the on-the-fly satisfiability check)
+//   kRows1   QAP pass 1, rows of A, B
 //   kRows2   QAP pass 2, rows of C (bellperson) or of A, B again (snarkjs: c = a∘b)
 //   kA, kB1, kB2, kL, kH   the query points (A, B and their density index lists travel together)
 // Slot layout of a query chunk: [points | index (u32, density queries only)]; of a rows chunk,
@@ -60,9 +60,11 @@ struct KeyCatalogue {
   groth16::KeyFlavour flavour = groth16::KeyFlavour::kBellperson;
   uint64_t slot_bytes = 0;
   std::array<QueryShape, kQueryParts> query;
-  // The matrices a rows part reads (A, B, C as r1cs::Matrix values): Rows1 then Rows2.
+  // The matrices a rows part reads (A, B, C as r1cs::Matrix values): Rows1 then Rows2; and
+  // every matrix the prover reads (a resident key holds these).
   std::vector<r1cs::Matrix> rows_matrices[2];
-  uint64_t matrices_bytes = 0;  // row_ptr + col + coeff of the matrices the prover reads
+  std::vector<r1cs::Matrix> matrices;
+  uint64_t matrices_bytes = 0;  // row_ptr + col + coeff of `matrices`
   std::array<std::vector<StreamChunk>, kKeyParts> chunks;
 
   const std::vector<StreamChunk>& of(KeyPart p) const { return chunks[size_t(p)]; }

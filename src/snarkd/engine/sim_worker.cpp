@@ -351,29 +351,32 @@ void SimWorker::qap_h(const CircuitEntry& c, const SimDevice::Loaded& ld, const 
   const Fr* w = reinterpret_cast<const Fr*>(base);
   Fr* b = reinterpret_cast<Fr*>(base + wb);
   Fr* a = reinterpret_cast<Fr*>(base + wb + vb + sb);
-  // Pass 1: a and b, with C's row checked on the fly (bellperson); then the rows past m.
-  uint64_t fail = UINT64_MAX;
+  // Pass 1: a and b; then the rows past m.
   for_each_rows(*l, KeyPart::kRows1, stop, [&](const RowsView& v) {
     for (uint64_t k = 0; k < v.count; ++k) {
       const uint64_t i = v.first + k;
       a[i] = row_dot(v.m[0], k, circuit.coeffs, w);
       b[i] = row_dot(v.m[1], k, circuit.coeffs, w);
-      if (bellperson && a[i] * b[i] != row_dot(v.m[2], k, circuit.coeffs, w)) fail = std::min(fail, i);
     }
   });
   for (uint64_t i = m; i < n; ++i) {
     a[i] = bellperson && i - m < circuit.num_inputs ? w[i - m] : Fr::zero();
     b[i] = Fr::zero();
   }
+  groth16::QapEvaluations e{std::vector<Fr>(a, a + n), std::vector<Fr>(b, b + n), {}};
+  // Pass 2: c into b's place (bellperson C·w, each row checked against a·b here, where the CUDA
+  // prover checks H's top coefficient; snarkjs a∘b recomputed from A and B).
+  uint64_t fail = UINT64_MAX;
+  for_each_rows(*l, KeyPart::kRows2, stop, [&](const RowsView& v) {
+    for (uint64_t k = 0; k < v.count; ++k) {
+      const uint64_t i = v.first + k;
+      b[i] = bellperson ? row_dot(v.m[0], k, circuit.coeffs, w)
+                        : row_dot(v.m[0], k, circuit.coeffs, w) * row_dot(v.m[1], k, circuit.coeffs, w);
+      if (bellperson && b[i] != e.a[i] * e.b[i]) fail = std::min(fail, i);
+    }
+  });
   if (fail != UINT64_MAX)
     throw groth16::UnsatisfiedWitness("the witness does not satisfy constraint " + std::to_string(fail), fail);
-  groth16::QapEvaluations e{std::vector<Fr>(a, a + n), std::vector<Fr>(b, b + n), {}};
-  // Pass 2: c into b's place (bellperson C·w; snarkjs a∘b recomputed from A and B).
-  for_each_rows(*l, KeyPart::kRows2, stop, [&](const RowsView& v) {
-    for (uint64_t k = 0; k < v.count; ++k)
-      b[v.first + k] = bellperson ? row_dot(v.m[0], k, circuit.coeffs, w)
-                                  : row_dot(v.m[0], k, circuit.coeffs, w) * row_dot(v.m[1], k, circuit.coeffs, w);
-  });
   for (uint64_t i = m; i < n; ++i) b[i] = Fr::zero();
   e.c.assign(b, b + n);
   throw_if_stopped(stop, "simulated device");
