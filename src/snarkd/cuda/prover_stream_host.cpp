@@ -99,9 +99,10 @@ uint64_t env_in_range(const char* name, uint64_t fallback, uint64_t lo, uint64_t
 // chunk's scalars once per pass (7 passes of 2 windows for a chunk of 2^23 points instead of 2).
 // The 1.1 GiB it saves in both the H MSM's kept range and the witness MSMs' step is what lets
 // the two run side by side on a 16 GiB card at PoRep size (13.9 GiB of working gap).
-// SNARKD_STREAM_PASS_LOG=20..28 overrides it (A/B runs).
+// SNARKD_STREAM_PASS_MI=1..256 overrides it in units of 2^20 entries (A/B runs; 24: passes of 3
+// windows of a 2^23-point chunk).
 uint64_t stream_pass_entries() {
-  static const uint64_t e = uint64_t{1} << env_in_range("SNARKD_STREAM_PASS_LOG", 24, 20, 28);
+  static const uint64_t e = env_in_range("SNARKD_STREAM_PASS_MI", 16, 1, 256) << 20;
   return e;
 }
 
