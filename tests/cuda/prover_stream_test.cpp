@@ -7,10 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <exception>
-#include <future>
 #include <stop_token>
-#include <thread>
 
 #include "common/bound.hpp"
 #include "common/seed.hpp"
@@ -382,69 +379,6 @@ QuerySums run_steps(const DeviceProvingKey& key, const ProvingKey& pk, const r1c
   return to_query_sums(key, sums[0]);
 }
 
-// The engine's two lanes (engine/cuda_worker.cpp two_lanes) on one reservation, every byte
-// poisoned first: the early parts on a second stream from a thread of their own beside Q, the
-// others once Q has ended, beside the H MSM. Each lane has its own feed (stream and slot). The
-// layout's regions are checked disjoint where they run at once; fit mode (tail_points = 0) must
-// not grow the step. Returns the sums (throws what Q or a lane throws; Q's error first).
-QuerySums run_two_lanes(const DeviceProvingKey& key, const ProvingKey& pk, const r1cs::Circuit& c,
-                        std::span<const ff::Fr> w, uint64_t points, uint64_t rows, const EarlyPlan& early,
-                        uint8_t* early_parts = nullptr) {
-  Stream s0, s1;
-  Event sync0 = Event::blocking(), sync1 = Event::blocking();
-  TestFeed f0(key, pk, c, points, rows, s0), f1(key, pk, c, points, rows, s1);
-  const StreamLayout l = stream_layout(pk, c, f0.limits(), true, early);
-  const StreamLayout plain = stream_layout(pk, c, f0.limits(), true);
-  if (early_parts) *early_parts = l.early_parts;
-  const uint64_t kept_at = l.q_bytes - l.keep_bytes;
-  EXPECT_EQ(kept_at, l.v1 - l.keep_v1);
-  EXPECT_LE(l.m_bytes, kept_at) << "the witness MSMs' workspace reaches the kept H range";
-  if (l.early_parts) {
-    EXPECT_LE(l.early.tail, l.early.end());
-    EXPECT_GE(l.early.tail, l.w + c.num_vars() * sizeof(ff::Fr)) << "the early region overlaps the witness";
-    EXPECT_LE(l.early.end(), l.v2) << "the early region overlaps Q";
-    EXPECT_LE(l.early.end(), kept_at) << "the early region overlaps the kept H range";
-    EXPECT_LE(l.small + 256, l.v1);
-    if (early.tail_points == 0) {
-      EXPECT_EQ(l.q_bytes, plain.q_bytes) << "the early parts grew the step";
-    }
-  }
-  PinnedBuffer<DeviceSums> sums(1);
-  PinnedBuffer<uint64_t> count0(1), count1(1);
-  std::memset(static_cast<void*>(sums.data()), 0xff, sizeof(DeviceSums));
-  DeviceBuffer<uint8_t> ws(l.q_bytes);
-  ws.fill_bytes(0xff, s0);
-  SNARKD_CUDA_CHECK(cudaMemcpyAsync(ws.data() + l.w, w.data(), w.size_bytes(), cudaMemcpyHostToDevice, s0));
-  SNARKD_CUDA_CHECK(cudaStreamSynchronize(s0));  // both lanes read the witness
-  std::promise<bool> q_ended;
-  std::future<bool> q_ok = q_ended.get_future();
-  std::exception_ptr failed;
-  std::thread lane([&] {
-    try {
-      if (l.early_parts)
-        stream_witness_msms(key, l, ws.data(), f1.feed(), s1, sync1.get(), sums.data(), count1.data(), nullptr, {},
-                            WitnessLane::kEarly);
-      if (!q_ok.get()) return;
-      stream_witness_msms(key, l, ws.data(), f1.feed(), s1, sync1.get(), sums.data(), count1.data(), nullptr, {},
-                          l.early_parts ? WitnessLane::kLate : WitnessLane::kAll);
-    } catch (...) {
-      failed = std::current_exception();
-    }
-  });
-  try {
-    stream_qap_h(key, l, ws.data(), f0.feed(), s0, sync0.get(), sums.data());
-  } catch (...) {
-    q_ended.set_value(false);
-    lane.join();
-    throw;
-  }
-  q_ended.set_value(true);
-  stream_h_msm(key, l, ws.data() + kept_at, f0.feed(), s0, sync0.get(), sums.data());
-  lane.join();
-  if (failed) std::rethrow_exception(failed);
-  return to_query_sums(key, sums[0]);
-}
-
 r1cs::SyntheticCircuit synthetic(uint64_t constraints, uint64_t inputs, uint64_t seed, double bits = 0.95) {
   r1cs::SyntheticParams p;
   p.num_constraints = constraints;
@@ -510,19 +444,6 @@ TEST(StreamProver, BellpersonStepsMatchTheCpuResidentStreamedAndMixed) {
       // The engine's one-step order (witness once, witness MSMs before the H MSM).
       expect_equal(run_steps(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, nullptr, true), want,
                    what + " [one step]");
-      // Its two lanes: A and L beside Q in the room Q leaves, or in tails of 1 and 64 points
-      // (chunks with more others than that go in pieces, a flush after each), or none early.
-      const EarlyPlan plans[] = {{kWitnessA | kWitnessL, 0}, {kWitnessA | kWitnessL, 64}, {kWitnessL, 1},
-                                 {kWitnessA, 5}, {0, 0}};
-      for (const EarlyPlan& e : plans) {
-        uint8_t parts = 0;
-        expect_equal(run_two_lanes(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, e, &parts), want,
-                     what + " [two lanes, early " + std::to_string(e.parts) + " → " + std::to_string(parts) +
-                         ", tail " + std::to_string(e.tail_points) + "]");
-        if (e.tail_points) {
-          EXPECT_EQ(parts, e.parts) << what << ": a forced early plan was dropped";
-        }
-      }
     }
   }
 }
@@ -564,8 +485,6 @@ TEST(StreamProver, SnarkjsFlavourStepsMatchTheCpu) {
                    std::string("snarkjs random witness") + (fast ? " [fused, B shared, H buckets]" : " [unfused, B twice, H per chunk]"));
     }
     expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 250, nullptr, true), want, "snarkjs [one step]");
-    expect_equal(run_two_lanes(*placed.key, sj, sc.circuit, w, 333, 250, EarlyPlan{kWitnessA | kWitnessL, 100}), want,
-                 "snarkjs [two lanes, A and L early in tails of 100 points]");
   }
 }
 
@@ -593,12 +512,6 @@ TEST(StreamProver, RefusesAnUnsatisfiedWitnessNamingTheRow) {
       } catch (const groth16::UnsatisfiedWitness& e) {
         EXPECT_EQ(std::string(e.what()), cpu_message) << (one_step ? "one step" : "two steps");
       }
-    }
-    try {  // Q's error wins over the early lane, which ends by itself
-      run_two_lanes(*placed.key, pk, sc.circuit, w, 500, 300, EarlyPlan{kWitnessA | kWitnessL, 64});
-      ADD_FAILURE() << "an unsatisfied witness was proven (two lanes)";
-    } catch (const groth16::UnsatisfiedWitness& e) {
-      EXPECT_EQ(std::string(e.what()), cpu_message) << "two lanes";
     }
   }
 }

@@ -105,42 +105,12 @@ struct StreamLimits {
   std::array<uint64_t, 5> chunks{};
 };
 
-// The witness MSMs' query parts, as bits (WitnessRegion::parts, EarlyPlan::parts).
-inline constexpr uint8_t kWitnessA = 1, kWitnessB1 = 2, kWitnessB2 = 4, kWitnessL = 8, kWitnessAll = 15;
-
-// One witness-MSM workspace inside a step's reservation (offsets from the reservation's base,
-// 256-aligned): [tail (bases, then scalars) | accumulators | partials | counters | Pippenger
-// scratch]. A tail smaller than a chunk is fine: a chunk with more others than the tail holds
-// goes through in pieces, a flush after each (stream_witness_msms).
-struct WitnessRegion {
-  uint64_t tail = 0, tail_bytes = 0, accum = 0, partials = 0, counters = 0, scratch = 0, scratch_bytes = 0;
-  uint32_t accum_threads = 0, max_partials = 0;
-  uint64_t end() const { return scratch + scratch_bytes; }
-  // The most points of `point_bytes` the tail holds, and where their scalars go.
-  uint64_t tail_capacity(uint64_t point_bytes) const;
-  uint64_t tail_scalars(uint64_t point_bytes) const;
-};
-
-// Witness MSMs that start beside Q instead of after it (one step only; G1 parts: kWitnessA,
-// kWitnessL). In Q's head the early region sits between the witness and v2; the late parts then
-// run in the usual region (which overlaps it, after the early ones end). tail_points = 0: the
-// largest tail (2^16 .. the parts' largest chunk, by halving) whose region fits the room Q leaves
-// below v1 anyway, none if no tail of 2^16 points fits; > 0: exactly that, the step growing if it
-// must (tests).
-struct EarlyPlan {
-  uint8_t parts = 0;
-  uint64_t tail_points = 0;
-};
-// The engine's plan: SNARKD_STREAM_EARLY = none | a | l | al (read once; default al).
-EarlyPlan stream_early_plan();
-
 // Offsets into the step reservations (bytes, 256-aligned).
 struct StreamLayout {
   uint32_t depth = 0;                 // split NTT depth
   uint64_t max_pass_entries = 0;      // sort entries per Pippenger pass (bounds its scratch)
-  // Step 0: [w | early | v2 | NTT scratch | H tables | small (failing row, ONE check) | … | v1],
-  // q_bytes in all (H tables: the two scaled coset tables of the fused H, h_tables_bytes; early:
-  // the early witness MSMs' region, one step only, else empty);
+  // Step 0: [w | v2 | NTT scratch | H tables | small (failing row, ONE check) | … | v1], q_bytes
+  // in all (H tables: the two scaled coset tables of the fused H, h_tables_bytes);
   // kept for the H MSM: the last keep_bytes = [hs | v1], hs = [partials | gathered scalars |
   // Pippenger scratch] (offsets below relative to the kept range).
   uint64_t w = 0, v2 = 0, ntt_scratch = 0, h_tables = 0, h_tables_bytes = 0, small = 0, v1 = 0, q_bytes = 0;
@@ -148,18 +118,20 @@ struct StreamLayout {
   uint64_t hs_partials = 0, hs_gather = 0, hs_scratch = 0, hs_scratch_bytes = 0;
   uint32_t h_partials = 0;            // H chunks + 1 (the total)
   uint64_t h_chunk = 0;               // the largest H chunk: the H MSM's buckets are planned for it
-  // Step 1: [w | m], m_bytes in all; m's tail holds each part's largest chunk.
-  WitnessRegion m;
+  // Step 1: [w | tail (bases, then scalars: per part) | accumulators | partials | counters |
+  // Pippenger scratch], m_bytes in all.
+  uint64_t tail = 0, tail_bytes = 0, accum = 0, partials = 0, counters = 0, m_scratch = 0, m_scratch_bytes = 0;
   uint64_t m_bytes = 0;  // one_step: ≤ v1 − keep_v1 (step 1 also runs in step 0's range)
-  // One step: the parts whose MSMs run beside Q (kWitness* bits; 0: none) in `early`.
-  uint8_t early_parts = 0;
-  WitnessRegion early;
+  uint32_t accum_threads = 0, max_partials = 0;
+  // A part's tail: the most points its region holds (≥ its largest chunk), where its scalars go.
+  uint64_t tail_capacity(uint64_t point_bytes) const;
+  uint64_t tail_scalars(uint64_t point_bytes) const;
 };
 // From the key's shape alone (before it is placed). Asks CUB for sort sizes: needs a CUDA device
 // at run time. one_step: step 1's workspace [0, m_bytes) must end before the kept [hs | v1] (the
 // witness MSMs run in step 0's range on its witness), which can move v1 up and grow q_bytes.
 StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const StreamLimits& limits,
-                           bool one_step, const EarlyPlan& early = {});
+                           bool one_step);
 
 // Timing of the steps' phases ("qap", "h", "msm_h"; "msm_a", "msm_b1", "msm_b2", "msm_l").
 class PhaseTimer {
@@ -167,7 +139,6 @@ class PhaseTimer {
   PhaseTimer();  // creates its timing events (set-up)
   void start(cudaStream_t stream);
   void phase(const char* name, cudaStream_t stream);  // the end of `name`
-  void skip(cudaStream_t stream) { phase(nullptr, stream); }  // a boundary: the time since is no phase
   // Seconds per phase; call once the stream has passed the last phase().
   std::vector<std::pair<const char*, double>> seconds() const;
 
@@ -190,15 +161,10 @@ void stream_h_msm(const DeviceProvingKey& key, const StreamLayout& l, void* d_ke
                   const std::stop_token& stop = {});
 // Step 1: the A, B (G1, G2) and L sums into sums->a, b1, b2, l (workspace l.m_bytes, witness at
 // l.w). h_count: one pinned uint64 (each chunk's count of others comes through it). Returns once
-// the stream is done. lane: kAll = every part in l.m; kEarly = l.early_parts in l.early (beside
-// stream_qap_h, on another stream: the region is disjoint from Q's); kLate = the other parts in
-// l.m, once Q is done and the early parts are (l.m overlaps both). kAll and kEarly start the
-// timer; kLate marks a boundary that is not a phase (the wait for Q) and goes on.
-enum class WitnessLane : uint8_t { kAll, kEarly, kLate };
+// the stream is done.
 void stream_witness_msms(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws, const ChunkFeed& feed,
                          cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, uint64_t* h_count,
-                         PhaseTimer* timer = nullptr, const std::stop_token& stop = {},
-                         WitnessLane lane = WitnessLane::kAll);
+                         PhaseTimer* timer = nullptr, const std::stop_token& stop = {});
 
 namespace detail {
 // The B query's classification shared by its two streamed MSMs (ProverPaths::shared_b): the B G1

@@ -140,86 +140,15 @@ uint64_t pippenger_bound(uint64_t max_n, uint64_t e) {
 constexpr uint64_t kPointBytes[5] = {sizeof(G1Affine), sizeof(G1Affine), sizeof(G2Affine), sizeof(G1Affine),
                                      sizeof(G1Affine)};
 
-
-// A witness-MSM region at `at` for `parts` (kWitness* bits): tail_points = 0 sizes the tail for
-// each part's largest chunk, else for that many of the parts' points. Flushes: one before each
-// chunk or piece of a chunk, then the last tail, the ones' sum and the total.
-WitnessRegion witness_region(uint64_t at, const StreamLimits& limits, uint8_t parts, uint64_t tail_points,
-                             uint64_t pass_entries) {
-  WitnessRegion r;
-  uint64_t tail = 0, most = 0, flushes = 0, scratch = 0;
-  for (int p = 0; p < 4; ++p) {
-    if (!(parts >> p & 1)) continue;
-    const uint64_t pts = tail_points ? tail_points : limits.chunk_points[p];
-    tail = std::max(tail, pts * (kPointBytes[p] + sizeof(Fr)));
-    most = std::max(most, limits.chunk_points[p]);
-    const uint64_t pieces = tail_points ? (limits.chunk_points[p] + tail_points - 1) / tail_points : 1;
-    flushes = std::max(flushes, limits.chunks[p] * std::max<uint64_t>(pieces, 1));
-  }
-  r.tail = at;
-  r.tail_bytes = align256(tail + 512);
-  for (int p = 0; p < 4; ++p) {
-    if (!(parts >> p & 1)) continue;
-    const uint64_t cap = r.tail_capacity(kPointBytes[p]);
-    scratch = std::max(scratch, p == 2 ? pippenger_bound<Fp2>(cap, pass_entries) : pippenger_bound<Fp>(cap, pass_entries));
-  }
-  // Ones accumulators: ~16 points per thread and chunk, 2^8 .. 2^16 threads.
-  r.accum_threads = uint32_t(std::clamp<uint64_t>((most / 16 + 255) / 256 * 256, 256, 65536));
-  r.max_partials = uint32_t(flushes + 3);
-  r.accum = r.tail + r.tail_bytes;
-  r.partials = r.accum + align256(uint64_t(r.accum_threads) * sizeof(G2Xyzz));
-  r.counters = r.partials + align256(uint64_t(r.max_partials) * sizeof(G2Xyzz));
-  r.scratch = r.counters + 256;
-  r.scratch_bytes = align256(scratch);
-  return r;
-}
-
-// The early region: the given tail, or the largest (a whole chunk down to 2^16 points, halving)
-// that fits `room` bytes (none: parts 0).
-void place_early(StreamLayout& l, const StreamLimits& limits, const EarlyPlan& e, uint64_t at, uint64_t room) {
-  const uint8_t parts = e.parts & (kWitnessA | kWitnessL);
-  if (parts == 0) return;
-  if (e.tail_points) {
-    l.early = witness_region(at, limits, parts, e.tail_points, l.max_pass_entries);
-    l.early_parts = parts;
-    return;
-  }
-  uint64_t most = 0;
-  for (int p : {0, 3})
-    if (parts >> p & 1) most = std::max(most, limits.chunk_points[p]);
-  const uint64_t top = std::bit_ceil(std::max<uint64_t>(most, 1)), least = std::min(top, uint64_t{1} << 16);
-  for (uint64_t t = top; t >= least; t /= 2) {
-    const WitnessRegion r = witness_region(at, limits, parts, std::min(t, most), l.max_pass_entries);
-    if (r.end() - at <= room) {
-      l.early = r;
-      l.early_parts = parts;
-      return;
-    }
-  }
-}
-
 }  // namespace
 
-EarlyPlan stream_early_plan() {
-  static const EarlyPlan plan = [] {
-    const char* v = std::getenv("SNARKD_STREAM_EARLY");
-    const std::string s = v && *v ? v : "al";
-    if (s == "none") return EarlyPlan{};
-    if (s == "a") return EarlyPlan{kWitnessA, 0};
-    if (s == "l") return EarlyPlan{kWitnessL, 0};
-    if (s == "al") return EarlyPlan{uint8_t(kWitnessA | kWitnessL), 0};
-    throw InvalidArgument("SNARKD_STREAM_EARLY: '" + s + "' is not none, a, l or al");
-  }();
-  return plan;
-}
-
-uint64_t WitnessRegion::tail_capacity(uint64_t point_bytes) const { return (tail_bytes - 512) / (point_bytes + 32); }
-uint64_t WitnessRegion::tail_scalars(uint64_t point_bytes) const {
+uint64_t StreamLayout::tail_capacity(uint64_t point_bytes) const { return (tail_bytes - 512) / (point_bytes + 32); }
+uint64_t StreamLayout::tail_scalars(uint64_t point_bytes) const {
   return tail + align256(tail_capacity(point_bytes) * point_bytes);
 }
 
 StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const StreamLimits& limits,
-                           bool one_step, const EarlyPlan& early) {
+                           bool one_step) {
   StreamLayout l;
   const uint32_t L = pk.log_domain;
   l.depth = split_depth(pk.flavour, L);
@@ -248,24 +177,36 @@ StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& c
   l.keep_bytes = hs + vb;
   l.keep_v1 = hs;
   // Step 1: each witness part's tail holds at least its largest chunk.
-  l.m = witness_region(wb, limits, kWitnessAll, 0, l.max_pass_entries);
-  l.m_bytes = l.m.end();
+  uint64_t tail = 0, most = 0, scratch = 0, chunks = 0;
+  for (int p = 0; p < 4; ++p) {
+    tail = std::max(tail, limits.chunk_points[p] * (kPointBytes[p] + sizeof(Fr)));
+    most = std::max(most, limits.chunk_points[p]);
+    chunks = std::max(chunks, limits.chunks[p]);
+  }
+  l.tail = wb;
+  l.tail_bytes = align256(tail + 512);
+  for (int p = 0; p < 4; ++p) {
+    const uint64_t cap = l.tail_capacity(kPointBytes[p]);
+    scratch = std::max(scratch, p == 2 ? pippenger_bound<Fp2>(cap, l.max_pass_entries)
+                                       : pippenger_bound<Fp>(cap, l.max_pass_entries));
+  }
+  // Ones accumulators: ~16 points per thread and chunk, 2^8 .. 2^16 threads.
+  l.accum_threads = uint32_t(std::clamp<uint64_t>((most / 16 + 255) / 256 * 256, 256, 65536));
+  l.max_partials = uint32_t(chunks + 3);  // the ones' sum, a flush per chunk at most, the last tail, the total
+  l.accum = l.tail + l.tail_bytes;
+  l.partials = l.accum + align256(uint64_t(l.accum_threads) * sizeof(G2Xyzz));
+  l.counters = l.partials + align256(uint64_t(l.max_partials) * sizeof(G2Xyzz));
+  l.m_scratch = l.counters + 256;
+  l.m_scratch_bytes = align256(scratch);
+  l.m_bytes = l.m_scratch + l.m_scratch_bytes;
   // One-step streaming (engine/residency.hpp StepSizes::one): step 1's workspace [0, m_bytes)
   // must end before the kept [hs | v1], so the witness MSMs can run in step 0's range on the
   // witness step 0 uploaded. Where that moves v1 up, the one step needs more memory than the
   // two steps' larger one; the engine's planner then picks two steps when one does not fit.
-  if (!one_step) return l;
-  l.v1 = std::max(l.v1, l.m_bytes + l.keep_v1);
-  // The early parts' region between w and v2: Q's head moves up by its size. It must end below
-  // v1 (Q) and below the kept hs (the H MSM starts when Q ends, the early parts maybe later):
-  // within the room both leave (or past it, v1 following, when a test asks for a given tail).
-  place_early(l, limits, early, wb, std::min(l.v1 - head, l.v1 - l.keep_v1 - wb));
-  if (l.early_parts) {
-    const uint64_t shift = l.early.end() - wb;
-    l.v2 += shift, l.ntt_scratch += shift, l.h_tables += shift, l.small += shift;
-    l.v1 = std::max({l.v1, l.small + 256, l.early.end() + l.keep_v1});
+  if (one_step && l.v1 - l.keep_v1 < l.m_bytes) {
+    l.v1 = l.m_bytes + l.keep_v1;
+    l.q_bytes = l.v1 + vb;
   }
-  l.q_bytes = l.v1 + vb;
   return l;
 }
 
@@ -300,15 +241,14 @@ void PhaseTimer::start(cudaStream_t stream) {
 }
 
 void PhaseTimer::phase(const char* name, cudaStream_t stream) {
-  if (names_.size() + 1 >= events_.size()) throw std::logic_error("PhaseTimer: more than 7 phases and boundaries");
+  if (names_.size() + 1 >= events_.size()) throw std::logic_error("PhaseTimer: more than 7 phases");
   names_.push_back(name);
   events_[names_.size()].record(stream);
 }
 
 std::vector<std::pair<const char*, double>> PhaseTimer::seconds() const {
   std::vector<std::pair<const char*, double>> out;
-  for (size_t k = 0; k < names_.size(); ++k)
-    if (names_[k]) out.emplace_back(names_[k], events_[k + 1].elapsed_ms_since(events_[k]) / 1e3);
+  for (size_t k = 0; k < names_.size(); ++k) out.emplace_back(names_[k], events_[k + 1].elapsed_ms_since(events_[k]) / 1e3);
   return out;
 }
 
@@ -514,34 +454,24 @@ void stream_h_msm(const DeviceProvingKey& key, const StreamLayout& l, void* d_ke
 
 namespace {
 
-// Points [s, s + count) of a chunk: a chunk with more others than a tail holds goes in pieces.
-ChunkView piece_of(const ChunkView& c, uint64_t s, uint64_t count, uint64_t point_bytes) {
-  ChunkView p = c;
-  p.first = c.first + s;
-  p.count = count;
-  p.points = static_cast<const std::byte*>(c.points) + s * point_bytes;
-  if (c.index) p.index = c.index + s;
-  return p;
-}
-
-// One witness MSM over its chunks in region r (the bit split per chunk, see prover_stream.hpp).
-// `record` receives each chunk's exact count of others; with `known` set, a chunk it covers is
-// bounded from it (detail::ChunkCounts) instead of counted.
+// One witness MSM over its chunks (the bit split per chunk, see prover_stream.hpp). `record`
+// receives each chunk's exact count of others; with `known` set, a chunk it covers is bounded
+// from it (detail::ChunkCounts) instead of counted.
 template <class F>
-void witness_part(const DeviceProvingKey& key, const StreamLayout& l, const WitnessRegion& r, uint8_t* base,
-                  StreamPart part, const ChunkFeed& feed, cudaStream_t stream, cudaEvent_t sync, Xyzz<F>* out,
-                  uint64_t* h_count, const std::stop_token& stop, detail::ChunkCounts* record = nullptr,
+void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* base, StreamPart part,
+                  const ChunkFeed& feed, cudaStream_t stream, cudaEvent_t sync, Xyzz<F>* out, uint64_t* h_count,
+                  const std::stop_token& stop, detail::ChunkCounts* record = nullptr,
                   const detail::ChunkCounts* known = nullptr) {
   const Fr* w = reinterpret_cast<const Fr*>(base + l.w);
   const uint64_t offset = part == StreamPart::kL ? key.num_inputs() : 0;
-  auto* accum = reinterpret_cast<Xyzz<F>*>(base + r.accum);
-  auto* partials = reinterpret_cast<Xyzz<F>*>(base + r.partials);
-  auto* tail_count = reinterpret_cast<unsigned long long*>(base + r.counters);
+  auto* accum = reinterpret_cast<Xyzz<F>*>(base + l.accum);
+  auto* partials = reinterpret_cast<Xyzz<F>*>(base + l.partials);
+  auto* tail_count = reinterpret_cast<unsigned long long*>(base + l.counters);
   auto* chunk_count = tail_count + 1;
-  const uint64_t cap = r.tail_capacity(sizeof(Affine<F>));
-  auto* tail_bases = reinterpret_cast<Affine<F>*>(base + r.tail);
-  auto* tail_scalars = reinterpret_cast<Fr*>(base + r.tail_scalars(sizeof(Affine<F>)));
-  detail::launch_set_infinity<F>(accum, r.accum_threads, stream);
+  const uint64_t cap = l.tail_capacity(sizeof(Affine<F>));
+  auto* tail_bases = reinterpret_cast<Affine<F>*>(base + l.tail);
+  auto* tail_scalars = reinterpret_cast<Fr*>(base + l.tail_scalars(sizeof(Affine<F>)));
+  detail::launch_set_infinity<F>(accum, l.accum_threads, stream);
   SNARKD_CUDA_CHECK(cudaMemsetAsync(tail_count, 0, 2 * sizeof(uint64_t), stream));
   uint32_t np = 0;
   detail::TailLength tail;
@@ -552,14 +482,11 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, const Witn
       tail.set(*h_count);
     }
     if (tail.value() == 0) return;
-    if (np + 2 >= r.max_partials) throw std::logic_error("stream_witness_msms: more flushes than the layout has room for");
+    if (np + 2 >= l.max_partials) throw std::logic_error("stream_witness_msms: more flushes than the layout has room for");
     detail::pippenger<F>(tail_bases, tail_scalars, tail.value(), window_layout(tail.value(), l.max_pass_entries),
-                         &partials[np++], base + r.scratch, r.scratch_bytes, stream, "stream_witness_msms");
+                         &partials[np++], base + l.m_scratch, l.m_scratch_bytes, stream, "stream_witness_msms");
     SNARKD_CUDA_CHECK(cudaMemsetAsync(tail_count, 0, sizeof(uint64_t), stream));
     tail.set(0);
-  };
-  auto gather = [&](const ChunkView& c) {
-    detail::launch_ones_gather<F>(c, w, offset, accum, r.accum_threads, tail_bases, tail_scalars, tail_count, stream);
   };
   feed(part, [&](const ChunkView& c) {
     stop_point(stop, stream, sync, "stream_witness_msms");
@@ -577,23 +504,12 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, const Witn
       if (record) record->record(c.first, c.count, others);
     }
     if (!tail.fits(others, cap)) flush();
-    if (others <= cap) {
-      gather(c);
-      tail.add(others, exact);
-      return;
-    }
-    // More others than the tail holds (a small early region): pieces of `cap` points, each of
-    // which holds at most cap others, a flush before every piece but the first.
-    for (uint64_t s = 0; s < c.count; s += cap) {
-      if (s) flush();
-      const ChunkView p = piece_of(c, s, std::min(cap, c.count - s), sizeof(Affine<F>));
-      gather(p);
-      tail.add(p.count, false);
-    }
+    detail::launch_ones_gather<F>(c, w, offset, accum, l.accum_threads, tail_bases, tail_scalars, tail_count, stream);
+    tail.add(others, exact);
   });
   flush();
-  detail::launch_sum_points<F>(accum, r.accum_threads, &partials[np++], stream);
-  Xyzz<F>* total = &partials[r.max_partials - 1];
+  detail::launch_sum_points<F>(accum, l.accum_threads, &partials[np++], stream);
+  Xyzz<F>* total = &partials[l.max_partials - 1];
   detail::launch_sum_points<F>(partials, np, total, stream);
   SNARKD_CUDA_CHECK(cudaMemcpyAsync(out, total, sizeof(Xyzz<F>), cudaMemcpyDeviceToHost, stream));
 }
@@ -602,34 +518,24 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, const Witn
 
 void stream_witness_msms(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws, const ChunkFeed& feed,
                          cudaStream_t stream, cudaEvent_t sync, DeviceSums* sums, uint64_t* h_count, PhaseTimer* timer,
-                         const std::stop_token& stop, WitnessLane lane) {
+                         const std::stop_token& stop) {
   detail::check_prover_workspace(d_ws, "stream_witness_msms");
   DeviceGuard guard(key.device());
   auto* base = static_cast<uint8_t*>(d_ws);
-  const uint8_t early = lane == WitnessLane::kAll ? 0 : l.early_parts;
-  const uint8_t parts = lane == WitnessLane::kEarly ? early : kWitnessAll & ~early;
-  if (lane == WitnessLane::kEarly && early == 0) throw std::logic_error("stream_witness_msms: the layout has no early parts");
-  const WitnessRegion& r = lane == WitnessLane::kEarly ? l.early : l.m;
-  if (timer) lane == WitnessLane::kLate ? timer->skip(stream) : timer->start(stream);
-  if (parts & kWitnessA) {
-    witness_part<Fp>(key, l, r, base, StreamPart::kA, feed, stream, sync, &sums->a, h_count, stop);
-    if (timer) timer->phase("msm_a", stream);
-  }
-  if (parts & (kWitnessB1 | kWitnessB2)) {  // the two B parts go together (in l.m: kLate or kAll)
-    // One classification of the B scalars for both B MSMs (SNARKD_B_CLASSIFY=twice: each counts).
-    const bool shared_b = prover_paths().shared_b;
-    detail::ChunkCounts b_counts;
-    witness_part<Fp>(key, l, r, base, StreamPart::kB1, feed, stream, sync, &sums->b1, h_count, stop,
-                     shared_b ? &b_counts : nullptr);
-    if (timer) timer->phase("msm_b1", stream);
-    witness_part<Fp2>(key, l, r, base, StreamPart::kB2, feed, stream, sync, &sums->b2, h_count, stop, nullptr,
-                      shared_b ? &b_counts : nullptr);
-    if (timer) timer->phase("msm_b2", stream);
-  }
-  if (parts & kWitnessL) {
-    witness_part<Fp>(key, l, r, base, StreamPart::kL, feed, stream, sync, &sums->l, h_count, stop);
-    if (timer) timer->phase("msm_l", stream);
-  }
+  if (timer) timer->start(stream);
+  witness_part<Fp>(key, l, base, StreamPart::kA, feed, stream, sync, &sums->a, h_count, stop);
+  if (timer) timer->phase("msm_a", stream);
+  // One classification of the B scalars for both B MSMs (SNARKD_B_CLASSIFY=twice: each counts).
+  const bool shared_b = prover_paths().shared_b;
+  detail::ChunkCounts b_counts;
+  witness_part<Fp>(key, l, base, StreamPart::kB1, feed, stream, sync, &sums->b1, h_count, stop,
+                   shared_b ? &b_counts : nullptr);
+  if (timer) timer->phase("msm_b1", stream);
+  witness_part<Fp2>(key, l, base, StreamPart::kB2, feed, stream, sync, &sums->b2, h_count, stop, nullptr,
+                    shared_b ? &b_counts : nullptr);
+  if (timer) timer->phase("msm_b2", stream);
+  witness_part<Fp>(key, l, base, StreamPart::kL, feed, stream, sync, &sums->l, h_count, stop);
+  if (timer) timer->phase("msm_l", stream);
   wait(stream, sync);
 }
 

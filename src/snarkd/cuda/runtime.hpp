@@ -60,11 +60,6 @@ class DeviceGuard {
 class Stream {
  public:
   Stream() { SNARKD_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  // A stream whose blocks the scheduler prefers when `priority` is below another's (CUDA's
-  // range: cudaDeviceGetStreamPriorityRange; clamped there).
-  explicit Stream(int priority) {
-    SNARKD_CUDA_CHECK(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, priority));
-  }
   ~Stream() {
     if (s_) cudaStreamDestroy(s_);
   }

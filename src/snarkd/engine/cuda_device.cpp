@@ -215,7 +215,7 @@ void CudaDevice::load(const CircuitEntry& c) {
   // Two layouts: the one step's can need more than the two steps' larger one (its v1 moves up
   // past the witness MSMs' workspace); the planner takes it only where it fits.
   const cuda::StreamLayout two = cuda::stream_layout(pk, *c.circuit, limits, false);
-  const cuda::StreamLayout one = cuda::stream_layout(pk, *c.circuit, limits, true, cuda::stream_early_plan());
+  const cuda::StreamLayout one = cuda::stream_layout(pk, *c.circuit, limits, true);
   l->sizes = {cuda::DeviceProvingKey::full_workspace_bytes(*c.key), two.q_bytes, two.keep_bytes, two.m_bytes,
               one.q_bytes};
   ResidencyInput in;
@@ -271,16 +271,7 @@ std::string CudaDevice::residency(const std::string& circuit_id) const {
   if (it->second->bn254)
     return "fully resident (BN254 snarkjs key: points, A/B matrices and NTT tables, " +
            bytes_text(it->second->plan.key_bytes) + "; never streamed)";
-  const Loaded& l = *it->second;
-  std::string s = describe(l.cat, l.plan);
-  if (!l.plan.full && l.plan.steps.size() == 1 && l.layout.early_parts) {  // cuda_worker.cpp two_lanes
-    const uint64_t tail = l.layout.early.tail_capacity(sizeof(cuda::G1Affine));
-    s += std::string("; ") + (l.layout.early_parts & cuda::kWitnessA ? "A" : "") +
-         (l.layout.early_parts == (cuda::kWitnessA | cuda::kWitnessL) ? " and " : "") +
-         (l.layout.early_parts & cuda::kWitnessL ? "L" : "") + " beside Q (tail of " + std::to_string(tail) +
-         " points, " + bytes_text(l.layout.early.end() - l.layout.early.tail) + ")";
-  }
-  return s;
+  return describe(it->second->cat, it->second->plan);
 }
 
 namespace {

@@ -3,16 +3,12 @@
 // prove_on_stream<Bn254>), and the two streamed steps (cuda/prover_stream.hpp) fed with resident
 // chunks and with chunks leased from the slots.
 #include <algorithm>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <functional>
-#include <mutex>
 #include <optional>
 #include <span>
-#include <stop_token>
 #include <string>
 #include <thread>
 
@@ -26,8 +22,7 @@ namespace snarkd::engine {
 
 class CudaWorker final : public DeviceWorker {
  public:
-  CudaWorker(CudaDevice& d, uint32_t index)
-      : d_(d), index_(index), guard_(int(d.index())), compute_(lane_priority(true)), msm_(lane_priority(false)) {
+  CudaWorker(CudaDevice& d, uint32_t index) : d_(d), index_(index), guard_(int(d.index())) {
     sums_ = cuda::PinnedBuffer<cuda::DeviceSums>(1);
     bn254_sums_ = cuda::PinnedBuffer<cuda::SnarkjsDeviceSums<groth16::Bn254>>(1);  // start-up, not per proof
     count_ = cuda::PinnedBuffer<uint64_t>(1);
@@ -59,8 +54,8 @@ class CudaWorker final : public DeviceWorker {
   }
   groth16::QuerySums one_step(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
                               const std::stop_token& stop);
-  groth16::QuerySums two_lanes(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
-                              const std::stop_token& stop);
+  groth16::QuerySums both_msms(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
+                               const std::stop_token& stop);
   // A BN254 partition: the snarkjs prover over the fully resident key.
   groth16::AnyQuerySums compute_bn254(const CudaDevice::Loaded& l, const Reservation& r, StageClock& clock,
                                       const std::stop_token& stop);
@@ -77,10 +72,6 @@ class CudaWorker final : public DeviceWorker {
     const auto seconds = cuda::phase_seconds(ev);
     for (size_t k = 0; k < seconds.size(); ++k) clock.phase(cuda::kProverPhaseNames[k], seconds[k]);
   }
-
-  // SNARKD_STREAM_PRIORITY (A/B runs; read once): "q" prefers compute_'s blocks (Q, the H MSM),
-  // "msm" the witness MSMs' lane, unset or "none" neither.
-  static int lane_priority(bool compute);
 
   CudaDevice& d_;
   uint32_t index_;
@@ -99,20 +90,6 @@ class CudaWorker final : public DeviceWorker {
   cuda::PackedDensity a_density_, b_density_;  // the last a/b/c upload's (staged by then)
   PreparedWitness prepared_;
 };
-
-int CudaWorker::lane_priority(bool compute) {
-  static const int prefer = [] {  // 1: compute_, 2: msm_, 0: neither
-    const char* v = std::getenv("SNARKD_STREAM_PRIORITY");
-    const std::string s = v && *v ? v : "none";
-    if (s == "none") return 0;
-    if (s == "q") return 1;
-    if (s == "msm") return 2;
-    throw InvalidArgument("SNARKD_STREAM_PRIORITY: '" + s + "' is not none, q or msm");
-  }();
-  int least = 0, greatest = 0;
-  SNARKD_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-  return (prefer == 1 && compute) || (prefer == 2 && !compute) ? greatest : least;
-}
 
 namespace {
 
@@ -258,10 +235,10 @@ void CudaWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation&
 // the witness crosses PCIe once (4.2 GB of 80 GB at a PoRep partition).
 groth16::QuerySums CudaWorker::one_step(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
                                         const std::stop_token& stop) {
-  if (two_lanes_) return two_lanes(l, r, clock, stop);
   cuda::stream_qap_h(*l.dkey, l.layout, d_.pool() + r.offset(), feed(l, stop), compute_, sync_.get(), sums_.data(),
                      &timer_, stop);
   report(clock, timer_);
+  if (two_lanes_) return both_msms(l, r, clock, stop);
   cuda::stream_witness_msms(*l.dkey, l.layout, d_.pool() + r.offset(), feed(l, stop), compute_, sync_.get(),
                             sums_.data(), count_.data(), &timer_, stop);
   report(clock, timer_);
@@ -273,69 +250,24 @@ groth16::QuerySums CudaWorker::one_step(const CudaDevice::Loaded& l, Reservation
   return cuda::to_query_sums(*l.dkey, *sums_.data());
 }
 
-namespace {
-
-// What the Q thread tells the witness lane: Q has read its first rows (pass 1, PCIe-bound: the
-// early parts wait for it rather than halve its bandwidth), Q has ended, or Q failed. Monotone.
-class LaneGate {
- public:
-  void rows_read() { set(kRows); }
-  void ended(bool ok) { set(ok ? kOk : kFailed); }
-  bool wait_rows() { return wait(kRows) != kFailed; }  // false: Q failed
-  bool wait_end() { return wait(kOk) == kOk; }
-
- private:
-  enum State { kStart, kRows, kOk, kFailed };
-  void set(State s) {
-    std::lock_guard g(mu_);
-    state_ = std::max(state_, s);
-    cv_.notify_all();
-  }
-  State wait(State s) {
-    std::unique_lock g(mu_);
-    cv_.wait(g, [&] { return state_ >= s; });
-    return state_;
-  }
-  std::mutex mu_;
-  std::condition_variable cv_;
-  State state_ = kStart;
-};
-
-}  // namespace
-
-// The one step on two streams. The witness MSMs (PCIe-bound: A, B, L bases stream at ~54 GB/s)
-// run on msm_ from a thread of their own; Q and then the H MSM (compute-bound) on compute_. The
-// layout's early parts (A, L) start once Q has read its first rows (PCIe is then idle during the
-// H transforms), in their region between w and v2; the other parts start once Q has ended
-// (their region overlaps Q's v2 and scratch) and the early ones have, beside the H MSM. Disjoint
-// memory (stream_layout), disjoint fields of sums_, their own sync event, count buffer and timer,
-// their own consumer id for the slots. Either lane failing or stopping: the other is stopped and
-// its stream drained before the exception leaves (the range is released after); a failing Q's
-// error wins. The range shrinks to [hs | v1] as soon as the witness MSMs end.
-groth16::QuerySums CudaWorker::two_lanes(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
+// The witness MSMs (PCIe-bound: A, B, L bases stream at ~48 GB/s) on msm_, from a thread of
+// their own, beside the H MSM (compute-bound: 16 Pippengers of 2^23) on compute_: disjoint
+// memory ([0, m_bytes) and the kept [hs | v1], stream_layout), disjoint fields of sums_, their
+// own sync event, count buffer and timer, their own consumer id for the slots. Q has finished
+// (stream_qap_h returned), so msm_ needs no event for it. Either MSM failing or stopping: the
+// other's stream is drained before the exception leaves (the range is released after). The
+// range shrinks to [hs | v1] as soon as the witness MSMs end.
+groth16::QuerySums CudaWorker::both_msms(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
                                          const std::stop_token& stop) {
   std::byte* base = d_.pool() + r.offset();
   const uint64_t kept = r.bytes() - l.layout.keep_bytes;
-  const bool early = l.layout.early_parts != 0;
-  std::stop_source lane_stop;  // the job's stop, or Q's failure
-  std::stop_callback forward(stop, [&] { lane_stop.request_stop(); });
-  LaneGate gate;
-  if (early) stager_.wait_in(msm_);  // the early parts read the witness beside Q
   std::exception_ptr failed;
   std::thread msms([&] {
     try {
       cuda::DeviceGuard g(int(d_.index()));  // the device is per host thread
-      const cuda::ChunkFeed f = feed(l, lane_stop.get_token(), msm_, d_.workers_ + index_);
       drained_on_error(msm_, [&] {
-        if (early) {
-          if (!gate.wait_rows()) return;  // Q failed: its error is the partition's
-          cuda::stream_witness_msms(*l.dkey, l.layout, base, f, msm_, msm_sync_.get(), sums_.data(),
-                                    msm_count_.data(), &msm_timer_, lane_stop.get_token(), cuda::WitnessLane::kEarly);
-        }
-        if (!gate.wait_end()) return;
-        cuda::stream_witness_msms(*l.dkey, l.layout, base, f, msm_, msm_sync_.get(), sums_.data(), msm_count_.data(),
-                                  &msm_timer_, lane_stop.get_token(),
-                                  early ? cuda::WitnessLane::kLate : cuda::WitnessLane::kAll);
+        cuda::stream_witness_msms(*l.dkey, l.layout, base, feed(l, stop, msm_, d_.workers_ + index_), msm_,
+                                  msm_sync_.get(), sums_.data(), msm_count_.data(), &msm_timer_, stop);
       });
       // msm_ is idle and the H MSM reads only the tail: w and the MSM workspace go back now
       // (nothing else touches r until the join).
@@ -345,21 +277,11 @@ groth16::QuerySums CudaWorker::two_lanes(const CudaDevice::Loaded& l, Reservatio
     }
   });
   try {
-    const cuda::ChunkFeed rows = feed(l, stop);
-    const cuda::ChunkFeed q_feed = [&](cuda::StreamPart p, const std::function<void(const cuda::ChunkView&)>& visit) {
-      rows(p, visit);
-      if (p == cuda::StreamPart::kRows1) gate.rows_read();
-    };
-    cuda::stream_qap_h(*l.dkey, l.layout, base, q_feed, compute_, sync_.get(), sums_.data(), &timer_, stop);
-    report(clock, timer_);
-    gate.ended(true);
     timer_.start(compute_);
     cuda::stream_h_msm(*l.dkey, l.layout, base + kept, feed(l, stop), compute_, sync_.get(), sums_.data(), &timer_,
                        stop);
   } catch (...) {
-    lane_stop.request_stop();
-    gate.ended(false);  // no effect once Q had ended (the H MSM failed): the stop ends the lane
-    msms.join();        // its stream drained itself if it failed or stopped; else it finished
+    msms.join();  // its stream drained itself if it failed; else it finished
     throw;
   }
   msms.join();
