@@ -597,7 +597,7 @@ TEST(CudaEngine, UnsatisfiedBn254WitnessFailsOnlyItsJob) {
   EXPECT_EQ(e.stats().ledgers[0].in_use, 0u);
 }
 
-// BN254 keys do not stream: a ledger the key alone fills (its slots take an eighth) refuses it
+// BN254 keys do not stream: a ledger the key alone fills (its slots take 4/27 of it) refuses it
 // at register, naming the device, the key's bytes and the ledger's, and keeps nothing of it; a
 // ledger with room for the key and one working set beside it takes the same key and proves.
 TEST(CudaEngine, Bn254KeyTooLargeForTheLedgerIsRefusedAtRegister) {

@@ -34,9 +34,10 @@
 // keys (the H scalars come back in natural order), d = 0 for snarkjs keys (their H scalars are
 // coset evaluations in natural order, which the MSM pairs with the H query).
 //
-// Memory at a PoRep partition (N = 1.3·10^8 variables, n = 2^27, slots of 2^23 G1 points):
-// step 0 = 4.2 (w) + 2 × 4.3 (v1, v2) + 1.1 (scratch) GB ≈ 13.8 GB, kept for the H MSM ≈ 5.2 GB;
-// step 1 ≈ 4.2 + 1.1 (tail) + 1 (scratch) ≈ 6.3 GB — against ≈ 20 GB fully resident.
+// Memory at a PoRep partition (N = 1.3·10^8 variables, n = 2^27, slots of 600 MiB: ≈ 6.3·10^6
+// G1 points): step 0 = 4.2 (w) + 2 × 4.3 (v1, v2) + 1.1 (scratch) GB ≈ 13.8 GB, kept for the H
+// MSM ≈ 6.4 GB; step 1 ≈ 6.9 GB; the one step (step 1 in step 0's range) 13.8 GB (12.88 GiB)
+// — against ≈ 20 GB fully resident.
 // Everything is stream-ordered on the caller's stream; the functions wait for that stream only
 // (an event of the caller's, blocking-sync) where the host needs a count, and at their end.
 // Cancellation: each function checks its `stop` before every chunk and at its phase boundaries;

@@ -16,7 +16,15 @@ namespace snarkd::engine {
 namespace {
 
 constexpr uint64_t kMarginBytes = uint64_t{2} << 30;
-constexpr uint64_t kMaxSlotBytes = uint64_t{832} << 20;  // 2^23 G1 points + their index entries
+// Streaming slots: 4 of min(600 MiB, pool/27) (≈ 6.3·10^6 G1 points with their index entries).
+// A PoRep partition on the H200, 3 workers, in one lease (2026-12-04): 3 slots of pool/24 (683
+// MiB at 16 GiB) 2.121–2.142 s at 16 GiB; 4 × 600 MiB 2.023 s (24 GiB: 1.984 against 2.001–
+// 2.054), 5 × 600 MiB 2.024, 6 × 400 MiB 2.101. The fourth slot lets the witness MSMs' lane
+// keep a chunk in flight while the H MSM holds two (B G2's phase 0.70 → 0.60 s), and the
+// smaller chunks shrink the one step (13.53 → 12.88 GiB: tails and scratch are sized per chunk).
+constexpr uint64_t kMaxSlotBytes = uint64_t{600} << 20;
+constexpr uint64_t kPoolPerSlot = 27;
+constexpr uint32_t kDefaultSlots = 4;
 // An explicit cap covers everything the engine puts on the device, and the workers' streams and
 // events (created after the pool) take device memory outside it: up to 3 MiB with 3 workers on
 // the H200 (nvidia-smi 1–3 MiB above cap + context, 2026-12-02..04). The pool leaves them this
@@ -93,8 +101,8 @@ CudaDevice::CudaDevice(uint32_t ordinal, uint64_t ledger_bytes) : ordinal_(ordin
   ledger_ = std::make_unique<VramLedger>(pool_bytes_);
   loader_ = cuda::Stream();
   const uint64_t mib = env_u64("SNARKD_SLOT_MIB", 0);
-  slot_bytes_ = align_segment(mib ? mib << 20 : std::min(kMaxSlotBytes, pool_bytes_ / 24));
-  const uint32_t slots = uint32_t(env_u64("SNARKD_STREAM_SLOTS", 3));
+  slot_bytes_ = align_segment(mib ? mib << 20 : std::min(kMaxSlotBytes, pool_bytes_ / kPoolPerSlot));
+  const uint32_t slots = uint32_t(env_u64("SNARKD_STREAM_SLOTS", kDefaultSlots));
   if (slots > 0 && uint64_t(slots) * slot_bytes_ <= pool_bytes_ / 2) {
     slots_ = *ledger_->reserve_resident(uint64_t(slots) * slot_bytes_);
     for (uint32_t k = 0; k < slots; ++k) ready_.emplace_back(), copies_.emplace_back();

@@ -20,8 +20,8 @@
 // BLS12-381's) — and a partition is one step of one SnarkjsWorkspaceLayout: witness | a | b, c,
 // NTT scratch, reused by the MSM scratch | the MSMs' scalars and partials | sums.
 //
-// Tuning (environment, read at construction): SNARKD_STREAM_SLOTS (3) slots of SNARKD_SLOT_MIB
-// (min(832, pool/24) MiB: 2^23 G1 points with their index entries).
+// Tuning (environment, read at construction): SNARKD_STREAM_SLOTS (4) slots of SNARKD_SLOT_MIB
+// (min(600, pool/27) MiB: ≈ 6.3·10^6 G1 points with their index entries; cuda_device.cpp).
 #pragma once
 #include <array>
 #include <chrono>
