@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstddef>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -14,6 +13,7 @@
 #include "snarkd/cuda/scratch_bound.hpp"
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/util/cancel.hpp"
+#include "snarkd/util/env.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::cuda {
@@ -81,28 +81,16 @@ namespace snarkd::cuda {
 
 namespace {
 
-// An integer in [lo, hi] from environment variable `name` (A/B runs), `fallback` when unset or
-// empty; InvalidArgument naming the variable for anything else.
-uint64_t env_in_range(const char* name, uint64_t fallback, uint64_t lo, uint64_t hi) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  const uint64_t x = std::strtoull(v, &end, 10);
-  if (*end || x < lo || x > hi)
-    throw InvalidArgument(std::string(name) + ": '" + v + "' is not an integer in [" + std::to_string(lo) + ", " +
-                          std::to_string(hi) + "]");
-  return x;
-}
-
 // Sort entries per Pippenger pass in the streamed MSMs: 2^24 keeps a pass's sort buffers and
 // CUB's temporary near 0.4 GiB (2^26: 1.5 GiB; msm() allows 2^28) at the cost of re-reading a
-// chunk's scalars once per pass (7 passes of 2 windows for a chunk of 2^23 points instead of 2).
-// The 1.1 GiB it saves in both the H MSM's kept range and the witness MSMs' step is what lets
-// the two run side by side on a 16 GiB card at PoRep size (13.9 GiB of working gap).
+// chunk's scalars once per pass (7 passes of 2 windows for a chunk of 2^22..2^23 points instead of
+// 2). The 1.1 GiB it saves in both the H MSM's kept range and the witness MSMs' step is what lets
+// the two run side by side on a 16 GiB card at PoRep size (13.6 GiB of working gap beside the
+// streaming slots).
 // SNARKD_STREAM_PASS_MI=1..256 overrides it in units of 2^20 entries (A/B runs; 24: passes of 3
 // windows of a 2^23-point chunk).
 uint64_t stream_pass_entries() {
-  static const uint64_t e = env_in_range("SNARKD_STREAM_PASS_MI", 16, 1, 256) << 20;
+  static const uint64_t e = env_u64("SNARKD_STREAM_PASS_MI", 16, 1, 256) << 20;
   return e;
 }
 
@@ -113,7 +101,7 @@ uint64_t stream_pass_entries() {
 // 4 / 8 waves; 2 keeps a wave to balance SMs shared with the witness MSMs' kernels.
 // SNARKD_STREAM_LANE_WAVES=1..16 overrides it (A/B runs).
 uint32_t stream_lane_waves() {
-  static const uint32_t w = uint32_t(env_in_range("SNARKD_STREAM_LANE_WAVES", 2, 1, 16));
+  static const uint32_t w = uint32_t(env_u64("SNARKD_STREAM_LANE_WAVES", 2, 1, 16));
   return w;
 }
 

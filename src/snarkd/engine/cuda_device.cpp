@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "snarkd/cuda/host_pinning.hpp"
+#include "snarkd/util/env.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::engine {
@@ -17,11 +18,11 @@ namespace {
 
 constexpr uint64_t kMarginBytes = uint64_t{2} << 30;
 // Streaming slots: 4 of min(600 MiB, pool/27) (≈ 6.3·10^6 G1 points with their index entries).
-// A PoRep partition on the H200, 3 workers, in one lease (2026-12-04): 3 slots of pool/24 (683
-// MiB at 16 GiB) 2.121–2.142 s at 16 GiB; 4 × 600 MiB 2.023 s (24 GiB: 1.984 against 2.001–
-// 2.054), 5 × 600 MiB 2.024, 6 × 400 MiB 2.101. The fourth slot lets the witness MSMs' lane
-// keep a chunk in flight while the H MSM holds two (B G2's phase 0.70 → 0.60 s), and the
-// smaller chunks shrink the one step (13.53 → 12.88 GiB: tails and scratch are sized per chunk).
+// A PoRep partition on the H200, 3 workers (2026-12-04, docs/PERFORMANCE.md "Slots"): 3 slots of
+// pool/24 (683 MiB at 16 GiB) 2.121–2.142 s at 16 GiB; 4 × 600 MiB 2.023 s (24 GiB: 1.984
+// against 2.001–2.054), 5 × 600 MiB 2.024, 6 × 400 MiB 2.101. With the fourth slot the one
+// step's two MSM lanes keep more chunks in flight (B G2's phase 0.70 → 0.60 s), and the smaller
+// chunks shrink the one step (13.53 → 12.88 GiB: tails and scratch are sized per chunk).
 constexpr uint64_t kMaxSlotBytes = uint64_t{600} << 20;
 constexpr uint64_t kPoolPerSlot = 27;
 constexpr uint32_t kDefaultSlots = 4;
@@ -30,11 +31,6 @@ constexpr uint32_t kDefaultSlots = 4;
 // the H200 (nvidia-smi 1–3 MiB above cap + context, 2026-12-02..04). The pool leaves them this
 // much, or 1/256 of a small cap.
 constexpr uint64_t kHandleReserveBytes = uint64_t{8} << 20;
-
-uint64_t env_u64(const char* name, uint64_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
-}
 
 // "12345678 bytes (11.8 MiB)": exact for tests and scripts, readable for people.
 std::string bytes_text(uint64_t b) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "snarkd/engine/devices.hpp"
+#include "snarkd/util/env.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::ffi {
@@ -16,11 +17,6 @@ namespace {
 std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
   return v && *v ? std::string(v) : fallback;
-}
-
-uint64_t env_u64(const char* name, uint64_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
 }
 
 }  // namespace
