@@ -55,6 +55,8 @@ TEST(KeyCatalogue, ChunksCoverEveryPointAndRowOnceWithinTheirSlot) {
   for (uint64_t slot : {uint64_t(4096), uint64_t(10000), uint64_t(1) << 20}) {
     const KeyCatalogue k = catalogue(slot);
     const Key& key0 = key();
+    // A bellperson key: pass 1 reads A and B, pass 2 C; a resident key holds all three.
+    EXPECT_EQ(k.matrices(), (std::vector{r1cs::Matrix::A, r1cs::Matrix::B, r1cs::Matrix::C}));
     const uint64_t lens[] = {key0.pk->a.size(), key0.pk->b_g1.size(), key0.pk->b_g2.size(), key0.pk->l.size(),
                              key0.pk->h.size()};
     for (size_t part = 0; part < kKeyParts; ++part) {

@@ -107,6 +107,17 @@ std::vector<StreamChunk> rows_chunks(KeyPart part, const r1cs::Circuit& circuit,
 
 }  // namespace
 
+std::vector<r1cs::Matrix> KeyCatalogue::matrices() const {
+  std::vector<r1cs::Matrix> out;
+  for (r1cs::Matrix m : {r1cs::Matrix::A, r1cs::Matrix::B, r1cs::Matrix::C})
+    for (const auto& part : rows_matrices)
+      if (std::find(part.begin(), part.end(), m) != part.end()) {
+        out.push_back(m);
+        break;
+      }
+  return out;
+}
+
 KeyCatalogue make_catalogue(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const uint32_t* a_index,
                             const uint32_t* b_index, uint64_t slot_bytes) {
   KeyCatalogue k;
@@ -116,8 +127,7 @@ KeyCatalogue make_catalogue(const groth16::ProvingKey& pk, const r1cs::Circuit& 
   using r1cs::Matrix;
   k.rows_matrices[0] = {Matrix::A, Matrix::B};
   k.rows_matrices[1] = bellperson ? std::vector{Matrix::C} : std::vector{Matrix::A, Matrix::B};
-  k.matrices = bellperson ? std::vector{Matrix::A, Matrix::B, Matrix::C} : std::vector{Matrix::A, Matrix::B};
-  for (Matrix m : k.matrices) {
+  for (Matrix m : k.matrices()) {
     const r1cs::CsrMatrix& csr = circuit.matrix(m);
     k.matrices_bytes += align_segment(csr.row_ptr.size() * 8) + 2 * align_segment(csr.nnz() * 4);
   }

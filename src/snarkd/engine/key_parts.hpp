@@ -60,11 +60,11 @@ struct KeyCatalogue {
   groth16::KeyFlavour flavour = groth16::KeyFlavour::kBellperson;
   uint64_t slot_bytes = 0;
   std::array<QueryShape, kQueryParts> query;
-  // The matrices a rows part reads (A, B, C as r1cs::Matrix values): Rows1 then Rows2; and
-  // every matrix the prover reads (a resident key holds these).
+  // The matrices a rows part reads (A, B, C as r1cs::Matrix values): Rows1 then Rows2.
   std::vector<r1cs::Matrix> rows_matrices[2];
-  std::vector<r1cs::Matrix> matrices;
-  uint64_t matrices_bytes = 0;  // row_ptr + col + coeff of `matrices`
+  uint64_t matrices_bytes = 0;  // row_ptr + col + coeff of matrices()
+  // Every matrix the prover reads, in A, B, C order (what a resident key holds): both parts'.
+  std::vector<r1cs::Matrix> matrices() const;
   std::array<std::vector<StreamChunk>, kKeyParts> chunks;
 
   const std::vector<StreamChunk>& of(KeyPart p) const { return chunks[size_t(p)]; }

@@ -140,7 +140,7 @@ void SimDevice::copy_resident(Loaded& l) {
   Loaded& m = l;  // offsets are filled once, before the circuit is published
   const r1cs::Circuit& c = *l.entry.circuit;
   if (l.plan.matrices)
-    for (r1cs::Matrix mx : l.cat.matrices) {
+    for (r1cs::Matrix mx : l.cat.matrices()) {
       const r1cs::CsrMatrix& csr = c.matrix(mx);
       auto& o = m.matrix_at[size_t(mx)];
       o[0] = put(csr.row_ptr.data(), bytes_of(csr.row_ptr));
