@@ -18,6 +18,7 @@
 #include "snarkd/groth16/setup.hpp"
 #include "snarkd/msm/msm.hpp"
 #include "snarkd/poly/ntt.hpp"
+#include "snarkd/r1cs/short_rows.hpp"
 #include "snarkd/r1cs/synthetic.hpp"
 #include "snarkd/util/cancel.hpp"
 
@@ -125,6 +126,20 @@ TEST(StreamOps, RowDotOverChunksEqualsEvaluate) {
         for (uint64_t r = 0; r < count; ++r) {
           const Fr got = stream_ops::row_dot(rp.data(), csr.col.data() + k0, csr.coeff.data() + k0, r, dict.data(), w.data());
           ASSERT_EQ(got.to_host(), want[first + r]) << r1cs::matrix_name(m) << " row " << first + r;
+        }
+      }
+    // The short form, decoded as the sequential twin of the kernels' block scan.
+    const std::optional<r1cs::ShortRows> sr = r1cs::short_rows(csr);
+    ASSERT_TRUE(sr);
+    for (uint64_t chunk : {r1cs::kRowGroup, 3 * r1cs::kRowGroup})
+      for (uint64_t first = 0; first < csr.num_rows(); first += chunk) {
+        const uint64_t count = std::min(chunk, csr.num_rows() - first), k0 = csr.row_ptr[first];
+        const std::vector<uint64_t> rp =
+            r1cs::expand_short_rows(sr->group_start.data() + first / r1cs::kRowGroup, sr->len.data() + first, count);
+        for (uint64_t r = 0; r < count; ++r) {
+          const Fr got = stream_ops::span_dot(csr.col.data() + k0, csr.coeff.data() + k0, rp[r], rp[r + 1] - rp[r],
+                                              dict.data(), w.data());
+          ASSERT_EQ(got.to_host(), want[first + r]) << r1cs::matrix_name(m) << " short row " << first + r;
         }
       }
   }
@@ -237,6 +252,8 @@ using groth16::QuerySums;
 // The engine's side for a test: chunks of `points` points and `rows` rows; resident ones read
 // from the key's region, the others copied into one device "slot" on the stream right before
 // the kernels that read them (stream order keeps the slot's previous reader ahead of the copy).
+// Rows a multiple of kRowGroup stream in the short form (r1cs/short_rows.hpp): every matrix for an
+// even number of groups, A alone for an odd one (the kernels take the form per matrix).
 class TestFeed {
  public:
   TestFeed(const DeviceProvingKey& key, const ProvingKey& pk, const r1cs::Circuit& c, uint64_t points, uint64_t rows,
@@ -248,6 +265,9 @@ class TestFeed {
     using r1cs::Matrix;
     rows1_ = {Matrix::A, Matrix::B};
     rows2_ = bp ? std::vector{Matrix::C} : std::vector{Matrix::A, Matrix::B};
+    if (rows % r1cs::kRowGroup == 0)
+      for (Matrix m : {Matrix::A, Matrix::B, Matrix::C})
+        if (m == Matrix::A || rows / r1cs::kRowGroup % 2 == 0) short_[size_t(m)] = r1cs::short_rows(c.matrix(m));
   }
 
   StreamLimits limits() const {
@@ -299,7 +319,14 @@ class TestFeed {
       for (size_t i = 0; i < ms.size(); ++i) {
         const r1cs::CsrMatrix& csr = c_.matrix(ms[i]);
         const uint64_t k0 = csr.row_ptr[first], k1 = csr.row_ptr[first + cv.count];
-        cv.row_ptr[i] = reinterpret_cast<const uint64_t*>(put(at, csr.row_ptr.data() + first, (cv.count + 1) * 8));
+        if (const auto& sr = short_[size_t(ms[i])]) {
+          const uint64_t groups = (cv.count + r1cs::kRowGroup - 1) / r1cs::kRowGroup;
+          cv.group_start[i] = reinterpret_cast<const uint64_t*>(
+              put(at, sr->group_start.data() + first / r1cs::kRowGroup, groups * 8));
+          cv.len[i] = reinterpret_cast<const uint8_t*>(put(at, sr->len.data() + first, cv.count));
+        } else {
+          cv.row_ptr[i] = reinterpret_cast<const uint64_t*>(put(at, csr.row_ptr.data() + first, (cv.count + 1) * 8));
+        }
         cv.col[i] = reinterpret_cast<const uint32_t*>(put(at, csr.col.data() + k0, (k1 - k0) * 4));
         cv.coeff[i] = reinterpret_cast<const uint32_t*>(put(at, csr.coeff.data() + k0, (k1 - k0) * 4));
       }
@@ -338,6 +365,7 @@ class TestFeed {
   cudaStream_t stream_;
   std::vector<uint32_t> a_index_, b_index_;
   std::vector<r1cs::Matrix> rows1_, rows2_;
+  std::optional<r1cs::ShortRows> short_[3];  // by r1cs::Matrix: the form a matrix streams in
   DeviceBuffer<std::byte> slot_;
 };
 
@@ -423,8 +451,11 @@ TEST(StreamProver, BellpersonStepsMatchTheCpuResidentStreamedAndMixed) {
   auto g = snarkd::test::rng("stream-prover-bellperson");
   struct Case { uint64_t m, inputs, points, rows; double bits; };
   // m = 2, 1 input: a domain of 4 split into one-point blocks (the fused H falls back).
-  const Case cases[] = {{1, 1, 7, 3, 0.95}, {2, 1, 3, 2, 0.95}, {1000, 3, 97, 61, 0.95}, {4097, 5, 1000, 700, 0.95},
-                        {4093, 9, 512, 4093, 0.2}, {16387, 9, 4096, 2000, 0.95}};
+  // Rows of 256 and 768: A in the short form, B and C with row_ptr; 2048: all three short, the
+  // last chunk ragged (3 rows).
+  const Case cases[] = {{1, 1, 7, 3, 0.95},          {2, 1, 3, 2, 0.95},         {1000, 3, 97, 61, 0.95},
+                        {1000, 3, 97, 256, 0.95},    {4097, 5, 1000, 700, 0.95}, {4097, 5, 1000, 768, 0.95},
+                        {4093, 9, 512, 4093, 0.2},   {16387, 9, 4096, 2000, 0.95}, {16387, 9, 4096, 2048, 0.95}};
   for (const Case& k : cases) {
     const auto sc = synthetic(k.m, k.inputs, g(), k.bits);
     const ProvingKey pk = groth16::setup_insecure(sc.circuit, groth16::toxic_waste_from_seed(g()));
@@ -485,6 +516,8 @@ TEST(StreamProver, SnarkjsFlavourStepsMatchTheCpu) {
                    std::string("snarkjs random witness") + (fast ? " [fused, B shared, H buckets]" : " [unfused, B twice, H per chunk]"));
     }
     expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 250, nullptr, true), want, "snarkjs [one step]");
+    expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 512, nullptr, true), want,
+                 "snarkjs [one step, short rows]");
   }
 }
 
@@ -505,14 +538,16 @@ TEST(StreamProver, RefusesAnUnsatisfiedWitnessNamingTheRow) {
   // H's top coefficient flags it; a third pass over streamed or resident rows names the row.
   for (const KeyResidency& res : {none(), KeyResidency{}}) {
     Placed placed(pk, sc.circuit, res);
-    for (const bool one_step : {false, true}) {
-      try {
-        run_steps(*placed.key, pk, sc.circuit, w, 500, 300, nullptr, one_step);
-        ADD_FAILURE() << "an unsatisfied witness was proven" << (one_step ? " (one step)" : "");
-      } catch (const groth16::UnsatisfiedWitness& e) {
-        EXPECT_EQ(std::string(e.what()), cpu_message) << (one_step ? "one step" : "two steps");
+    for (const bool one_step : {false, true})
+      for (const uint64_t rows : {uint64_t(300), uint64_t(512)}) {  // row_ptr, the short form
+        const std::string what = std::string(one_step ? "one step" : "two steps") + ", rows " + std::to_string(rows);
+        try {
+          run_steps(*placed.key, pk, sc.circuit, w, 500, rows, nullptr, one_step);
+          ADD_FAILURE() << "an unsatisfied witness was proven (" << what << ")";
+        } catch (const groth16::UnsatisfiedWitness& e) {
+          EXPECT_EQ(std::string(e.what()), cpu_message) << what;
+        }
       }
-    }
   }
 }
 

@@ -28,6 +28,7 @@ struct Key {
   std::shared_ptr<r1cs::Circuit> circuit;
   std::shared_ptr<groth16::ProvingKey> pk;
   std::vector<uint32_t> a_index, b_index;
+  std::array<std::optional<r1cs::ShortRows>, 3> short_rows;
 };
 
 const Key& key() {
@@ -41,6 +42,7 @@ const Key& key() {
     k.pk = std::make_shared<groth16::ProvingKey>(groth16::setup_insecure(*k.circuit, groth16::toxic_waste_from_seed(3)));
     k.a_index = r1cs::density_indices(k.pk->a_density);
     k.b_index = r1cs::density_indices(k.pk->b_density);
+    k.short_rows = short_rows_of(*k.circuit);
     return k;
   }();
   return k;
@@ -48,7 +50,7 @@ const Key& key() {
 
 KeyCatalogue catalogue(uint64_t slot) {
   const Key& k = key();
-  return make_catalogue(*k.pk, *k.circuit, k.a_index.data(), k.b_index.data(), slot);
+  return make_catalogue(*k.pk, *k.circuit, catalogue_host(k.a_index.data(), k.b_index.data(), k.short_rows), slot);
 }
 
 TEST(KeyCatalogue, ChunksCoverEveryPointAndRowOnceWithinTheirSlot) {
@@ -85,22 +87,51 @@ TEST(KeyCatalogue, ChunksCoverEveryPointAndRowOnceWithinTheirSlot) {
       EXPECT_EQ(c.segments[1].host, reinterpret_cast<const std::byte*>(key0.b_index.data() + c.first));
     }
     for (const StreamChunk& c : k.of(KeyPart::kL)) EXPECT_EQ(c.segments.size(), 1u);
-    // Rows chunks: row_ptr (absolute), col and coeff of A and B for the same rows.
-    for (const StreamChunk& c : k.of(KeyPart::kRows1)) {
-      ASSERT_EQ(c.segments.size(), 6u);
-      for (int m = 0; m < 2; ++m) {
-        const r1cs::CsrMatrix& csr = key0.circuit->matrix(r1cs::Matrix(m));
-        EXPECT_EQ(c.segments[3 * m].host, reinterpret_cast<const std::byte*>(csr.row_ptr.data() + c.first));
-        EXPECT_EQ(c.segments[3 * m].bytes, (c.count + 1) * 8);
-        const uint64_t k0 = csr.row_ptr[c.first], nnz = csr.row_ptr[c.first + c.count] - k0;
-        EXPECT_EQ(c.segments[3 * m + 1].host, reinterpret_cast<const std::byte*>(csr.col.data() + k0));
-        EXPECT_EQ(c.segments[3 * m + 2].bytes, nnz * 4);
+    // Rows chunks, A and B then C: per matrix row_ptr (absolute) or, in the short form (whole row
+    // groups), group_start and len, then col and coeff, for the chunk's rows; RowsAt names the
+    // segments' offsets. A 4096-byte slot cannot hold a row group of A and B: row_ptr there.
+    if (slot == 4096) {
+      EXPECT_FALSE(k.short_rows[0]);
+    }
+    if (slot == uint64_t(1) << 20) {
+      EXPECT_TRUE(k.short_rows[0] && k.short_rows[1]);
+    }
+    for (size_t part = 0; part < 2; ++part) {
+      const std::vector<r1cs::Matrix>& ms = k.rows_matrices[part];
+      const size_t per = k.short_rows[part] ? 4 : 3;
+      for (const StreamChunk& c : k.of(KeyPart(part))) {
+        ASSERT_EQ(c.segments.size(), per * ms.size());
+        for (size_t i = 0; i < ms.size(); ++i) {
+          const r1cs::CsrMatrix& csr = key0.circuit->matrix(ms[i]);
+          const CopySegment* s = &c.segments[per * i];
+          const RowsAt& at = c.rows[i];
+          EXPECT_EQ(at.short_form, k.short_rows[part]);
+          EXPECT_EQ(at.starts, s[0].offset);
+          if (at.short_form) {
+            const r1cs::ShortRows& sr = *key0.short_rows[size_t(ms[i])];
+            EXPECT_EQ(c.first % r1cs::kRowGroup, 0u);
+            EXPECT_EQ(s[0].host, reinterpret_cast<const std::byte*>(sr.group_start.data() + c.first / r1cs::kRowGroup));
+            EXPECT_EQ(s[0].bytes, (c.count + r1cs::kRowGroup - 1) / r1cs::kRowGroup * 8);
+            EXPECT_EQ(s[1].host, reinterpret_cast<const std::byte*>(sr.len.data() + c.first));
+            EXPECT_EQ(s[1].bytes, c.count);
+            EXPECT_EQ(at.len, s[1].offset);
+          } else {
+            EXPECT_EQ(s[0].host, reinterpret_cast<const std::byte*>(csr.row_ptr.data() + c.first));
+            EXPECT_EQ(s[0].bytes, (c.count + 1) * 8);
+          }
+          const uint64_t k0 = csr.row_ptr[c.first], nnz = csr.row_ptr[c.first + c.count] - k0;
+          EXPECT_EQ(s[per - 2].host, reinterpret_cast<const std::byte*>(csr.col.data() + k0));
+          EXPECT_EQ(s[per - 1].host, reinterpret_cast<const std::byte*>(csr.coeff.data() + k0));
+          EXPECT_EQ(s[per - 1].bytes, nnz * 4);
+          EXPECT_EQ(at.col, s[per - 2].offset);
+          EXPECT_EQ(at.coeff, s[per - 1].offset);
+        }
       }
     }
-    for (const StreamChunk& c : k.of(KeyPart::kRows2)) EXPECT_EQ(c.segments.size(), 3u);  // C alone
+    EXPECT_EQ(k.rows_matrices[1], std::vector{r1cs::Matrix::C});
   }
   EXPECT_THROW(catalogue(300), InvalidArgument);  // not even one G2 point
-  EXPECT_THROW(make_catalogue(*key().pk, *key().circuit, nullptr, nullptr, 4096), InvalidArgument);
+  EXPECT_THROW(make_catalogue(*key().pk, *key().circuit, CatalogueHost{}, 4096), InvalidArgument);
 }
 
 StepSizes sizes() {

@@ -5,6 +5,7 @@
 
 #include "snarkd/cuda/prover_kernels.cuh"
 #include "snarkd/cuda/prover_stream.hpp"
+#include "snarkd/r1cs/short_rows.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::cuda {
@@ -16,12 +17,58 @@ using detail::prover_kernels::grid_stride;
 using detail::prover_kernels::kThreads;
 constexpr uint32_t kSumThreads = 128;  // sum_points: 128 G2 XYZZ points = 48 KiB of shared memory
 
-// Pass 1 over a rows chunk (A and B): a and b.
-__global__ void qap_pass1_kernel(ChunkView v, const Fr* dict, const Fr* w, Fr* a, Fr* b) {
-  for (uint64_t r = first_index(); r < v.count; r += grid_stride()) {
-    const uint64_t i = v.first + r;
-    a[i] = stream_ops::row_dot(v.row_ptr[0], v.col[0], v.coeff[0], r, dict, w);
-    b[i] = stream_ops::row_dot(v.row_ptr[1], v.col[1], v.coeff[1], r, dict, w);
+static_assert(kThreads == r1cs::kRowGroup, "a block scans one row group of a short-form chunk");
+
+// x summed over the threads of the block before this one (blockDim = kThreads). Every thread of
+// the block calls it; sums holds a value per warp.
+__device__ uint32_t block_exclusive_sum(uint32_t x, uint32_t* sums) {
+  const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  uint32_t incl = x;
+  for (uint32_t d = 1; d < 32; d <<= 1) {
+    const uint32_t y = __shfl_up_sync(0xffffffffu, incl, d);
+    if (lane >= d) incl += y;
+  }
+  __syncthreads();  // the previous call's readers are done with sums
+  if (lane == 31) sums[warp] = incl;
+  __syncthreads();
+  uint32_t before = incl - x;
+  for (uint32_t k = 0; k < warp; ++k) before += sums[k];
+  return before;
+}
+
+struct RowSpan {
+  uint64_t start = 0, len = 0;
+};
+
+// The non-zeros of row g0 + threadIdx.x of matrix i (g0 a multiple of kThreads, relative to the
+// chunk): from row_ptr, or in the short form the group's start plus the lengths before the row
+// (a block scan; v.len[i] is the same for the whole block, so all its threads get here).
+__device__ RowSpan row_span(const ChunkView& v, int i, uint64_t g0, uint32_t* sums) {
+  const uint64_t r = g0 + threadIdx.x;
+  if (!v.len[i]) {
+    if (r >= v.count) return {};
+    const uint64_t* p = v.row_ptr[i];
+    return {p[r] - p[0], p[r + 1] - p[r]};
+  }
+  const uint32_t len = r < v.count ? v.len[i][r] : 0;
+  const uint32_t before = block_exclusive_sum(len, sums);
+  return {v.group_start[i][g0 / kThreads] - v.group_start[i][0] + before, len};
+}
+
+__device__ Fr span_dot(const ChunkView& v, int i, const RowSpan& s, const Fr* dict, const Fr* w) {
+  return stream_ops::span_dot(v.col[i], v.coeff[i], s.start, s.len, dict, w);
+}
+
+// Pass 1 over a rows chunk (A and B): a and b. Launched with kThreads threads a block, a block
+// taking one row group per grid-stride step (uniform trip counts: row_span scans in the block).
+__global__ void __launch_bounds__(kThreads) qap_pass1_kernel(ChunkView v, const Fr* dict, const Fr* w, Fr* a, Fr* b) {
+  __shared__ uint32_t sums[kThreads / 32];
+  for (uint64_t g0 = uint64_t(blockIdx.x) * kThreads; g0 < v.count; g0 += grid_stride()) {
+    const RowSpan sa = row_span(v, 0, g0, sums), sb = row_span(v, 1, g0, sums);
+    const uint64_t r = g0 + threadIdx.x;
+    if (r >= v.count) continue;
+    a[v.first + r] = span_dot(v, 0, sa, dict, w);
+    b[v.first + r] = span_dot(v, 1, sb, dict, w);
   }
 }
 
@@ -36,11 +83,18 @@ __global__ void first_mismatch_kernel(const Fr* x, const Fr* y, uint64_t m, unsi
     if (x[i] != y[i]) atomicMin(first, static_cast<unsigned long long>(i));
 }
 
-// Pass 2: c = C·w (bellperson; the chunk holds C alone) or (A·w)(B·w) (snarkjs: c = a∘b).
-__global__ void qap_pass2_kernel(ChunkView v, const Fr* dict, const Fr* w, Fr* c, bool bellperson) {
-  for (uint64_t r = first_index(); r < v.count; r += grid_stride()) {
-    const Fr x = stream_ops::row_dot(v.row_ptr[0], v.col[0], v.coeff[0], r, dict, w);
-    c[v.first + r] = bellperson ? x : x * stream_ops::row_dot(v.row_ptr[1], v.col[1], v.coeff[1], r, dict, w);
+// Pass 2: c = C·w (bellperson; the chunk holds C alone) or (A·w)(B·w) (snarkjs: c = a∘b). Same
+// launch shape as pass 1.
+__global__ void __launch_bounds__(kThreads)
+    qap_pass2_kernel(ChunkView v, const Fr* dict, const Fr* w, Fr* c, bool bellperson) {
+  __shared__ uint32_t sums[kThreads / 32];
+  for (uint64_t g0 = uint64_t(blockIdx.x) * kThreads; g0 < v.count; g0 += grid_stride()) {
+    const RowSpan s0 = row_span(v, 0, g0, sums);
+    const RowSpan s1 = bellperson ? RowSpan{} : row_span(v, 1, g0, sums);
+    const uint64_t r = g0 + threadIdx.x;
+    if (r >= v.count) continue;
+    const Fr x = span_dot(v, 0, s0, dict, w);
+    c[v.first + r] = bellperson ? x : x * span_dot(v, 1, s1, dict, w);
   }
 }
 

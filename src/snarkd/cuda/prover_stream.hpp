@@ -64,7 +64,9 @@ namespace snarkd::cuda {
 enum class StreamPart : uint8_t { kRows1, kRows2, kA, kB1, kB2, kL, kH };
 
 // One chunk as a kernel reads it: rows [first, first + count) of the part's matrices (row_ptr
-// absolute, count + 1 of them; col/coeff from row_ptr[0]) or points [first, first + count) of a
+// absolute, count + 1 of them; col/coeff from row_ptr[0]; or, where len[i] is set, the short form
+// of r1cs/short_rows.hpp: group_start from group first / kRowGroup, a byte per row, first a
+// multiple of kRowGroup, col/coeff from group_start[0]) or points [first, first + count) of a
 // query with their density index entries (null: full query).
 struct ChunkView {
   uint64_t first = 0, count = 0;
@@ -73,6 +75,8 @@ struct ChunkView {
   const uint64_t* row_ptr[3] = {};
   const uint32_t* col[3] = {};
   const uint32_t* coeff[3] = {};
+  const uint64_t* group_start[3] = {};
+  const uint8_t* len[3] = {};
 };
 
 // The engine's side: calls visit(view) for every chunk of `part`, resident or streamed, in any

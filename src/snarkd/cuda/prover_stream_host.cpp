@@ -363,6 +363,7 @@ void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws
   };
   pass1();
   detail::launch_qap_tail(v1, v2, w, m, n, key.num_inputs(), bellperson, one_ok, stream);
+  SNARKD_CUDA_CHECK(cudaEventRecord(sync, stream));  // pass 1 read (pass 2 waits for it below)
   if (timer) timer->phase("qap", stream);
   stop_point(stop, stream, sync, "stream_qap_h");
   const HTables ht = prover_paths().fused_h ? enqueue_h_tables(key, l, base, stream) : HTables{};
@@ -370,6 +371,11 @@ void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws
   to_coset(key, l, v2, scratch, ht, stream);
   detail::launch_mul(v1, v2, n, stream);
   stop_point(stop, stream, sync, "stream_qap_h");
+  // Pass 2's rows are subscribed once pass 1 has read its own: subscribed as soon as pass 1's
+  // chunks are all leased, their copies start as pass 1's slots free and take PCIe from pass 1's
+  // last copies, which the QAP waits for (PoRep at 16 GiB: all ten rows chunks' copies inside
+  // the qap phase, 0.103 s). The transforms enqueued above keep the device busy meanwhile.
+  SNARKD_CUDA_CHECK(cudaEventSynchronize(sync));
   pass2();
   detail::launch_fill_zero(v2 + m, n - m, stream);
   to_coset(key, l, v2, scratch, ht, stream);

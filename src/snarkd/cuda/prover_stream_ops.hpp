@@ -10,14 +10,13 @@
 
 namespace snarkd::cuda::stream_ops {
 
-// Σ dict[coeff[k]]·w[col[k]] over row r of a chunk of rows whose row_ptr holds absolute
-// offsets (row_ptr[0] is the chunk's first non-zero; col/coeff start there). 1 and −1 are
-// applied by addition and subtraction (r1cs::kCoeffOne, kCoeffMinusOne), as r1cs::evaluate does.
-SNARKD_HD Fr row_dot(const uint64_t* row_ptr, const uint32_t* col, const uint32_t* coeff, uint64_t r, const Fr* dict,
-                     const Fr* w) {
+// Σ dict[coeff[k]]·w[col[k]] over the non-zeros [start, start + len) of a chunk's col/coeff. 1
+// and −1 are applied by addition and subtraction (r1cs::kCoeffOne, kCoeffMinusOne), as
+// r1cs::evaluate does.
+SNARKD_HD Fr span_dot(const uint32_t* col, const uint32_t* coeff, uint64_t start, uint64_t len, const Fr* dict,
+                      const Fr* w) {
   Fr acc = Fr::zero();
-  const uint64_t k0 = row_ptr[0];
-  for (uint64_t k = row_ptr[r] - k0, end = row_ptr[r + 1] - k0; k < end; ++k) {
+  for (uint64_t k = start, end = start + len; k < end; ++k) {
     const Fr x = w[col[k]];
     const uint32_t ci = coeff[k];
     if (ci == r1cs::kCoeffOne) acc += x;
@@ -25,6 +24,13 @@ SNARKD_HD Fr row_dot(const uint64_t* row_ptr, const uint32_t* col, const uint32_
     else acc += dict[ci] * x;
   }
   return acc;
+}
+
+// Row r of a chunk of rows whose row_ptr holds absolute offsets (row_ptr[0] is the chunk's first
+// non-zero; col/coeff start there).
+SNARKD_HD Fr row_dot(const uint64_t* row_ptr, const uint32_t* col, const uint32_t* coeff, uint64_t r, const Fr* dict,
+                     const Fr* w) {
+  return span_dot(col, coeff, row_ptr[r] - row_ptr[0], row_ptr[r + 1] - row_ptr[r], dict, w);
 }
 
 // A scalar's class for the bit-split MSMs: 0, 1 or "other" (Montgomery limbs compared with those

@@ -57,12 +57,17 @@ std::shared_ptr<const CudaDevice::HostKey> CudaDevice::host_key(const CircuitEnt
       {pk.b_g2.data(), pk.b_g2.size() * sizeof(ec::G2Affine)}, {pk.l.data(), pk.l.size() * sizeof(ec::G1Affine)},
       {pk.h.data(), pk.h.size() * sizeof(ec::G1Affine)},     {h->a_list.data(), h->a_list.size() * 4},
       {h->b_list.data(), h->b_list.size() * 4}};
+  if (c.circuit) h->short_rows = short_rows_of(*c.circuit);
   for (r1cs::Matrix m : {r1cs::Matrix::A, r1cs::Matrix::B, r1cs::Matrix::C}) {
     if (!c.circuit) break;
     const r1cs::CsrMatrix& csr = c.circuit->matrix(m);
     ranges.push_back({csr.row_ptr.data(), csr.row_ptr.size() * 8});
     ranges.push_back({csr.col.data(), csr.col.size() * 4});
     ranges.push_back({csr.coeff.data(), csr.coeff.size() * 4});
+    if (const auto& s = h->short_rows[size_t(m)]) {
+      ranges.push_back({s->len.data(), s->len.size()});
+      ranges.push_back({s->group_start.data(), s->group_start.size() * 8});
+    }
   }
   h->pins = cuda::PinnedRanges::pin(ranges);
   cache[c.pk.get()] = h;
@@ -210,7 +215,8 @@ void CudaDevice::load(const CircuitEntry& c) {
   auto l = std::make_shared<Loaded>();
   l->entry = c;
   l->host = host_key(c);
-  l->cat = make_catalogue(pk, *c.circuit, l->host->a_list.data(), l->host->b_list.data(), slot_bytes_);
+  const CatalogueHost ch = catalogue_host(l->host->a_list.data(), l->host->b_list.data(), l->host->short_rows);
+  l->cat = make_catalogue(pk, *c.circuit, ch, slot_bytes_);
   cuda::StreamLimits limits;
   for (size_t i = 0; i < kQueryParts; ++i) {
     limits.chunk_points[i] = std::min(l->cat.query[i].chunk_points, std::max<uint64_t>(l->cat.query[i].len, 1));

@@ -94,6 +94,7 @@ class CudaDevice final : public Device {
     std::shared_ptr<const groth16::ProvingKey> pk;  // what is pinned outlives the pins
     std::shared_ptr<const r1cs::Circuit> circuit;
     std::vector<uint32_t> a_list, b_list;
+    std::array<std::optional<r1cs::ShortRows>, 3> short_rows;  // the matrices' short forms (key_parts.hpp)
     cuda::PinnedRanges pins;  // declared last: unpinned first
   };
 

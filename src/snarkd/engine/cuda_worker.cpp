@@ -3,6 +3,7 @@
 // prove_on_stream<Bn254>), and the two streamed steps (cuda/prover_stream.hpp) fed with resident
 // chunks and with chunks leased from the slots.
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
@@ -28,6 +29,8 @@ class CudaWorker final : public DeviceWorker {
     count_ = cuda::PinnedBuffer<uint64_t>(1);
     const char* lanes = std::getenv("SNARKD_MSM_LANES");  // "1": the one step's MSMs one after the other
     two_lanes_ = !(lanes && std::strcmp(lanes, "1") == 0);
+    const char* early = std::getenv("SNARKD_EARLY_MSM_CHUNKS");  // "0": no early subscriptions (A/B runs)
+    early_msms_ = !(early && std::strcmp(early, "0") == 0);
     for (auto& e : phase_) e = cuda::Event(true);
   }
 
@@ -54,6 +57,7 @@ class CudaWorker final : public DeviceWorker {
   }
   groth16::QuerySums one_step(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
                               const std::stop_token& stop);
+  void subscribe_early(const CudaDevice::Loaded& l);
   groth16::QuerySums both_msms(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
                                const std::stop_token& stop);
   // A BN254 partition: the snarkjs prover over the fully resident key.
@@ -79,6 +83,12 @@ class CudaWorker final : public DeviceWorker {
   cuda::Stream copy_, compute_;
   cuda::Stream msm_;  // the one step's witness MSMs beside the H MSM (two_lanes_)
   bool two_lanes_ = true;
+  // The one step's two lanes subscribe to their first parts (H on compute_, A on msm_) as soon
+  // as pass 2's rows are all leased, so their first chunks copy during the H phase, when PCIe is
+  // otherwise idle (~0.3 s of a PoRep partition), instead of after it (each lane waited ~12 ms
+  // for its first chunk). feed() takes them over; one_step drops what is left when it ends.
+  bool early_msms_ = true, early_armed_ = false;
+  std::array<std::optional<ChunkStreamer::Subscription>, kKeyParts> early_;
   cuda::WitnessStager stager_;
   cuda::Event computed_ = cuda::Event::blocking(), sync_ = cuda::Event::blocking();
   cuda::Event msm_sync_ = cuda::Event::blocking();
@@ -235,6 +245,14 @@ void CudaWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation&
 // the witness crosses PCIe once (4.2 GB of 80 GB at a PoRep partition).
 groth16::QuerySums CudaWorker::one_step(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
                                         const std::stop_token& stop) {
+  struct Disarm {  // the early subscriptions end with the step, whatever ends it
+    CudaWorker& w;
+    ~Disarm() {
+      w.early_armed_ = false;
+      for (auto& e : w.early_) e.reset();
+    }
+  } disarm{*this};
+  early_armed_ = early_msms_ && two_lanes_;
   cuda::stream_qap_h(*l.dkey, l.layout, d_.pool() + r.offset(), feed(l, stop), compute_, sync_.get(), sums_.data(),
                      &timer_, stop);
   report(clock, timer_);
@@ -348,8 +366,16 @@ cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l, const std::stop_to
   return [this, &l, &stop, stream, consumer](cuda::StreamPart sp, const std::function<void(const cuda::ChunkView&)>& visit) {
     const KeyPart part = KeyPart(sp);
     const cuda::DeviceProvingKey::View& v = l.dkey->view();
+    // A pass 1 (the unsatisfied witness's third pass included) starts with no early
+    // subscription: its owner takes their chunks only after the H phase, so they must not hold
+    // the slots pass 1 waits for.
+    if (part == KeyPart::kRows1)
+      for (auto& e : early_) e.reset();
     std::optional<ChunkStreamer::Subscription> sub;
-    if (!l.ids[size_t(part)].empty()) sub.emplace(d_.streamer_->subscribe(consumer, l.ids[size_t(part)]));
+    if (early_[size_t(part)]) {
+      sub.emplace(std::move(*early_[size_t(part)]));
+      early_[size_t(part)].reset();
+    } else if (!l.ids[size_t(part)].empty()) sub.emplace(d_.streamer_->subscribe(consumer, l.ids[size_t(part)]));
     const bool rows = part == KeyPart::kRows1 || part == KeyPart::kRows2;
     const auto& ms = l.cat.rows_matrices[part == KeyPart::kRows2 ? 1 : 0];
     if (rows && l.plan.matrices) {
@@ -369,8 +395,7 @@ cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l, const std::stop_to
                            v.index[q] ? v.index[q] + ch.first : nullptr};
         visit(cv);
       }
-    if (!sub) return;
-    while (auto lease = sub->next(stop)) {
+    while (auto lease = sub ? sub->next(stop) : std::nullopt) {
       d_.ready_[lease->slot].wait_in(stream);
       const ConsumedMark mark{d_.consumed_[consumer][lease->slot].get(), stream, &*lease};  // before the lease goes
       const std::byte* slot = d_.pool() + d_.slots_.offset() + uint64_t(lease->slot) * d_.slot_bytes_;
@@ -378,9 +403,16 @@ cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l, const std::stop_to
       cuda::ChunkView cv{ch.first, ch.count};
       if (rows) {
         for (size_t i = 0; i < ms.size(); ++i) {
-          cv.row_ptr[i] = reinterpret_cast<const uint64_t*>(slot + ch.segments[3 * i].offset);
-          cv.col[i] = reinterpret_cast<const uint32_t*>(slot + ch.segments[3 * i + 1].offset);
-          cv.coeff[i] = reinterpret_cast<const uint32_t*>(slot + ch.segments[3 * i + 2].offset);
+          const RowsAt& at = ch.rows[i];
+          const auto* starts = reinterpret_cast<const uint64_t*>(slot + at.starts);
+          if (at.short_form) {
+            cv.group_start[i] = starts;
+            cv.len[i] = reinterpret_cast<const uint8_t*>(slot + at.len);
+          } else {
+            cv.row_ptr[i] = starts;
+          }
+          cv.col[i] = reinterpret_cast<const uint32_t*>(slot + at.col);
+          cv.coeff[i] = reinterpret_cast<const uint32_t*>(slot + at.coeff);
         }
       } else {
         cv.points = slot + ch.segments[0].offset;
@@ -388,8 +420,16 @@ cuda::ChunkFeed CudaWorker::feed(const CudaDevice::Loaded& l, const std::stop_to
       }
       visit(cv);
     }
-    throw_if_stopped(stop, "streamed key chunks");
+    if (sub) throw_if_stopped(stop, "streamed key chunks");
+    if (part == KeyPart::kRows2 && early_armed_) subscribe_early(l);
   };
+}
+
+void CudaWorker::subscribe_early(const CudaDevice::Loaded& l) {
+  early_armed_ = false;
+  const std::pair<KeyPart, uint32_t> firsts[] = {{KeyPart::kH, index_}, {KeyPart::kA, d_.workers_ + index_}};
+  for (const auto& [part, consumer] : firsts)
+    if (!l.ids[size_t(part)].empty()) early_[size_t(part)].emplace(d_.streamer_->subscribe(consumer, l.ids[size_t(part)]));
 }
 
 void CudaDevice::set_workers(uint32_t workers) {

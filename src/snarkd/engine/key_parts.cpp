@@ -24,15 +24,31 @@ uint64_t query_chunk_bytes(const QueryShape& q, uint64_t count) {
   return align_segment(count * q.point_bytes) + (q.index ? align_segment(count * 4) : 0);
 }
 
-uint64_t rows_chunk_bytes(const r1cs::Circuit& circuit, const std::vector<r1cs::Matrix>& ms, uint64_t first,
-                          uint64_t count) {
+uint64_t rows_chunk_bytes(const r1cs::Circuit& circuit, const std::vector<r1cs::Matrix>& ms, bool short_form,
+                          uint64_t first, uint64_t count) {
   uint64_t b = 0;
+  const uint64_t groups = (count + r1cs::kRowGroup - 1) / r1cs::kRowGroup;
   for (r1cs::Matrix m : ms) {
     const r1cs::CsrMatrix& csr = circuit.matrix(m);
     const uint64_t nnz = csr.row_ptr[first + count] - csr.row_ptr[first];
-    b += align_segment((count + 1) * 8) + 2 * align_segment(nnz * 4);
+    b += (short_form ? align_segment(groups * 8) + align_segment(count) : align_segment((count + 1) * 8)) +
+         2 * align_segment(nnz * 4);
   }
   return b;
+}
+
+std::array<std::optional<r1cs::ShortRows>, 3> short_rows_of(const r1cs::Circuit& circuit) {
+  std::array<std::optional<r1cs::ShortRows>, 3> out;
+  for (r1cs::Matrix m : {r1cs::Matrix::A, r1cs::Matrix::B, r1cs::Matrix::C})
+    out[size_t(m)] = r1cs::short_rows(circuit.matrix(m));
+  return out;
+}
+
+CatalogueHost catalogue_host(const uint32_t* a_index, const uint32_t* b_index,
+                             const std::array<std::optional<r1cs::ShortRows>, 3>& short_rows) {
+  CatalogueHost h{a_index, b_index, {}};
+  for (size_t m = 0; m < 3; ++m) h.short_rows[m] = short_rows[m] ? &*short_rows[m] : nullptr;
+  return h;
 }
 
 namespace {
@@ -60,49 +76,78 @@ std::vector<StreamChunk> query_chunks(KeyPart part, const QueryShape& q) {
   return out;
 }
 
-// Rows [first, first + count) of the matrices ms: per matrix row_ptr, col, coeff.
+// Rows [first, first + count) of the matrices ms: per matrix row_ptr (or group_start and len, the
+// short form; first is then a multiple of kRowGroup), col, coeff.
 StreamChunk rows_chunk(KeyPart part, uint32_t index, const r1cs::Circuit& circuit, const std::vector<r1cs::Matrix>& ms,
-                       uint64_t first, uint64_t count) {
+                       const CatalogueHost& host, bool short_form, uint64_t first, uint64_t count) {
   StreamChunk c;
   c.part = part;
   c.index = index;
   c.first = first;
   c.count = count;
   uint64_t at = 0;
-  for (r1cs::Matrix m : ms) {
-    const r1cs::CsrMatrix& csr = circuit.matrix(m);
+  auto put = [&](const std::byte* src, uint64_t bytes) {
+    c.segments.push_back({src, bytes, at});
+    at += align_segment(bytes);
+    return c.segments.back().offset;
+  };
+  for (size_t i = 0; i < ms.size(); ++i) {
+    const r1cs::CsrMatrix& csr = circuit.matrix(ms[i]);
     const uint64_t k0 = csr.row_ptr[first], nnz = csr.row_ptr[first + count] - k0;
-    c.segments.push_back({bytes_of(csr.row_ptr) + first * 8, (count + 1) * 8, at});
-    at += align_segment((count + 1) * 8);
-    c.segments.push_back({bytes_of(csr.col) + k0 * 4, nnz * 4, at});
-    at += align_segment(nnz * 4);
-    c.segments.push_back({bytes_of(csr.coeff) + k0 * 4, nnz * 4, at});
-    at += align_segment(nnz * 4);
+    RowsAt& m = c.rows[i];
+    m.short_form = short_form;
+    if (short_form) {
+      const r1cs::ShortRows& s = *host.short_rows[size_t(ms[i])];
+      const uint64_t g0 = first / r1cs::kRowGroup, groups = (count + r1cs::kRowGroup - 1) / r1cs::kRowGroup;
+      m.starts = put(bytes_of(s.group_start) + g0 * 8, groups * 8);
+      m.len = put(bytes_of(s.len) + first, count);
+    } else {
+      m.starts = put(bytes_of(csr.row_ptr) + first * 8, (count + 1) * 8);
+    }
+    m.col = put(bytes_of(csr.col) + k0 * 4, nnz * 4);
+    m.coeff = put(bytes_of(csr.coeff) + k0 * 4, nnz * 4);
   }
   c.bytes = at;
   return c;
 }
 
-// Greedy: each chunk takes the most rows that fit (binary search; the size grows with the rows).
+// Greedy: each chunk takes the most rows that fit (binary search; the size grows with the rows),
+// whole row groups in the short form but the last.
 std::vector<StreamChunk> rows_chunks(KeyPart part, const r1cs::Circuit& circuit, const std::vector<r1cs::Matrix>& ms,
-                                     uint64_t slot_bytes) {
+                                     const CatalogueHost& host, bool short_form, uint64_t slot_bytes) {
   std::vector<StreamChunk> out;
   const uint64_t rows = circuit.num_constraints();
+  const uint64_t unit = short_form ? r1cs::kRowGroup : 1;
   for (uint64_t first = 0; first < rows;) {
-    uint64_t lo = 0, hi = rows - first;  // the largest count in [lo, hi] that fits
+    const uint64_t left = rows - first;
+    uint64_t lo = 0, hi = (left + unit - 1) / unit;  // the most units in [lo, hi] that fit
     while (lo < hi) {
       const uint64_t mid = lo + (hi - lo + 1) / 2;
-      if (rows_chunk_bytes(circuit, ms, first, mid) <= slot_bytes) lo = mid;
+      if (rows_chunk_bytes(circuit, ms, short_form, first, std::min(mid * unit, left)) <= slot_bytes) lo = mid;
       else hi = mid - 1;
     }
     if (lo == 0)
       throw InvalidArgument("streaming slots of " + std::to_string(slot_bytes) + " bytes cannot hold row " +
-                            std::to_string(first) + " of the circuit (" + std::to_string(rows_chunk_bytes(circuit, ms, first, 1)) +
+                            std::to_string(first) + " of the circuit (" +
+                            std::to_string(rows_chunk_bytes(circuit, ms, short_form, first, std::min(unit, left))) +
                             " bytes)");
-    out.push_back(rows_chunk(part, uint32_t(out.size()), circuit, ms, first, lo));
-    first += lo;
+    const uint64_t count = std::min(lo * unit, left);
+    out.push_back(rows_chunk(part, uint32_t(out.size()), circuit, ms, host, short_form, first, count));
+    first += count;
   }
   return out;
+}
+
+// The short form for a part: every matrix has one and each row group fits a slot (the largest
+// group decides; a tiny slot keeps row_ptr and cuts chunks at any row).
+bool part_short(const r1cs::Circuit& circuit, const std::vector<r1cs::Matrix>& ms, const CatalogueHost& host,
+                uint64_t slot_bytes) {
+  for (r1cs::Matrix m : ms)
+    if (!host.short_rows[size_t(m)]) return false;
+  const uint64_t rows = circuit.num_constraints();
+  for (uint64_t first = 0; first < rows; first += r1cs::kRowGroup)
+    if (rows_chunk_bytes(circuit, ms, true, first, std::min(r1cs::kRowGroup, rows - first)) > slot_bytes) return false;
+  return true;
 }
 
 }  // namespace
@@ -118,8 +163,9 @@ std::vector<r1cs::Matrix> KeyCatalogue::matrices() const {
   return out;
 }
 
-KeyCatalogue make_catalogue(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const uint32_t* a_index,
-                            const uint32_t* b_index, uint64_t slot_bytes) {
+KeyCatalogue make_catalogue(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const CatalogueHost& host,
+                            uint64_t slot_bytes) {
+  const uint32_t *a_index = host.a_index, *b_index = host.b_index;
   KeyCatalogue k;
   k.flavour = pk.flavour;
   k.slot_bytes = slot_bytes;
@@ -154,8 +200,11 @@ KeyCatalogue make_catalogue(const groth16::ProvingKey& pk, const r1cs::Circuit& 
   k.query[query_index(KeyPart::kH)] = shape(pk.h, nullptr);
   for (KeyPart p : {KeyPart::kA, KeyPart::kB1, KeyPart::kB2, KeyPart::kL, KeyPart::kH})
     k.chunks[size_t(p)] = query_chunks(p, k.query[query_index(p)]);
-  k.chunks[size_t(KeyPart::kRows1)] = rows_chunks(KeyPart::kRows1, circuit, k.rows_matrices[0], slot_bytes);
-  k.chunks[size_t(KeyPart::kRows2)] = rows_chunks(KeyPart::kRows2, circuit, k.rows_matrices[1], slot_bytes);
+  for (size_t i = 0; i < 2; ++i) {
+    const KeyPart part = i == 0 ? KeyPart::kRows1 : KeyPart::kRows2;
+    k.short_rows[i] = part_short(circuit, k.rows_matrices[i], host, slot_bytes);
+    k.chunks[size_t(part)] = rows_chunks(part, circuit, k.rows_matrices[i], host, k.short_rows[i], slot_bytes);
+  }
   return k;
 }
 

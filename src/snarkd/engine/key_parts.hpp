@@ -8,16 +8,20 @@
 //   kRows2   QAP pass 2, rows of C (bellperson) or of A, B again (snarkjs: c = a∘b)
 //   kA, kB1, kB2, kL, kH   the query points (A, B and their density index lists travel together)
 // Slot layout of a query chunk: [points | index (u32, density queries only)]; of a rows chunk,
-// per matrix of the part: [row_ptr (count + 1, absolute u64 offsets) | col | coeff]. Every
+// per matrix of the part: [row_ptr (count + 1, absolute u64 offsets) | col | coeff], or in the
+// short form (r1cs/short_rows.hpp; every matrix of the part has one, and chunks then start on a
+// row group) [group_start (u64 per kRowGroup rows) | len (u8 per row) | col | coeff]. Every
 // segment starts 256-aligned (kernels read them as typed arrays).
 #pragma once
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "snarkd/groth16/keys.hpp"
 #include "snarkd/r1cs/r1cs.hpp"
+#include "snarkd/r1cs/short_rows.hpp"
 
 namespace snarkd::engine {
 
@@ -38,13 +42,37 @@ struct CopySegment {
   uint64_t offset = 0;
 };
 
+// Where one matrix of a rows chunk sits in the slot (byte offsets). starts: row_ptr, or in the
+// short form group_start.
+struct RowsAt {
+  bool short_form = false;
+  uint64_t starts = 0, len = 0, col = 0, coeff = 0;
+};
+
 struct StreamChunk {
   KeyPart part = KeyPart::kA;
   uint32_t index = 0;              // position within the part
   uint64_t first = 0, count = 0;   // points (query parts) or rows (kRows1/kRows2)
   std::vector<CopySegment> segments;
   uint64_t bytes = 0;              // slot bytes the chunk occupies (≤ the slot size)
+  std::array<RowsAt, 3> rows{};    // rows chunks: the part's matrices, in rows_matrices order
 };
+
+// Host arrays a catalogue's chunks point into besides the key's points and the circuit, owned by
+// the caller (a CUDA device pins them) and alive as long as the catalogue: the density index lists
+// of the A and B queries (null for full queries) and the short row forms (null: that matrix has
+// none, a row holds more than 255 non-zeros).
+struct CatalogueHost {
+  const uint32_t* a_index = nullptr;
+  const uint32_t* b_index = nullptr;
+  std::array<const r1cs::ShortRows*, 3> short_rows{};  // by r1cs::Matrix
+};
+
+// The short forms of A, B and C (r1cs::short_rows), for a caller to own beside its catalogue,
+// and the CatalogueHost pointing at them.
+std::array<std::optional<r1cs::ShortRows>, 3> short_rows_of(const r1cs::Circuit& circuit);
+CatalogueHost catalogue_host(const uint32_t* a_index, const uint32_t* b_index,
+                             const std::array<std::optional<r1cs::ShortRows>, 3>& short_rows);
 
 // A query as stored on the host: `len` points of `point_bytes`, with the density index list
 // (index[k] = the variable of point k) or none (full query; kL's scalars start at num_inputs).
@@ -62,7 +90,8 @@ struct KeyCatalogue {
   std::array<QueryShape, kQueryParts> query;
   // The matrices a rows part reads (A, B, C as r1cs::Matrix values): Rows1 then Rows2.
   std::vector<r1cs::Matrix> rows_matrices[2];
-  uint64_t matrices_bytes = 0;  // row_ptr + col + coeff of matrices()
+  uint64_t matrices_bytes = 0;  // row_ptr + col + coeff of matrices() (resident matrices are never short)
+  std::array<bool, 2> short_rows{};  // whether Rows1 / Rows2 stream in the short form
   // Every matrix the prover reads, in A, B, C order (what a resident key holds): both parts'.
   std::vector<r1cs::Matrix> matrices() const;
   std::array<std::vector<StreamChunk>, kKeyParts> chunks;
@@ -70,17 +99,17 @@ struct KeyCatalogue {
   const std::vector<StreamChunk>& of(KeyPart p) const { return chunks[size_t(p)]; }
 };
 
-// Cuts pk (bound to circuit) and the circuit into chunks of at most slot_bytes. a_index and
-// b_index are the density index lists of the A and B queries (null for full queries), owned by
-// the caller (a CUDA device keeps them in pinned memory) and alive as long as the catalogue.
-// Throws InvalidArgument when one point or one row does not fit a slot.
-KeyCatalogue make_catalogue(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const uint32_t* a_index,
-                            const uint32_t* b_index, uint64_t slot_bytes);
+// Cuts pk (bound to circuit) and the circuit into chunks of at most slot_bytes. A rows part
+// streams in the short form when every matrix it reads has one in `host` and a row group of it
+// fits a slot. Throws InvalidArgument when one point or one row does not fit a slot.
+KeyCatalogue make_catalogue(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const CatalogueHost& host,
+                            uint64_t slot_bytes);
 
 // Slot bytes of `count` points of q (one chunk's layout).
 uint64_t query_chunk_bytes(const QueryShape& q, uint64_t count);
-// Slot bytes of rows [first, first + count) of the given matrices (one chunk's layout).
-uint64_t rows_chunk_bytes(const r1cs::Circuit& circuit, const std::vector<r1cs::Matrix>& ms, uint64_t first,
-                          uint64_t count);
+// Slot bytes of rows [first, first + count) of the given matrices (one chunk's layout), in the
+// short form or with row_ptr.
+uint64_t rows_chunk_bytes(const r1cs::Circuit& circuit, const std::vector<r1cs::Matrix>& ms, bool short_form,
+                          uint64_t first, uint64_t count);
 
 }  // namespace snarkd::engine

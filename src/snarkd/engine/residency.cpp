@@ -47,17 +47,12 @@ ResidencyPlan plan_residency(const KeyCatalogue& k, const ResidencyInput& in) {
     return p;
   }
   const uint64_t base = align_segment(in.fixed_bytes) + in.slots_bytes;
-  // One step (the witness uploaded once) only where it fits and lets at least as many partitions
-  // hold memory at once as the two steps do (one at its step-0 peak, the others in their smaller
-  // step). On the H200 at 24 GiB (PoRep, 3 workers) the one step of 16.0 GiB ran one partition
-  // at a time, 4.27 s/partition, against 3.72 s for two steps of 12.9 and 8.5 GiB side by side.
+  // One step (the witness uploaded once) wherever it fits. On the H200 at 24 GiB (PoRep, 3
+  // workers) the one step of 12.9 GiB ran 2.011 s/partition against 2.104–2.157 s for two steps
+  // of 12.9 and 6.4 GiB side by side (three leases, 2026-12-04): two partitions overlapping
+  // share the device's SMs and PCIe and gain nothing, and two steps upload the witness twice.
   const uint64_t avail = in.gap > base ? in.gap - base : 0;
-  const uint64_t other = std::max<uint64_t>(std::max(in.sizes.m, in.sizes.q_shrunk), 1);
-  const uint64_t in_flight_two = avail >= in.sizes.q ? 1 + (avail - in.sizes.q) / other : 0;
-  const uint64_t in_flight_one = in.sizes.one ? avail / in.sizes.one : 0;
-  const bool one_step = in.sizes.one && in.steps != StepPolicy::kTwo &&
-                        base + std::max(in.sizes.one, in.keep_gap) <= in.gap &&
-                        (in.steps == StepPolicy::kOne || in_flight_one >= in_flight_two);
+  const bool one_step = in.sizes.one && in.steps != StepPolicy::kTwo && base + std::max(in.sizes.one, in.keep_gap) <= in.gap;
   const uint64_t first = one_step ? in.sizes.one : in.sizes.q;  // the largest step
   const uint64_t one = std::max({first, one_step ? 0 : in.sizes.m, in.keep_gap});
   if (base + one > in.gap)
@@ -65,8 +60,11 @@ ResidencyPlan plan_residency(const KeyCatalogue& k, const ResidencyInput& in) {
                           " resident (tables, streaming slots) + " + gib(one) + " for one partition > " +
                           gib(in.gap) + " free");
   p.slots = in.slots_bytes > 0;
-  const uint64_t want =
-      std::max(first + uint64_t(workers - 1) * std::max(in.sizes.m, in.sizes.q_shrunk), one);
+  // Room kept for partitions in flight: one step, as many whole ones as fit now (the rest of the
+  // gap holds key parts); two steps, one at its peak and the other workers in their smaller step.
+  const uint64_t in_flight_one = one_step ? std::clamp<uint64_t>(avail / in.sizes.one, 1, workers) : 0;
+  const uint64_t want = one_step ? std::max(in_flight_one * in.sizes.one, one)
+                                 : std::max(first + uint64_t(workers - 1) * std::max(in.sizes.m, in.sizes.q_shrunk), one);
   uint64_t budget = in.gap > base + want ? in.gap - base - want : 0;
   if (k.matrices_bytes <= budget) {
     p.matrices = true;
@@ -97,6 +95,8 @@ ResidencyPlan plan_residency(const KeyCatalogue& k, const ResidencyInput& in) {
 std::string describe(const KeyCatalogue& k, const ResidencyPlan& p) {
   if (p.full) return "fully resident (" + gib(p.key_bytes) + ")";
   std::string s = std::string("streaming: matrices ") + (p.matrices ? "resident" : "streamed");
+  if (!p.matrices && (k.short_rows[0] || k.short_rows[1]))
+    s += std::string(" (short rows in pass ") + (k.short_rows[0] && k.short_rows[1] ? "1 and 2" : k.short_rows[0] ? "1" : "2") + ")";
   for (size_t i = 0; i < kQueryParts; ++i) {
     char b[64];
     const uint64_t len = k.query[i].len;

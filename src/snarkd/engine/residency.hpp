@@ -36,9 +36,9 @@ struct StepSizes {
   uint64_t one = 0;
 };
 
-// How a streamed partition passes through the device: kAuto picks one step only where it lets
-// as many partitions hold memory at once as two steps do; kOne wherever the one step fits (the
-// simulated device's default, SNARKD_STREAM_STEPS=1 on a CUDA device); kTwo always two steps.
+// How a streamed partition passes through the device: kAuto and kOne take one step wherever it
+// fits (kOne: the simulated device's default, SNARKD_STREAM_STEPS=1 on a CUDA device); kTwo
+// always two steps (SNARKD_STREAM_STEPS=2).
 enum class StepPolicy : uint8_t { kAuto, kOne, kTwo };
 
 struct ResidencyInput {

@@ -171,7 +171,9 @@ void SimDevice::load(const CircuitEntry& c) {
   }
   l->a_index = r1cs::density_indices(c.pk->a_density);
   l->b_index = r1cs::density_indices(c.pk->b_density);
-  l->cat = make_catalogue(*c.pk, *c.circuit, l->a_index.data(), l->b_index.data(), slot_bytes_);
+  l->short_rows = short_rows_of(*c.circuit);
+  const CatalogueHost ch = catalogue_host(l->a_index.data(), l->b_index.data(), l->short_rows);
+  l->cat = make_catalogue(*c.pk, *c.circuit, ch, slot_bytes_);
   l->sizes = sizes(c);
   if (!cfg_.one_step) l->sizes.one = 0;
   ResidencyInput in;

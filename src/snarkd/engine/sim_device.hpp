@@ -137,6 +137,7 @@ class SimDevice final : public Device {
   struct Loaded {
     CircuitEntry entry;
     std::vector<uint32_t> a_index, b_index;
+    std::array<std::optional<r1cs::ShortRows>, 3> short_rows;  // the matrices' short forms (key_parts.hpp)
     KeyCatalogue cat;
     StepSizes sizes;
     ResidencyPlan plan;

@@ -269,10 +269,15 @@ void SimWorker::for_each_rows(const SimDevice::Loaded& l, KeyPart part, const st
     const StreamChunk& ch = *lease->chunk;
     const std::byte* data = d_.slot_data(lease->slot);
     RowsView v{ch.first, ch.count, {}};
-    for (size_t i = 0; i < ms.size(); ++i)
-      v.m[i] = {reinterpret_cast<const uint64_t*>(data + ch.segments[3 * i].offset),
-                reinterpret_cast<const uint32_t*>(data + ch.segments[3 * i + 1].offset),
-                reinterpret_cast<const uint32_t*>(data + ch.segments[3 * i + 2].offset)};
+    std::vector<uint64_t> expanded[3];  // short-form chunks: the row offsets, from the slot's bytes
+    for (size_t i = 0; i < ms.size(); ++i) {
+      const RowsAt& at = ch.rows[i];
+      const auto* starts = reinterpret_cast<const uint64_t*>(data + at.starts);
+      if (at.short_form)
+        expanded[i] = r1cs::expand_short_rows(starts, reinterpret_cast<const uint8_t*>(data + at.len), ch.count);
+      v.m[i] = {at.short_form ? expanded[i].data() : starts, reinterpret_cast<const uint32_t*>(data + at.col),
+                reinterpret_cast<const uint32_t*>(data + at.coeff)};
+    }
     f(v);
   }
   throw_if_stopped(stop, "simulated device");
