@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <optional>
 #include <span>
@@ -17,6 +15,7 @@
 #include "snarkd/engine/cuda_device.hpp"
 #include "snarkd/cuda/witness_stager.hpp"
 #include "snarkd/util/cancel.hpp"
+#include "snarkd/util/env.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::engine {
@@ -27,10 +26,8 @@ class CudaWorker final : public DeviceWorker {
     sums_ = cuda::PinnedBuffer<cuda::DeviceSums>(1);
     bn254_sums_ = cuda::PinnedBuffer<cuda::SnarkjsDeviceSums<groth16::Bn254>>(1);  // start-up, not per proof
     count_ = cuda::PinnedBuffer<uint64_t>(1);
-    const char* lanes = std::getenv("SNARKD_MSM_LANES");  // "1": the one step's MSMs one after the other
-    two_lanes_ = !(lanes && std::strcmp(lanes, "1") == 0);
-    const char* early = std::getenv("SNARKD_EARLY_MSM_CHUNKS");  // "0": no early subscriptions (A/B runs)
-    early_msms_ = !(early && std::strcmp(early, "0") == 0);
+    two_lanes_ = env_u64("SNARKD_MSM_LANES", 2, 1, 2) == 2;  // 1: the one step's MSMs one after the other
+    early_msms_ = env_u64("SNARKD_EARLY_MSM_CHUNKS", 1, 0, 1) == 1;  // 0: no early subscriptions (A/B runs)
     for (auto& e : phase_) e = cuda::Event(true);
   }
 
