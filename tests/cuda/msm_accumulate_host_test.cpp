@@ -88,7 +88,8 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& sc
     const uint32_t valid = uint32_t(lower_bound(k2.data(), entries, sentinel));
     const uint32_t threads = lane_count;
     const uint32_t chunks = lanes == Lanes::kXyzz ? threads : threads * 4;
-    std::vector<Xyzz<F>> head(chunks), tail(chunks);
+    // Group sums poisoned (a group read where group_heads did not write it shows).
+    std::vector<Xyzz<F>> head(chunks), tail(chunks), group(head_groups(chunks), Xyzz<F>{F::one(), F::one(), F::one(), F::one()});
     // The buckets' runs as run_bounds_kernel marks them (zeroed first, as the driver does).
     std::vector<uint32_t> lo(size_t(pass.vc) * buckets, 0), hi(size_t(pass.vc) * buckets, 0);
     for (size_t e = 0; e < valid; ++e) mark_run_bounds(k2.data(), valid, e, s.c, buckets, lo.data(), hi.data());
@@ -96,15 +97,31 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& sc
                    &valid,    s.c,       buckets,
                    chunks,    pass,      reinterpret_cast<Xyzz<F>*>(out.data()),
                    head.data(), tail.data(), lo.data(),
-                   hi.data()};
-    for (uint32_t t = 0; t < threads; ++t) {
-      if (lanes == Lanes::kXyzz) {
-        chunk_xyzz(a, t);
-      } else {
-        std::vector<AffineLane<F>> ln(4 * 3);  // stride 3: lanes of other threads in between
-        chunk_affine<F, 4>(a, t, ln.data() + 1, 3);
+                   hi.data(),   group.data()};
+    if (lanes == Lanes::kXyzz) {
+      for (uint32_t t = 0; t < threads; ++t) chunk_xyzz(a, t);
+    } else {  // the kernels of launch_chunk_affine in order, 4 lanes a thread
+      // The lanes' state poisoned: a lane must set whatever it reads.
+      std::vector<uint8_t> state(affine_state_bytes<F>(chunks, threads), 0xa5);
+      const AffineState<F> st = affine_state<F>(state.data(), chunks, threads);
+      // Continue = true wherever a bucket may continue, as the launcher picks (and once more
+      // where none does: the general kernel must agree).
+      const bool cont = may_continue(pass) || (q0 / per_pass) % 2 == 1;
+      for (uint32_t t = 0; t < threads; ++t) affine_init_lanes(a, st, t, threads, 4);
+      for (size_t step = 0; step < affine_steps(entries, chunks); ++step) {
+        for (uint32_t t = 0; t < threads; ++t) {
+          if (cont) affine_forward_lanes<F, true>(a, st, t, threads, 4, step);
+          else affine_forward_lanes<F, false>(a, st, t, threads, 4, step);
+        }
+        for (uint32_t t = 0; t < threads; ++t) affine_invert(a, st, t, threads, 4, step);
+        for (uint32_t t = 0; t < threads; ++t) affine_backward_lanes(a, st, t, threads, 4, step);
+      }
+      for (uint32_t t = 0; t < threads; ++t) {
+        if (cont) affine_finish_lanes<F, true>(a, st, t, threads, 4);
+        else affine_finish_lanes<F, false>(a, st, t, threads, 4);
       }
     }
+    for (uint32_t g = 0; g < head_groups(chunks); ++g) group_heads(a, g);
     for (uint32_t k = 0; k < chunks; ++k) fixup_chunk(a, k);
     for (uint32_t t = 0; t < pass.vc * buckets; ++t) clear_if_empty(a, t);
   }
@@ -146,11 +163,11 @@ ec::Jacobian<C> combine(const std::vector<ec::Xyzz<C>>& buckets, const Shape& s)
 
 template <class C>
 void expect_msm(const std::vector<ec::Affine<C>>& bases, const Scalars<C>& scalars, const Shape& s,
-                const std::string& what) {
+                const std::string& what, std::initializer_list<uint32_t> lane_counts = {1u, 3u, 64u, 70u}) {
   const auto want = msm::msm<C>(bases, scalars);
   const auto pts = virtual_points<C>(bases, s);
   for (Lanes l : {Lanes::kXyzz, Lanes::kAffine})
-    for (uint32_t lanes : {1u, 3u, 64u}) {
+    for (uint32_t lanes : lane_counts) {
       const auto buckets = accumulate<C>(pts, scalars, s, l, lanes);
       EXPECT_EQ(combine<C>(buckets, s), want)
           << what << (l == Lanes::kXyzz ? " xyzz" : " affine") << " lanes=" << lanes << " c=" << s.c;
@@ -217,6 +234,20 @@ TYPED_TEST(MsmAccumulateHostGroups, Edges) {
   // P and −P with equal scalars cancel; all zero scalars.
   expect_msm<C>({b[5], -b[5]}, {s[7], s[7]}, plain(4), "P - P");
   expect_msm<C>(std::vector<ec::Affine<C>>(b.begin(), b.begin() + 20), Scalars<C>(20, Fr::zero()), plain(9), "zeros");
+}
+
+// Runs of hundreds of chunks (4-bit windows over 1,500 points, one lane per entry or two) ending
+// at every offset within a group of heads: the fix-up's walk over group sums (group_heads) and
+// single heads at both ends.
+TEST(MsmAccumulateHost, RunsAcrossHeadGroups) {
+  using C = ec::G1Config;
+  auto g = snarkd::test::current_test_rng();
+  const size_t n = 1500;
+  const auto b = snarkd::test::random_points<C>(g, n);
+  const auto s = random_scalars<C>(g, n);
+  Shape one_window = plain(4);
+  one_window.max_pass_entries = n;  // a pass per window: runs of ≈ n/9 entries
+  expect_msm<C>(b, s, one_window, "long runs", {uint32_t(n), uint32_t(n / 2), 375u});
 }
 
 // Precomputed-table layouts whose passes split a virtual window (continues_v0), and n below the

@@ -47,7 +47,9 @@ inline constexpr size_t kMaxEntriesPerPass = size_t{1} << 28;
 // How the buckets accumulate their points (step 3 above). kDefault is resolved per call by
 // msm_resolve_accumulation: the environment variable SNARKD_MSM_ACCUMULATE = legacy | xyzz |
 // affine when set (read once per process), else the built-in choice (chunked XYZZ for G1, one
-// thread per bucket for G2 — see msm_resolve_accumulation and docs/PERFORMANCE.md).
+// thread per bucket for G2 — see msm_resolve_accumulation and docs/PERFORMANCE.md). The plain
+// MSM (msm()) resolves kDefault by size first: batch-affine lanes for BLS12-381 G2 from 2^22
+// points (detail::plain_layout).
 enum class MsmAccumulation : uint8_t { kDefault, kBucketThreads, kChunkedXyzz, kChunkedAffine };
 const char* msm_accumulation_name(MsmAccumulation a);  // "default", "legacy", "xyzz", "affine"
 template <class F>

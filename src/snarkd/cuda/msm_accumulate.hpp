@@ -27,9 +27,9 @@
 //
 // Two lane kinds: XYZZ (one lane per thread, mixed additions 8M + 2S) and batch-affine (M lanes per
 // thread advancing in lock step; one inversion per step shared by the M additions through
-// Montgomery's trick: ~5M + 1S per addition plus 1/M of the binary-GCD inversion, see
-// field_inverse.hpp), with every special case exact: a run's first point, infinity bases, doubling
-// (equal points) and cancellation (P + (−P)).
+// Montgomery's trick: 5M + 1S per addition plus 1/M of the binary-GCD inversion, see
+// field_inverse.hpp, the lanes' state in the scratch), with every special case exact: a run's
+// first point, infinity bases, doubling (equal points) and cancellation (P + (−P)).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -146,6 +146,7 @@ struct ChunkArgs {
   // Each bucket's run of entries [run_lo[t], run_hi[t]), t = vl·buckets + j (mark_run_bounds).
   const uint32_t* run_lo = nullptr;
   const uint32_t* run_hi = nullptr;
+  Xyzz<F>* group = nullptr;  // [head_groups(chunks)]: heads summed by group (group_heads)
 };
 
 // The pass's bucket that `key` names, t = vl·buckets + j for key = vl·2^c + j: the index of the
@@ -241,6 +242,18 @@ SNARKD_HD void chunk_xyzz(const ChunkArgs<F>& a, uint32_t chunk) {
 }
 
 // ---- batch-affine lanes ----
+//
+// A thread advances M lanes (chunks) in lock step, one entry each per step, and shares one
+// inversion among them by Montgomery's trick: forward, each lane's factor d (P.x − acc.x, or 2·acc.y
+// to double) is multiplied into a running product whose value before it (pre) is stored; one
+// inversion; backward, 1/d = inv·pre and inv ← inv·d. Per addition: one product forward, two
+// backward and three in the affine formula (λ, λ², λ·(x₁ − x₃)) = 6, plus 1/M of the inversion
+// (the binary GCD runs at 0.143 G/s against 24.9 G/s products on the H200: ≈ 170 products' time),
+// against XYZZ's 8M + 2S. M is large (64 by default), so the lanes' state cannot stay in
+// registers: it lives in the scratch as arrays indexed by the lane's chunk (lane_chunk: a warp's
+// lanes l are adjacent, so loads coalesce), and a point is gathered twice (x forward, x and y
+// backward) rather than stored. The batch of 16 lanes with an array of lane structs that this
+// replaces paid 11 products of inversion per addition and ran 4× slower than XYZZ.
 
 // 1/x for the Montgomery trick's product: the binary GCD (field_inverse.hpp).
 template <class F>
@@ -248,136 +261,241 @@ SNARKD_HD F invert(const F& x) {
   return inverse_gcd(x);
 }
 
-// What a lane does with its pending point this step. kAdd and kDouble need the shared inversion
-// (of P.x − acc.x, resp. 2·acc.y); the others need none (factor 1).
-enum AffineAction : uint8_t { kNone, kSet, kAdd, kDouble, kCancel };
+// What a lane does with its step's point: kAdd and kDouble need the shared inversion (of
+// P.x − acc.x, resp. 2·acc.y); setting, skipping an infinity and cancelling (P = −acc) need none.
+enum AffineAction : uint32_t { kNone = 0, kAdd = 1, kDouble = 2 };
 
+// A lane's small state: next entry, chunk end, key of the current run and flags.
+struct AffineMeta {
+  uint32_t pos, end, cur, flags;
+};
+constexpr uint32_t kFirstRun = 1, kAccInfinity = 2, kActionShift = 8;
+
+// The lanes' arrays in the scratch: accumulator x, y, the Montgomery prefix and the small state
+// per lane; per thread the product of its lanes' factors, then its inverse.
 template <class F>
-struct AffineLane {
-  Affine<F> acc, pend;  // running sum of the current run (infinity = (0, 0)); this step's point
-  F pre;                // product of the earlier lanes' factors (Montgomery's trick)
-  size_t pos, end;      // next entry, chunk end
-  uint32_t cur, key;    // key of the current run, of this step's point
-  uint8_t action;
-  bool first;           // still in the chunk's first run
+struct AffineState {
+  F *x, *y, *pre, *prod;
+  AffineMeta* meta;
 };
 
-// An affine lane's runs start from infinity: the bucket's earlier sum, where it continues, is
-// added as a run other than the chunk's first is emitted (the batch-affine lanes are no group's
-// default: see docs/PERFORMANCE.md).
 template <class F>
+SNARKD_HD constexpr size_t affine_state_bytes(size_t lanes, size_t threads) {
+  return lanes * (3 * sizeof(F) + sizeof(AffineMeta)) + threads * sizeof(F);
+}
+
+template <class F>
+SNARKD_HD AffineState<F> affine_state(void* base, size_t lanes, size_t threads) {
+  F* f = static_cast<F*>(base);
+  return {f, f + lanes, f + 2 * lanes, f + 3 * lanes, reinterpret_cast<AffineMeta*>(f + 3 * lanes + threads)};
+}
+
+template <class F>
+SNARKD_HD Affine<F> lane_acc(const AffineState<F>& s, size_t k, uint32_t flags) {
+  return (flags & kAccInfinity) ? Affine<F>::infinity() : Affine<F>{s.x[k], s.y[k]};
+}
+
+// A lane's runs start from infinity: the bucket's earlier sum, where it continues, is added as a
+// run other than the chunk's first is emitted. Passes where no bucket continues (every plain MSM)
+// run the kernels with Continue = false, without that addition: it is a call (msm_kernels.cuh)
+// whose registers pushed the forward kernel's G1 code into spills.
+template <class F, bool Continue>
 SNARKD_HD void emit_affine(const ChunkArgs<F>& a, uint32_t chunk, uint32_t key, const Affine<F>& acc, RunPlace place) {
-  const Xyzz<F> sum = Xyzz<F>::from_affine(acc);
-  emit(a, chunk, key, place == kHead ? sum : run_start(a, key) + sum, place);
+  Xyzz<F> sum = Xyzz<F>::from_affine(acc);
+  if constexpr (Continue)
+    if (place != kHead && continues(a.pass, key >> a.c)) sum = *bucket_of(a, key) + sum;
+  emit(a, chunk, key, sum, place);
 }
 
-// The step's action for acc + p and the factor to invert.
+// Whether any bucket of the pass may continue (the lanes' kernels' Continue).
+SNARKD_HD bool may_continue(const Pass& pass) { return pass.continues_all || pass.continues_v0; }
+
 template <class F>
-SNARKD_HD uint8_t plan_addition(const Affine<F>& acc, const Affine<F>& p, F& d) {
-  d = F::one();
-  if (p.is_infinity()) return kNone;
-  if (acc.is_infinity()) return kSet;
-  if (p.x != acc.x) {
-    d = p.x - acc.x;
-    return kAdd;
-  }
-  if (p.y != acc.y) return kCancel;  // p = −acc
-  d = acc.y.dbl();
-  if (d.is_zero()) {  // 2-torsion (not in the prime-order groups): 2P = infinity
-    d = F::one();
-    return kCancel;
-  }
-  return kDouble;
+SNARKD_HD void affine_init(const ChunkArgs<F>& a, const AffineState<F>& s, size_t k, size_t valid, size_t len) {
+  const size_t b = k * len;
+  AffineMeta m;
+  m.pos = uint32_t(b < valid ? b : valid);
+  m.end = uint32_t(b + len < valid ? b + len : valid);
+  m.cur = m.pos < m.end ? a.keys[m.pos] : 0;
+  m.flags = kFirstRun | kAccInfinity;
+  s.meta[k] = m;
 }
 
-// acc ← acc + pend (or 2·acc) given dinv = 1/d.
+// Lane k's forward step: takes its next entry (emitting the run that entry ends), settles what
+// needs no inversion and returns whether the lane has a factor d to invert. The point's y is read
+// only where it decides something (an infinity base, a run's first point, equal x).
+template <class F, bool Continue>
+SNARKD_HD bool affine_forward(const ChunkArgs<F>& a, const AffineState<F>& s, size_t k, F& d) {
+  AffineMeta m = s.meta[k];
+  const F ax = s.x[k];  // loaded beside the state rather than after the point: one round trip fewer
+  uint32_t action = kNone;
+  if (m.pos < m.end) {
+    const uint32_t key = a.keys[m.pos], v = a.vals[m.pos];
+    ++m.pos;
+    if (key != m.cur) {
+      emit_affine<F, Continue>(a, uint32_t(k), m.cur, lane_acc(s, k, m.flags), (m.flags & kFirstRun) ? kHead : kInside);
+      m.cur = key;
+      m.flags = kAccInfinity;
+    }
+    const Affine<F>& p = a.points[v & 0x7fffffffu];
+    const F px = p.x;
+    if (px.is_zero() && p.y.is_zero()) {
+      // an infinity base adds nothing
+    } else if (m.flags & kAccInfinity) {
+      s.x[k] = px;
+      s.y[k] = (v >> 31) ? -p.y : p.y;
+      m.flags &= ~kAccInfinity;
+    } else if (px != ax) {
+      d = px - ax;
+      action = kAdd;
+    } else {
+      const F ay = s.y[k], py = (v >> 31) ? -p.y : p.y;
+      d = ay.dbl();
+      if (py != ay || d.is_zero()) m.flags |= kAccInfinity;  // P = −acc (or 2-torsion): infinity
+      else action = kDouble;
+    }
+  }
+  m.flags = (m.flags & ((1u << kActionShift) - 1)) | action << kActionShift;
+  s.meta[k] = m;
+  return action != kNone;
+}
+
+// Lane k's backward step, given inv = 1/(the product of this and the earlier lanes' factors):
+// acc ← acc + P (or 2·acc), and inv ← inv·d for the lane before.
 template <class F>
-SNARKD_HD void finish_addition(AffineLane<F>& l, const F& dinv) {
-  Affine<F>& a = l.acc;
-  switch (l.action) {
-    case kSet: a = l.pend; break;
-    case kCancel: a = Affine<F>::infinity(); break;
-    case kAdd: {
-      const F lambda = (l.pend.y - a.y) * dinv;
-      const F x3 = lambda.sqr() - a.x - l.pend.x;
-      a = {x3, lambda * (a.x - x3) - a.y};
-      break;
+SNARKD_HD void affine_backward(const ChunkArgs<F>& a, const AffineState<F>& s, size_t k, F& inv) {
+  const AffineMeta m = s.meta[k];
+  const uint32_t action = m.flags >> kActionShift;
+  if (action == kNone) return;
+  const F ax = s.x[k], ay = s.y[k];
+  const F dinv = inv * s.pre[k];
+  F lambda, x3;
+  if (action == kAdd) {
+    const Affine<F> p = signed_point(a, a.vals[m.pos - 1]);
+    inv = inv * (p.x - ax);
+    lambda = (p.y - ay) * dinv;
+    x3 = lambda.sqr() - ax - p.x;
+  } else {
+    inv = inv * ay.dbl();
+    const F xx = ax.sqr();
+    lambda = (xx.dbl() + xx) * dinv;
+    x3 = lambda.sqr() - ax.dbl();
+  }
+  s.x[k] = x3;
+  s.y[k] = lambda * (ax - x3) - ay;
+}
+
+// The lanes run as kernels over the threads (msm_affine.cuh): init once, then per step forward,
+// invert, backward, then the lanes' last runs. Thread `thread` of `threads` owns lanes l < M,
+// lane l being chunk lane_chunk(l, thread) of a.chunks = threads·M. Split so that each kernel has
+// its own register bound: in one kernel the inversion's set G1's at 236 registers (8 warps an
+// SM). A step kernel fusing each lane's backward half with its next forward half (one load of its
+// state instead of two) measured slower on the H200: G2 2^24 605 against 369 ms, G1 2^26 534–603
+// against 532 (its registers: 166 for G1, spills at 128; G2 beyond 255).
+
+// Steps the launcher runs for `entries` entries: the chunk length at valid = entries, the most.
+SNARKD_HD size_t affine_steps(size_t entries, uint32_t chunks) { return chunk_length(entries, chunks); }
+
+// Lane l of thread t: chunk k, which is also the index of the lane's state. Threads go in groups
+// of 32 (a warp; the last group may be smaller), each group's lanes l one block of width-many
+// chunks: a warp's loads of lane l are coalesced and its M lanes' state is one contiguous range
+// (M·32·48 bytes for G1's x) rather than M ranges `threads` lanes apart, each on its own page.
+SNARKD_HD size_t lane_chunk(uint32_t l, uint32_t t, uint32_t threads, uint32_t lanes) {
+  const uint32_t g0 = t & ~31u, width = threads - g0 < 32 ? threads - g0 : 32;
+  return size_t(g0) * lanes + size_t(l) * width + (t - g0);
+}
+
+// Whether the thread has work at `step` (its lanes are empty past the chunk length; lane 0 holds
+// its lowest chunk).
+template <class F>
+SNARKD_HD bool affine_active(const ChunkArgs<F>& a, uint32_t thread, uint32_t threads, uint32_t lanes, size_t step,
+                             size_t& len) {
+  const size_t valid = *a.valid;
+  len = chunk_length(valid, a.chunks);
+  return step < len && lane_chunk(0, thread, threads, lanes) * len < valid;
+}
+
+template <class F>
+SNARKD_HD void affine_init_lanes(const ChunkArgs<F>& a, const AffineState<F>& s, uint32_t thread, uint32_t threads,
+                                 uint32_t lanes) {
+  size_t len = 0;
+  if (!affine_active(a, thread, threads, lanes, 0, len)) return;
+  SNARKD_NO_UNROLL
+  for (uint32_t l = 0; l < lanes; ++l) affine_init(a, s, lane_chunk(l, thread, threads, lanes), *a.valid, len);
+}
+
+// Forward over the thread's lanes; the product of their factors (one if none) to prod[thread].
+template <class F, bool Continue>
+SNARKD_HD void affine_forward_lanes(const ChunkArgs<F>& a, const AffineState<F>& s, uint32_t thread,
+                                    uint32_t threads, uint32_t lanes, size_t step) {
+  size_t len = 0;
+  if (!affine_active(a, thread, threads, lanes, step, len)) return;
+  F prod = F::one();
+  bool any = false;
+  SNARKD_NO_UNROLL
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const size_t k = lane_chunk(l, thread, threads, lanes);
+    F d;
+    if (affine_forward<F, Continue>(a, s, k, d)) {
+      s.pre[k] = prod;
+      prod = any ? prod * d : d;
+      any = true;
     }
-    case kDouble: {
-      const F xx = a.x.sqr();
-      const F lambda = (xx.dbl() + xx) * dinv;
-      const F x3 = lambda.sqr() - a.x.dbl();
-      a = {x3, lambda * (a.x - x3) - a.y};
-      break;
-    }
-    default: break;
+  }
+  s.prod[thread] = prod;
+}
+
+template <class F>
+SNARKD_HD void affine_invert(const ChunkArgs<F>& a, const AffineState<F>& s, uint32_t thread, uint32_t threads,
+                             uint32_t lanes, size_t step) {
+  size_t len = 0;
+  if (affine_active(a, thread, threads, lanes, step, len)) s.prod[thread] = invert(s.prod[thread]);
+}
+
+template <class F>
+SNARKD_HD void affine_backward_lanes(const ChunkArgs<F>& a, const AffineState<F>& s, uint32_t thread,
+                                     uint32_t threads, uint32_t lanes, size_t step) {
+  size_t len = 0;
+  if (!affine_active(a, thread, threads, lanes, step, len)) return;
+  F inv = s.prod[thread];
+  SNARKD_NO_UNROLL
+  for (uint32_t l = lanes; l-- > 0;) affine_backward(a, s, lane_chunk(l, thread, threads, lanes), inv);
+}
+
+// Each lane's last run to head or tail.
+template <class F, bool Continue>
+SNARKD_HD void affine_finish_lanes(const ChunkArgs<F>& a, const AffineState<F>& s, uint32_t thread,
+                                   uint32_t threads, uint32_t lanes) {
+  size_t len = 0;
+  if (!affine_active(a, thread, threads, lanes, 0, len)) return;
+  SNARKD_NO_UNROLL
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const size_t k = lane_chunk(l, thread, threads, lanes);
+    const AffineMeta m = s.meta[k];
+    if (k * len < *a.valid)
+      emit_affine<F, Continue>(a, uint32_t(k), m.cur, lane_acc(s, k, m.flags), (m.flags & kFirstRun) ? kHead : kTail);
   }
 }
 
-// M batch-affine lanes of one thread: chunks thread·M .. thread·M + M − 1, one entry of each per
-// step, one inversion per step. Lane l's state is lanes[l·stride] (the caller's memory: the
-// kernel passes its scratch with stride = threads, so a warp's lanes are adjacent).
-template <class F, uint32_t M>
-SNARKD_HD void chunk_affine(const ChunkArgs<F>& a, uint32_t thread, AffineLane<F>* lanes, size_t stride) {
+// Heads summed in groups of kHeadGroup chunks before the fix-up, so that a run spanning m chunks
+// costs its thread ≤ 2·kHeadGroup + m/kHeadGroup additions instead of m: the top window's few
+// bits make runs of n/2^14 entries (2^26: 4096), and with the batch-affine lanes' 2^22 chunks
+// one thread in 128 added 128 heads in a row (0.2 s of a 2^26 G1 MSM on the H200).
+constexpr uint32_t kHeadGroup = 16;
+
+SNARKD_HD size_t head_groups(size_t chunks) { return (chunks + kHeadGroup - 1) / kHeadGroup; }
+
+// Group g: Σ head[j] over its chunks when all of them start inside one run (their first entries
+// share a key: the first and the last chunk's suffice, the keys being sorted), which makes every
+// head a piece of that run; finish_run reads a group only then.
+template <class F>
+SNARKD_HD void group_heads(const ChunkArgs<F>& a, uint32_t g) {
   const size_t valid = *a.valid, len = chunk_length(valid, a.chunks);
-  size_t steps = 0;
-  SNARKD_NO_UNROLL
-  for (uint32_t l = 0; l < M; ++l) {
-    AffineLane<F>& ln = lanes[l * stride];
-    const size_t s = size_t(thread * M + l) * len;
-    ln.pos = s < valid ? s : valid;
-    ln.end = s + len < valid ? s + len : valid;
-    ln.cur = ln.pos < ln.end ? a.keys[ln.pos] : 0;
-    ln.first = true;
-    ln.acc = Affine<F>::infinity();
-    if (ln.end - ln.pos > steps) steps = ln.end - ln.pos;
-  }
-  for (size_t step = 0; step < steps; ++step) {
-    SNARKD_UNROLL4
-    for (uint32_t l = 0; l < M; ++l) {  // gather: this step's key and point of every lane
-      AffineLane<F>& ln = lanes[l * stride];
-      if (ln.pos < ln.end) {
-        ln.key = a.keys[ln.pos];
-        ln.pend = signed_point(a, a.vals[ln.pos]);
-      }
-    }
-    F prod = F::one();
-    SNARKD_NO_UNROLL
-    for (uint32_t l = 0; l < M; ++l) {  // forward: runs that end are emitted, factors multiplied
-      AffineLane<F>& ln = lanes[l * stride];
-      F d = F::one();
-      ln.action = kNone;
-      if (ln.pos < ln.end) {
-        ++ln.pos;
-        if (ln.key != ln.cur) {
-          emit_affine(a, thread * M + l, ln.cur, ln.acc, ln.first ? kHead : kInside);
-          ln.first = false, ln.cur = ln.key, ln.acc = Affine<F>::infinity();
-        }
-        ln.action = plan_addition(ln.acc, ln.pend, d);
-      }
-      ln.pre = prod;
-      prod = prod * d;
-    }
-    F inv = invert(prod);
-    SNARKD_NO_UNROLL
-    for (uint32_t l = M; l-- > 0;) {  // backward: 1/d_l = inv·pre_l, then inv ← inv·d_l
-      AffineLane<F>& ln = lanes[l * stride];
-      if (ln.action == kAdd || ln.action == kDouble) {
-        const F d = ln.action == kAdd ? ln.pend.x - ln.acc.x : ln.acc.y.dbl();
-        const F dinv = inv * ln.pre;
-        inv = inv * d;
-        finish_addition(ln, dinv);
-      } else {
-        finish_addition(ln, F::one());
-      }
-    }
-  }
-  SNARKD_NO_UNROLL
-  for (uint32_t l = 0; l < M; ++l) {
-    const AffineLane<F>& ln = lanes[l * stride];
-    const size_t s = size_t(thread * M + l) * len;
-    if (s < valid) emit_affine(a, thread * M + l, ln.cur, ln.acc, ln.first ? kHead : kTail);
-  }
+  const size_t j0 = size_t(g) * kHeadGroup, j1 = j0 + kHeadGroup - 1;
+  if (j1 >= a.chunks || j1 * len >= valid || a.keys[j0 * len] != a.keys[j1 * len]) return;
+  Xyzz<F> sum = a.head[j0];
+  for (size_t j = j0 + 1; j <= j1; ++j) sum += a.head[j];
+  a.group[g] = sum;
 }
 
 // The fix-up, after every lane: chunk k's thread finishes the runs that begin in chunk k and were
@@ -390,7 +508,14 @@ SNARKD_HD void chunk_affine(const ChunkArgs<F>& a, uint32_t thread, AffineLane<F
 template <class F>
 SNARKD_HD void finish_run(const ChunkArgs<F>& a, uint32_t key, Xyzz<F> sum, size_t k, size_t len, bool head) {
   const size_t ce = (a.run_hi[bucket_index(key, a.c, a.buckets)] - 1) / len;
-  for (size_t j = k + 1; j <= ce; ++j) sum += a.head[j];
+  for (size_t j = k + 1; j <= ce;) {
+    if (j % kHeadGroup == 0 && j + kHeadGroup - 1 <= ce) {  // a whole group inside the run
+      sum += a.group[j / kHeadGroup];
+      j += kHeadGroup;
+    } else {
+      sum += a.head[j++];
+    }
+  }
   Xyzz<F>* out = bucket_of(a, key);
   *out = head && continues(a.pass, key >> a.c) ? *out + sum : sum;
 }

@@ -38,7 +38,8 @@ MsmAccumulation accumulation_from_env() {
 
 // Cost per digit entry and per bucket in BLS12-381 Fp-product equivalents: a mixed XYZZ addition
 // is 8M + 2S (G2: Fp2 products at ≈ 2.5 Fp products with lazy reduction, squares at 2); a
-// batch-affine one ≈ 5M + 1S plus 1/16 of a ≈ 40-product inversion; digits + sort + gather ≈ 1.5
+// batch-affine one ≈ 5M + 1S plus a share of the inversion (an estimate; not refitted to the
+// 2026-12-04 lanes, whose G2 cost at c = 16 and 20 was measured); digits + sort + gather ≈ 1.5
 // products of time per entry (H200: ≈ 40 ms of 595 at 2^26, c = 16); a bucket costs two full
 // XYZZ additions in the running sums (12M + 2S each). The point arithmetic scales with the
 // base field's words squared (a Montgomery product is ~n² multiply-adds): BN254's 8-word
@@ -79,9 +80,11 @@ constexpr uint32_t kMaxChunkedWindow = 20;  // 13 windows of 2^19 buckets: 1.3 G
 template <class F>
 MsmAccumulation msm_resolve_accumulation(MsmAccumulation a) {
   if (a == MsmAccumulation::kDefault) a = accumulation_from_env();
-  // Measured on the H200 (run_kernels.sh, 2026-12-02, ms, median of 5): G1 2^26 legacy 591,
-  // xyzz 496, affine 1974; G2 2^24 legacy 650, xyzz 830, affine 989. The batch-affine lanes lose
-  // on both groups and chunked XYZZ loses on G2, so G1 takes xyzz and G2 the bucket threads.
+  // Measured on the H200 (snarkd_gpu_bench --only=kinds, 2026-12-04, ms, median of 3): G1 2^26
+  // legacy 593, xyzz 476, affine 532; G2 2^20 legacy 59, xyzz 52, affine 92, 2^22 153, 164, 139.
+  // G1 takes xyzz; G2 keeps the bucket threads (XYZZ wins at 2^20 by 12 % but loses from 2^22,
+  // its lanes spilling at 255 registers) and plain G2 MSMs from 2^22 points take the batch-affine
+  // lanes (plain_accumulation).
   // BLS12-381 measurements; BN254's groups follow them by analogy (not measured yet).
   if (a == MsmAccumulation::kDefault)
     return kIsPrimeField<F> ? MsmAccumulation::kChunkedXyzz : MsmAccumulation::kBucketThreads;
@@ -130,8 +133,24 @@ void check_layout(const WindowLayout& l, size_t n, const char* who) {
   if (l.c + std::bit_width(l.virtual_windows - 1) > 31) throw InvalidArgument(w + ": sort keys wider than 31 bits");
 }
 
+// The plain MSM's accumulation: the group's default, except that BLS12-381 G2 MSMs of 2^22 points
+// or more take the batch-affine lanes (H200, 2026-12-04, ms: 2^24 369.6 against the bucket
+// threads' 507.3 and XYZZ's 489.9; 2^22 138.2 against 152.5; at 2^20 the bucket threads win,
+// 59.1 against 91.6). Not for the split MSM's tails, which ask for the group's default by name:
+// their scratch is part of the prover's working set, and the lanes' state and partials add
+// ≈ 4.5 GB. The environment (SNARKD_MSM_ACCUMULATE) and an explicit kind take precedence.
 template <class F>
-WindowLayout plain_layout(size_t n, const MsmOptions& o) {
+MsmAccumulation plain_accumulation(size_t n, MsmAccumulation a) {
+  if (a == MsmAccumulation::kDefault && accumulation_from_env() == MsmAccumulation::kDefault &&
+      std::is_same_v<F, Fp2> && n >= (size_t{1} << 22))
+    return MsmAccumulation::kChunkedAffine;
+  return a;
+}
+
+template <class F>
+WindowLayout plain_layout(size_t n, const MsmOptions& options) {
+  MsmOptions o = options;
+  o.accumulation = plain_accumulation<F>(n, o.accumulation);
   const uint32_t c = o.window_bits == 0 ? msm_window<F>(n, o.accumulation) : o.window_bits;
   if (c < 4 || c > 24) throw InvalidArgument("msm: window_bits " + std::to_string(c) + " not in [4, 24]");
   const uint32_t windows = (256 + c - 1) / c;  // W·c ≥ 256: the top window never borrows (scalars < 2^255)

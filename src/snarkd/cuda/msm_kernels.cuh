@@ -25,6 +25,7 @@
 #include "snarkd/cuda/msm.hpp"
 #include "snarkd/cuda/msm_accumulate.hpp"
 #include "snarkd/cuda/runtime.hpp"
+#include "snarkd/util/env.hpp"
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::cuda::msm_detail {
@@ -40,23 +41,28 @@ constexpr uint32_t kMinSegmentBuckets = 32;
 // in one block of 256 threads used 16 of 132 SMs.
 constexpr uint32_t kReduceBlocks = 264;
 // Chunked lanes: at least kMinChunk entries per lane (shorter chunks would make more head/tail
-// partials than they save). Every lane has the same work, so a grid of 1.3 waves would run its
-// last 0.3 wave alone: the lane count is a whole number of waves — kXyzzWaves (or the layout's
-// lane_waves) / kAffineWaves times the threads the device holds at once (occupancy query at
-// launch; several waves so that SMs shared with other streams' kernels still balance; every lane
-// costs the fix-up about one addition) — capped by kMaxXyzzLanes / kMaxAffineThreads,
-// which size the scratch: head/tail partials 2·lanes·sizeof(Xyzz) (G1 XYZZ: 100 MB; affine, 2^19
-// lanes: 200 MB G1, 400 MB G2) and the batch-affine lane state (2^19 lanes: ≈ 140 MB G1, 270 MB
-// G2). 2^15 affine threads are about one wave on an H200 (two 128-thread blocks per SM).
+// partials than they save). Every XYZZ lane has the same work, so a grid of 1.3 waves would run
+// its last 0.3 wave alone: the XYZZ lane count is a whole number of waves — kXyzzWaves (or the
+// layout's lane_waves) times the threads the device holds at once (occupancy query at launch;
+// several waves so that SMs shared with other streams' kernels still balance; every lane costs
+// the fix-up about one addition) — capped by kMaxXyzzLanes. The batch-affine lanes run as
+// kernels per step over at most kMaxAffineThreads threads of affine_lanes() lanes. The caps size
+// the scratch: head/tail partials 2·lanes·sizeof(Xyzz) (G1 XYZZ: 100 MB; affine, 2^22 lanes:
+// 1.6 GB G1, 3.2 GB G2) and the batch-affine lane state (affine_state_bytes; 2^22 lanes: 0.67 GB
+// G1, 1.3 GB G2).
 constexpr uint32_t kMinChunk = 32;
-constexpr uint32_t kXyzzWaves = 4, kAffineWaves = 2;
+constexpr uint32_t kXyzzWaves = 4;
 constexpr uint32_t kMaxXyzzLanes = 1u << 18;
-constexpr uint32_t kMaxAffineThreads = 1u << 15;
+constexpr uint32_t kMaxAffineThreads = 1u << 16;
 constexpr uint32_t kChunkThreads = 128;
-// Batch-affine lanes per thread: one inversion (≈ 40 products' worth, field_inverse.hpp) shared by
-// M additions of ≈ 6 products each; M = 16 keeps the inversion's share at ≈ 2.5 products for
-// ~4 KiB (G1) / ~8 KiB (G2) of per-thread local memory.
-constexpr uint32_t kAffineLanes = 16;
+
+// Batch-affine lanes per thread (msm_accumulate.hpp): one inversion (≈ 170 products' time on the
+// H200) shared by M additions of 6 products each, so M = 64 puts its share at ≈ 2.7 products.
+// SNARKD_MSM_AFFINE_LANES = 1..1024 (read once; A/B runs).
+inline uint32_t affine_lanes() {
+  static const uint32_t m = uint32_t(env_u64("SNARKD_MSM_AFFINE_LANES", 64, 1, 1024));
+  return m;
+}
 
 using detail::WindowLayout;
 
@@ -75,7 +81,8 @@ struct Plan {
   size_t entries = 0;  // per_pass · n
   size_t sort_temp = 0;
   size_t keys_in = 0, vals_in = 0, keys_out = 0, vals_out = 0, temp = 0;
-  size_t bucket = 0, partial = 0, sums = 0, valid = 0, head = 0, tail = 0, lanes = 0, bounds = 0, total = 0;
+  size_t bucket = 0, partial = 0, sums = 0, valid = 0, head = 0, tail = 0, group = 0, lanes = 0, bounds = 0;
+  size_t total = 0;
   size_t bounds_bytes = 0;  // run_lo then run_hi: a pass's buckets each
 };
 
@@ -95,9 +102,9 @@ inline void plan_lanes(Plan& p) {
     p.lane_threads = uint32_t(std::clamp<size_t>((e + kMinChunk - 1) / kMinChunk, 1, kMaxXyzzLanes));
     p.chunks = p.lane_threads;
   } else if (p.mode == MsmAccumulation::kChunkedAffine) {
-    const size_t per_thread = size_t{kMinChunk} * kAffineLanes;
+    const size_t per_thread = size_t{kMinChunk} * affine_lanes();
     p.lane_threads = uint32_t(std::clamp<size_t>((e + per_thread - 1) / per_thread, 1, kMaxAffineThreads));
-    p.chunks = p.lane_threads * kAffineLanes;
+    p.chunks = p.lane_threads * affine_lanes();
   }
 }
 
@@ -136,7 +143,8 @@ Plan make_plan(size_t n, const WindowLayout& l, const char* who) {
   p.valid = take(sizeof(uint32_t));
   p.head = take(size_t{p.chunks} * sizeof(Xyzz<F>));
   p.tail = take(size_t{p.chunks} * sizeof(Xyzz<F>));
-  p.lanes = take(p.mode == MsmAccumulation::kChunkedAffine ? size_t{p.chunks} * sizeof(AffineLane<F>) : 0);
+  p.group = take(head_groups(p.chunks) * sizeof(Xyzz<F>));
+  p.lanes = take(p.mode == MsmAccumulation::kChunkedAffine ? affine_state_bytes<F>(p.chunks, p.lane_threads) : 0);
   // Sized for every virtual window, not the pass's: like the buckets, it then never shrinks as n
   // grows within a window width (msm_split_scratch_bytes' bound relies on that), at 1/24 of them.
   p.bounds_bytes = 2 * size_t{l.virtual_windows} * p.buckets * sizeof(uint32_t);
@@ -244,8 +252,17 @@ inline int fixup_min_blocks() {
   return blocks;
 }
 
+// Group g of heads (group_heads), before the fix-up reads it.
+template <class F>
+__global__ void __launch_bounds__(kChunkThreads, 2) group_heads_kernel(const ChunkArgs<F> a) {
+  const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (g < head_groups(a.chunks)) group_heads(a, g);
+}
+
 template <class F>
 void launch_fixup(const ChunkArgs<F>& a, cudaStream_t stream) {
+  group_heads_kernel<F><<<blocks_for(head_groups(a.chunks), kChunkThreads), kChunkThreads, 0, stream>>>(a);
+  SNARKD_CUDA_CHECK_LAUNCH();
   const uint32_t grid = blocks_for(a.chunks, kChunkThreads);
   if constexpr (!kIsPrimeField<F>) fixup_kernel<F, 1><<<grid, kChunkThreads, 0, stream>>>(a);
   else if (fixup_min_blocks() == 2) fixup_kernel<F, 2><<<grid, kChunkThreads, 0, stream>>>(a);
@@ -267,11 +284,11 @@ void launch_bucket_threads(const ChunkArgs<F>& a, cudaStream_t stream);
 template <class F>
 void launch_chunk_xyzz(ChunkArgs<F>& a, uint32_t max_lanes, uint32_t waves, cudaStream_t stream);
 
-// The batch-affine lanes (msm_affine.cuh, instantiated by msm_affine_*.cu): at most `max_threads` threads of
-// kAffineLanes lanes (whole waves), their state in `lanes` (max_threads·kAffineLanes
-// AffineLane<F>); sets a.chunks to the lanes used, which the fix-up then reads.
+// The batch-affine lanes (msm_affine.cuh, instantiated by msm_affine_*.cu) over a pass of `entries`
+// entries: `threads` threads of affine_lanes() lanes, their state in `lanes` (affine_state_bytes);
+// sets a.chunks to the lanes used, which the fix-up then reads.
 template <class F>
-void launch_chunk_affine(ChunkArgs<F>& a, uint32_t max_threads, void* lanes, cudaStream_t stream);
+void launch_chunk_affine(ChunkArgs<F>& a, uint32_t threads, size_t entries, void* lanes, cudaStream_t stream);
 
 // k·P by double-and-add (k < 2^23: the bucket index at a segment start).
 template <class F>
@@ -350,7 +367,7 @@ template <class F>
 struct Buffers {
   uint32_t *keys_in, *vals_in, *keys_out, *vals_out, *valid, *run_lo, *run_hi;
   void *temp, *lanes;
-  Xyzz<F> *buckets, *partials, *sums, *head, *tail;
+  Xyzz<F> *buckets, *partials, *sums, *head, *tail, *group;
 };
 
 template <class F>
@@ -365,7 +382,7 @@ Buffers<F> carve(const Plan& p, void* scratch) {
           b + p.lanes,
           reinterpret_cast<Xyzz<F>*>(b + p.bucket),    reinterpret_cast<Xyzz<F>*>(b + p.partial),
           reinterpret_cast<Xyzz<F>*>(b + p.sums),      reinterpret_cast<Xyzz<F>*>(b + p.head),
-          reinterpret_cast<Xyzz<F>*>(b + p.tail)};
+          reinterpret_cast<Xyzz<F>*>(b + p.tail),      reinterpret_cast<Xyzz<F>*>(b + p.group)};
 }
 
 // One pass: digits, sort, valid count, accumulation into the buckets.
@@ -388,14 +405,14 @@ void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const
                                                                      b.run_lo, b.run_hi);
   SNARKD_CUDA_CHECK_LAUNCH();
   ChunkArgs<F> a{b.keys_out, b.vals_out, points, b.valid,  p.l.c,    p.buckets, p.chunks,
-                 pass,       b.buckets,  b.head, b.tail, b.run_lo, b.run_hi};
+                 pass,       b.buckets,  b.head, b.tail, b.run_lo, b.run_hi, b.group};
   if (p.mode == MsmAccumulation::kBucketThreads) {
     launch_bucket_threads<F>(a, stream);
     return;
   }
   if (p.mode == MsmAccumulation::kChunkedXyzz)
     launch_chunk_xyzz<F>(a, p.chunks, p.l.lane_waves ? p.l.lane_waves : kXyzzWaves, stream);
-  else launch_chunk_affine<F>(a, p.lane_threads, b.lanes, stream);
+  else launch_chunk_affine<F>(a, p.lane_threads, entries, b.lanes, stream);
   launch_fixup<F>(a, stream);
   clear_empty_kernel<F><<<blocks_for(bucket_threads), kThreads, 0, stream>>>(a);
   SNARKD_CUDA_CHECK_LAUNCH();
