@@ -108,7 +108,7 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& sc
       // where none does: the general kernel must agree).
       const bool cont = may_continue(pass) || (q0 / per_pass) % 2 == 1;
       for (uint32_t t = 0; t < threads; ++t) affine_init_lanes(a, st, t, threads, 4);
-      for (size_t step = 0; step < affine_steps(entries, chunks); ++step) {
+      for (size_t step = 0; step < chunk_length(entries, chunks); ++step) {
         for (uint32_t t = 0; t < threads; ++t) {
           if (cont) affine_forward_lanes<F, true>(a, st, t, threads, 4, step);
           else affine_forward_lanes<F, false>(a, st, t, threads, 4, step);

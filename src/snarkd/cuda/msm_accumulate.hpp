@@ -40,14 +40,11 @@
 #include "snarkd/cuda/fp2.hpp"
 
 // Loops over a thread's batch-affine lanes stay loops on the device: unrolled, each lane's field
-// arithmetic would be a copy of several thousand instructions. The gather loop, which has none,
-// is unrolled by 4 so that four lanes' point loads are in flight at once.
+// arithmetic would be a copy of several thousand instructions.
 #if defined(__CUDACC__)
 #define SNARKD_NO_UNROLL _Pragma("unroll 1")
-#define SNARKD_UNROLL4 _Pragma("unroll 4")
 #else
 #define SNARKD_NO_UNROLL
-#define SNARKD_UNROLL4
 #endif
 
 namespace snarkd::cuda::msm_detail {
@@ -386,15 +383,13 @@ SNARKD_HD void affine_backward(const ChunkArgs<F>& a, const AffineState<F>& s, s
 }
 
 // The lanes run as kernels over the threads (msm_affine.cuh): init once, then per step forward,
-// invert, backward, then the lanes' last runs. Thread `thread` of `threads` owns lanes l < M,
+// invert, backward — chunk_length(entries, chunks) steps, the most `valid` ≤ entries can need —
+// then the lanes' last runs. Thread `thread` of `threads` owns lanes l < M,
 // lane l being chunk lane_chunk(l, thread) of a.chunks = threads·M. Split so that each kernel has
 // its own register bound: in one kernel the inversion's set G1's at 236 registers (8 warps an
 // SM). A step kernel fusing each lane's backward half with its next forward half (one load of its
 // state instead of two) measured slower on the H200: G2 2^24 605 against 369 ms, G1 2^26 534–603
 // against 532 (its registers: 166 for G1, spills at 128; G2 beyond 255).
-
-// Steps the launcher runs for `entries` entries: the chunk length at valid = entries, the most.
-SNARKD_HD size_t affine_steps(size_t entries, uint32_t chunks) { return chunk_length(entries, chunks); }
 
 // Lane l of thread t: chunk k, which is also the index of the lane's state. Threads go in groups
 // of 32 (a warp; the last group may be smaller), each group's lanes l one block of width-many

@@ -62,7 +62,7 @@ void launch_affine(ChunkArgs<F>& a, uint32_t threads, size_t entries, void* lane
   const uint32_t grid = blocks_for(threads, kChunkThreads);
   affine_init_kernel<F><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, m);
   SNARKD_CUDA_CHECK_LAUNCH();
-  for (size_t step = 0, steps = affine_steps(entries, a.chunks); step < steps; ++step) {
+  for (size_t step = 0, steps = chunk_length(entries, a.chunks); step < steps; ++step) {
     affine_forward_kernel<F, Continue><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, m, step);
     affine_invert_kernel<F><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, m, step);
     affine_backward_kernel<F><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, m, step);

@@ -95,7 +95,7 @@ inline uint32_t blocks_per_window(uint32_t buckets, uint32_t vw) {
 }
 
 // Upper bounds of the lane geometry of a chunked pass of `entries` entries (the scratch's size;
-// the launch takes whole waves within them).
+// the XYZZ launch takes whole waves within them, the batch-affine one all lane_threads).
 inline void plan_lanes(Plan& p) {
   const size_t e = std::max<size_t>(p.entries, 1);
   if (p.mode == MsmAccumulation::kChunkedXyzz) {
