@@ -872,15 +872,19 @@ EngineStats Engine::stats() const {
     s.queued_partitions = m.queue.size();
     s.in_flight_partitions = m.in_flight;
   }
+  // Stages before ledgers: a worker reserves before it enters upload or compute, so a worker seen
+  // there still holds its bytes when the ledgers are read just after (unless it moved on since).
+  // Read the other way round, a reservation made between the two reads showed a worker uploading
+  // beside a ledger holding nothing.
+  {
+    std::lock_guard l(m.tl_mu);
+    s.workers = m.worker_status;
+  }
   for (const auto& led : m.ledgers) {
     const LedgerStats ls = led->stats();
     s.vram_overcommits += ls.overcommits;
     s.peak_vram_bytes = std::max(s.peak_vram_bytes, ls.peak_in_use);
     s.ledgers.push_back(ls);
-  }
-  {
-    std::lock_guard l(m.tl_mu);
-    s.workers = m.worker_status;
   }
   s.host_in_use_bytes = m.host.in_use();
   s.host_peak_bytes = m.host.peak();
