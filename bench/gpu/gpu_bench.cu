@@ -14,7 +14,8 @@
 // the window; msm_bench.cu). --only=split runs the split MSM instead (split_bench.cu: G1 at 2^20,
 // 2^24, 2^26, 2^27 within [min-log, max-log], PoRep-like scalars, against cuda::msm); --only=spmv
 // times cuda::spmv on a synthetic PoRep-shaped circuit of --constraints rows (spmv_bench.cpp);
-// --only=window times the plain G1 MSM at the candidate window widths (52,000 and 2^min..2^max);
+// --only=window times the plain MSM per accumulation kind at the widths around its default window
+// (G1 at 52,000 and 2^min..2^max, G2 up to 2^24; msm_bench.cu);
 // --only=products|kinds|stream|h run kinds_bench.cu (field throughput per SM; the MSM accumulation
 // kinds side by side; the streamed H MSM's pass widths and lane waves at 2^max-log; the fused H
 // phase against the unfused sequence); "all" (the default) is NTT + MSM.

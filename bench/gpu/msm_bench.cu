@@ -18,7 +18,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <optional>
+#include <span>
 #include <type_traits>
+#include <vector>
 
 #include "bench_points.hpp"
 #include "msm_bench.hpp"
@@ -206,39 +209,80 @@ void bench_curve(const char* curve, const MsmBenchOptions& o, const Stream& s) {
   bench_group<F2>("G2", g2, std::min(o.max_log, 24u), o, s);
 }
 
+// The widths a window sweep tries around the default c (msm_window's cost model caps chunked
+// kinds at 20; msm() accepts up to 24, so the sweep also shows whether that cap costs time).
+std::vector<uint32_t> widths_around(uint32_t c) {
+  std::vector<uint32_t> w;
+  for (uint32_t k = std::max(c, 7u) - 3; k <= std::min(c + 3, 24u); ++k) w.push_back(k);
+  return w;
+}
+
+// One size of the sweep: each kind at each width around its default, every result compared with
+// the first (the benchmark stops on a mismatch). Combinations whose scratch exceeds 48 GiB are
+// skipped, named.
+template <class F>
+void windows_size(const char* name, size_t n, std::span<const MsmAccumulation> kinds, const DeviceBuffer<Affine<F>>& tile,
+                  uint32_t reps, const Stream& s) {
+  constexpr size_t kScratchCap = size_t{48} << 30;
+  DeviceBuffer<Affine<F>> bases(n);
+  DeviceBuffer<ScalarOf<F>> scalars(n);
+  tile_kernel<<<4096, 256, 0, s>>>(bases.data(), n, tile.data(), tile.size());
+  SNARKD_CUDA_CHECK(cudaGetLastError());
+  fill_random_fr(scalars.data(), n, 7000 + n, s);
+  DeviceBuffer<Xyzz<F>> result(1);
+  std::optional<Xyzz<F>> first;
+  for (MsmAccumulation a : kinds) {
+    const uint32_t c0 = msm_window<F>(n, a);
+    std::printf("%-3s %9zu %-6s", name, n, msm_accumulation_name(a));
+    double best_ms = 0;
+    uint32_t best_c = 0;
+    for (uint32_t c : widths_around(c0)) {
+      const MsmOptions opt{c, a};
+      const size_t bytes = msm_scratch_bytes<F>(n, opt);
+      if (bytes > kScratchCap) {
+        std::printf("  c=%u: skipped (%.1f GiB scratch)", c, bytes / double(1 << 30));
+        continue;
+      }
+      DeviceBuffer<uint8_t> scratch(bytes);
+      const double ms = median_ms(s, reps, [&] {
+        msm<F>(bases.data(), scalars.data(), n, result.data(), scratch.data(), scratch.size(), s, opt);
+      });
+      const Xyzz<F> r = download_point(result, s);
+      if (!first) first = r;
+      if (!same<F>(*first, r)) {
+        std::printf("\nSELF-CHECK FAILED: %s MSM of %zu points, %s at c = %u differs\n", name, n,
+                    msm_accumulation_name(a), c);
+        std::exit(3);
+      }
+      if (best_c == 0 || ms < best_ms) best_ms = ms, best_c = c;
+      std::printf("  c=%u: %.3f%s", c, ms, c == c0 ? "*" : "");
+      std::fflush(stdout);
+    }
+    std::printf("  | fastest c=%u\n", best_c);
+  }
+}
+
 }  // namespace
 
-// Plain G1 MSM time for the widths msm_default_window chooses from (c = 8, 10, 13, 16: the top
-// window keeps ≥ 5 bits; the others put n/8 or more points into single buckets) at 52,000 points
-// (the split tail at 2^20) and at 2^K for K in [min_log, max_log]: the data for its thresholds.
+// The plain MSM at the widths around each kind's default window (msm_window, marked *): the data
+// for msm_host.cpp's cost model. G1 (chunked XYZZ, batch-affine) at 52,000 points (a split tail
+// at 2^20) and 2^min..2^max; G2 (batch-affine, XYZZ) at 2^min..2^min(max, 24). The bucket threads
+// are left out: their serial top-window runs take seconds at the wider widths.
+// Random scalars, tiled bases as in --only=msm; every result of a size must be the same point.
 void bench_windows(const MsmBenchOptions& o, const Stream& s) {
   const auto g1 = bench::random_points<ec::G1Config>(size_t{1} << 16, 1);
-  DeviceBuffer<G1Affine> tile(g1.size());
-  tile.upload(reinterpret_cast<const G1Affine*>(g1.data()), g1.size(), s);
+  const auto g2 = bench::random_points<ec::G2Config>(size_t{1} << 12, 2);
+  DeviceBuffer<G1Affine> t1(g1.size());
+  t1.upload(reinterpret_cast<const G1Affine*>(g1.data()), g1.size(), s);
+  DeviceBuffer<Affine<Fp2>> t2(g2.size());
+  t2.upload(reinterpret_cast<const Affine<Fp2>*>(g2.data()), g2.size(), s);
+  std::printf("plain MSM by window c, median of %u runs (ms); * = msm_window's choice\n", o.reps);
+  constexpr MsmAccumulation k1[] = {MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine};
+  constexpr MsmAccumulation k2[] = {MsmAccumulation::kChunkedAffine, MsmAccumulation::kChunkedXyzz};
   std::vector<size_t> sizes = {52'000};
   for (uint32_t K = o.min_log; K <= o.max_log; ++K) sizes.push_back(size_t{1} << K);
-  std::printf("plain G1 MSM by window c, median of %u runs (ms); * = msm_default_window\n%9s", o.reps, "n");
-  constexpr uint32_t kWidths[] = {8, 10, 13, 16};
-  for (uint32_t c : kWidths) std::printf(" %8u", c);
-  std::printf("\n");
-  for (size_t n : sizes) {
-    DeviceBuffer<G1Affine> bases(n);
-    DeviceBuffer<Fr> scalars(n);
-    DeviceBuffer<G1Xyzz> result(1);
-    tile_kernel<<<4096, 256, 0, s>>>(bases.data(), n, tile.data(), tile.size());
-    SNARKD_CUDA_CHECK(cudaGetLastError());
-    fill_random_fr(scalars.data(), n, n, s);
-    std::printf("%9zu", n);
-    for (uint32_t c : kWidths) {
-      DeviceBuffer<uint8_t> scratch(msm_scratch_bytes<Fp>(n, c));
-      const double ms = median_ms(s, o.reps, [&] {
-        msm<Fp>(bases.data(), scalars.data(), n, result.data(), scratch.data(), scratch.size(), s, c);
-      });
-      std::printf(" %7.3f%s", ms, c == msm_default_window(n) ? "*" : " ");
-    }
-    std::printf("\n");
-    std::fflush(stdout);
-  }
+  for (size_t n : sizes) windows_size<Fp>("G1", n, k1, t1, o.reps, s);
+  for (uint32_t K = o.min_log; K <= std::min(o.max_log, 24u); ++K) windows_size<Fp2>("G2", size_t{1} << K, k2, t2, o.reps, s);
 }
 
 void bench_msm(const MsmBenchOptions& o, const Stream& s) { bench_curve<Fp, Fp2>("BLS12-381", o, s); }

@@ -22,7 +22,7 @@ struct MsmBenchOptions {
 void bench_msm(const MsmBenchOptions& o, const Stream& s);
 // The same for BN254's G1 and G2: plain MSM only.
 void bench_msm_bn254(const MsmBenchOptions& o, const Stream& s);
-// Plain G1 MSM over every window width at small sizes (--only=window).
+// The plain G1 and G2 MSM per accumulation kind at the widths around its default (--only=window).
 void bench_windows(const MsmBenchOptions& o, const Stream& s);
 
 // kinds_bench.cu: field throughput per SM (--only=products), the MSM accumulation kinds side by
