@@ -56,6 +56,8 @@ __global__ void gather_scalars_kernel(const Fr* scalars, const uint32_t* idx, si
 
 }  // namespace split_detail
 
+using namespace split_detail;  // this unit's own internals (a source file, not a header)
+
 size_t split_buffer_bytes(size_t n) { return split_layout(n).total; }
 
 void msm_split_classify(const Fr* d_scalars, const DeviceSplit& split, SplitCounts* h_counts, cudaStream_t stream) {

@@ -154,7 +154,6 @@ __global__ void add_kernel(const Xyzz<F>* a, const Xyzz<F>* b, Xyzz<F>* out) {
 }  // namespace snarkd::cuda::split_detail
 
 namespace snarkd::cuda {
-using namespace split_detail;
 
 // The tails take the group's default accumulation by name, never the plain MSM's choice by size
 // (msm_host.cpp plain_accumulation): their scratch belongs to the prover's working set.
@@ -169,12 +168,13 @@ template <class F>
 size_t msm_split_scratch_bytes(size_t max_others) {
   const size_t worst = detail::scratch_bound(max_others, kMaxEntriesPerPass,
                                              [](size_t m) { return msm_scratch_bytes<F>(m, tail_options<F>()); });
-  return tail_layout<F>(max_others, worst).total;
+  return split_detail::tail_layout<F>(max_others, worst).total;
 }
 
 template <class F>
 void msm_split_ones(const Affine<F>* d_bases, const DeviceSplit& split, Xyzz<F>* d_ones, void* d_scratch,
                     size_t scratch_bytes, cudaStream_t stream) {
+  using namespace split_detail;  // inside the function: a header's using-directive would reach its includers
   const SplitPtrs p = split_ptrs(split, split_layout(split.n), "msm_split_ones");
   const TailLayout<F> t = tail_layout<F>(0, 0);
   if (d_scratch == nullptr || scratch_bytes < t.bases)
@@ -206,6 +206,7 @@ template <class F>
 void msm_split_finish(const Affine<F>* d_bases, const DeviceSplit& split, const SplitCounts& counts,
                       const Xyzz<F>* d_ones, Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes,
                       cudaStream_t stream) {
+  using namespace split_detail;
   const SplitPtrs p = split_ptrs(split, split_layout(split.n), "msm_split_finish");
   const size_t m = counts.others;
   if (counts.zeros > split.n || counts.ones > split.n || m > split.n || counts.zeros + counts.ones + m != split.n)
