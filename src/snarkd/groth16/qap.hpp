@@ -7,12 +7,15 @@
 // keys put those rows into the circuit the zkey describes, so nothing is appended for them; and
 // a zkey has no C matrix: its prover takes c = a∘b, which equals C·w for a satisfying witness.
 //
-// H, for both flavours, starts with a·b − c evaluated on a coset s·⟨ω⟩ (three inverse and three
-// coset forward NTTs), then:
-//   kBellperson  s = 7: divide by Z(s·ωⁱ) = sⁿ − 1 (a constant) and coset-inverse-NTT to the
-//                coefficients of h = (a·b − c)/Z, degree ≤ n − 2: the n − 1 MSM scalars.
+// H, for both flavours, is (a·b − c)/Z on a coset s·⟨ω⟩, Z(s·ωⁱ) = sⁿ − 1 a constant:
+//   kBellperson  s = 7: the coefficients of h = (a·b − c)/Z, degree ≤ n − 2: the n − 1 MSM
+//                scalars. Computed as f·(coset_intt(â·b̂) − intt(c)), f = 1/(sⁿ − 1), â, b̂
+//                the coset evaluations of a, b: the coset inverse is linear and undoes c's coset
+//                transform, so this is the same vector as coset_intt((â·b̂ − ĉ)·f) for any
+//                a, b, c, with 6 transforms instead of 7.
 //   kSnarkjs     s = ω₂ₙ (so Z = −2 on the coset, folded into the key): the n coset evaluations
-//                themselves are the MSM scalars for the odd-Lagrange H query.
+//                â·b̂ − ĉ themselves (three inverse and three coset NTTs) are the MSM scalars for
+//                the odd-Lagrange H query.
 //
 // Everything here depends on the curve only through its scalar field F (the templates are
 // instantiated in qap.cpp for BLS12-381's and BN254's Fr; names default to BLS12-381's).
