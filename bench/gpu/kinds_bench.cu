@@ -16,9 +16,9 @@
 //             carried across the chunks (pippenger_chunk, then one pippenger_reduce), at the chunk's
 //             window; sort passes of 2 or 3 windows (2^24 or 3·2^23 entries) × XYZZ lanes in 1, 2, 4
 //             or 8 waves. Every case must equal the plain msm() over the tiled bases.
-//   h         the H phase at 2^min-log..2^max-log, bellperson flavour: the prover's unfused sequence
-//             (6 transforms, a pointwise kernel, the coset inverse) against the fused h_phase(); the
-//             outputs must be equal.
+//   h         the H phase at 2^min-log..2^max-log, bellperson flavour: the textbook sequence (a, b, c
+//             to the coset: 6 transforms, a pointwise kernel, the coset inverse: 7 in all) against
+//             h_phase() (fused, c's coset round trip left out: 6); the outputs must be equal.
 // Every time is the median of `reps` timed runs after 2 warm-ups (CUDA events, one stream).
 #include <algorithm>
 #include <bit>
@@ -244,7 +244,7 @@ void h_size(uint32_t K, const NttTables& t, uint32_t reps, const Stream& s) {
     SNARKD_CUDA_CHECK(cudaMemcpyAsync(c.data(), in.data() + 2 * n, n * sizeof(Fr), cudaMemcpyDeviceToDevice, s));
   };
   DeviceBuffer<uint8_t> nscratch(ntt_scratch_bytes(K)), hscratch(h_phase_scratch_bytes(K, t));
-  auto unfused = [&] {  // prover.cu's enqueue_h (bellperson)
+  auto unfused = [&] {  // the textbook sequence (bellperson): 7 transforms
     for (Fr* v : {a.data(), b.data(), c.data()}) {
       ntt(v, K, Direction::kInverse, false, t, nscratch.data(), s);
       ntt(v, K, Direction::kForward, true, t, nscratch.data(), s);
@@ -267,12 +267,12 @@ void h_size(uint32_t K, const NttTables& t, uint32_t reps, const Stream& s) {
   unsigned long long d = 0;
   diff.download(&d, 1, s);
   s.synchronize();
-  std::printf("H 2^%-2u  unfused %9.3f ms  fused %9.3f ms  (input copies %.3f ms subtracted)  %.2fx  %s\n", K,
+  std::printf("H 2^%-2u  textbook (7 NTTs) %9.3f ms  h_phase %9.3f ms  (input copies %.3f ms subtracted)  %.2fx  %s\n", K,
               old_ms - copy_ms, new_ms - copy_ms, copy_ms, (old_ms - copy_ms) / (new_ms - copy_ms),
               d == 0 ? "equal" : "MISMATCH");
   std::fflush(stdout);
   if (d != 0) {
-    std::printf("SELF-CHECK FAILED: fused and unfused H phase differ in %llu of %zu scalars at 2^%u\n", d, n - 1, K);
+    std::printf("SELF-CHECK FAILED: h_phase and the textbook H sequence differ in %llu of %zu scalars at 2^%u\n", d, n - 1, K);
     std::exit(3);
   }
 }

@@ -225,6 +225,65 @@ TYPED_TEST(CudaNtt, DomainGeneratorIsSnarkjs) {
   EXPECT_EQ(poly::DomainT<H>(NttTablesT<TypeParam>::kMaxLogN, 5).omega(), w);
 }
 
+// detail::ntt_fused's last-pass work (the H phase's building blocks) against the CPU twin's
+// transform followed by the same operation: each Pointwise op and the inverse's scale override,
+// every variant, at the ≤ 4-point kernel and one, two and three passes. The untouched operand
+// must stay as it was; for kMul and kMulSub the transform's own vector must too.
+TYPED_TEST(CudaNtt, FusedLastPassOperations) {
+  SNARKD_SKIP_WITHOUT_GPU();
+  using D = TypeParam;
+  using H = typename D::Host;
+  using detail::Pointwise;
+  auto rng = snarkd::test::current_test_rng();
+  const NttTablesT<D>& t = tables<D>(7);
+  for (uint32_t log_n : {0u, 2u, 9u, 13u, 21u})
+    for (Variant v : kVariants)
+      for (Pointwise op : {Pointwise::kNone, Pointwise::kMul, Pointwise::kSub, Pointwise::kMulSub}) {
+        const size_t n = size_t{1} << log_n;
+        const std::vector<H> x = snarkd::test::random_vector<H>(rng, n), a = snarkd::test::random_vector<H>(rng, n),
+                             b = snarkd::test::random_vector<H>(rng, n);
+        const H kappa = H::random(rng);
+        std::vector<H> y = cpu_twin(x, log_n, 7, v, t.coset_shift());
+        if (v.dir == Direction::kInverse)  // scale override: κ instead of 1/n
+          for (H& e : y) e = e * H::from_u64(n) * kappa;
+        Stream s;
+        DeviceBuffer<D> dx = test::to_device<D>(x, s), da = test::to_device<D>(a, s), db = test::to_device<D>(b, s);
+        DeviceBuffer<uint8_t> scratch(std::max<size_t>(ntt_scratch_bytes(log_n), 1));
+        scratch.fill_bytes(0xFF, s);
+        detail::NttFusionT<D> f{};
+        f.scale_override = true;
+        f.scale = D::from_host(kappa);
+        f.pointwise = op, f.pointwise_a = da.data(), f.pointwise_b = db.data();
+        detail::ntt_fused(dx.data(), log_n, v.dir, v.coset, t, scratch.data(), s, 1, f);
+        const std::vector<H> gx = test::to_host<H>(dx, s), ga = test::to_host<H>(da, s),
+                             gb = test::to_host<H>(db, s);
+        const std::string what = describe(log_n, 7, v) + " op=" + std::to_string(int(op));
+        EXPECT_EQ(gb, b) << what;
+        size_t bad = 0;
+        for (size_t k = 0; k < n; ++k) {
+          switch (op) {
+            case Pointwise::kNone: bad += gx[k] != y[k] || ga[k] != a[k]; break;
+            case Pointwise::kSub: bad += gx[k] != y[k] - b[k] || ga[k] != a[k]; break;
+            case Pointwise::kMul: bad += ga[k] != a[k] * y[k]; break;
+            case Pointwise::kMulSub: bad += ga[k] != a[k] * b[k] - y[k]; break;
+          }
+        }
+        EXPECT_EQ(bad, 0u) << what;
+        // kMul / kMulSub fold the output into a instead of storing it: a one-pass transform
+        // (in place) leaves x as it was.
+        if ((op == Pointwise::kMul || op == Pointwise::kMulSub) && log_n <= 10) {
+          EXPECT_EQ(gx, x) << what;
+        }
+      }
+  Stream s;
+  DeviceBuffer<D> d(16);
+  detail::NttFusionT<D> f{};
+  f.pointwise = detail::Pointwise::kSub;  // no b
+  EXPECT_THROW(detail::ntt_fused(d.data(), 4, Direction::kForward, false, t, nullptr, s, 1, f), InvalidArgument);
+  f.pointwise = detail::Pointwise::kMul;  // no a
+  EXPECT_THROW(detail::ntt_fused(d.data(), 4, Direction::kForward, false, t, nullptr, s, 1, f), InvalidArgument);
+}
+
 TYPED_TEST(CudaNtt, RejectsBadArguments) {
   SNARKD_SKIP_WITHOUT_GPU();
   using D = TypeParam;

@@ -60,21 +60,34 @@ void h_phase(Fr* d_a, Fr* d_b, Fr* d_c, const HPhaseParams& hp, const NttTables&
   Fr* inv_low = fwd_low + align_up(low * sizeof(Fr)) / sizeof(Fr);
   const Fr n_inv = Fr::from_host(tables.size_inverse(k));
   scale_table(tables.view().coset[0], low, n_inv, fwd_low, stream);  // 1/n · s^j
-  for (Fr* v : {d_a, d_b, d_c}) {
+  // a, b (and c for snarkjs) to the coset; the 1/n of each inverse rides on the coset powers.
+  auto to_coset = [&](Fr* v, detail::Pointwise op, const Fr* b) {
     detail::NttFusion inv{};
-    inv.skip_scale = true;  // n·coefficients; the 1/n rides on the coset powers below
+    inv.skip_scale = true;
     detail::ntt_fused(v, k, Direction::kInverse, false, tables, base, stream, 1, inv);
     detail::NttFusion fwd{};
     fwd.coset_low = fwd_low;
-    if (v == d_c) fwd.pointwise_a = d_a, fwd.pointwise_b = d_b;  // a ← a·b − c, c never stored
+    fwd.pointwise = op, fwd.pointwise_a = d_a, fwd.pointwise_b = b;
     detail::ntt_fused(v, k, Direction::kForward, true, tables, base, stream, 1, fwd);
+  };
+  to_coset(d_a, detail::Pointwise::kNone, nullptr);
+  if (!hp.bellperson) {
+    to_coset(d_b, detail::Pointwise::kNone, nullptr);
+    to_coset(d_c, detail::Pointwise::kMulSub, d_b);  // a ← a·b − c, c never stored
+    return;
   }
-  if (!hp.bellperson) return;
-  // h = f·(coset iNTT of a): f and 1/n on the inverse coset powers s^(−j).
+  to_coset(d_b, detail::Pointwise::kMul, nullptr);  // a ← a·b, b never stored
+  // c ← f·intt(c): f replaces the inverse's 1/n.
+  detail::NttFusion coeffs{};
+  coeffs.scale_override = true;
+  coeffs.scale = hp.factor * n_inv;
+  detail::ntt_fused(d_c, k, Direction::kInverse, false, tables, base, stream, 1, coeffs);
+  // h = f·coset_intt(a) − c: f and 1/n on the inverse coset powers s^(−j), c subtracted as stored.
   scale_table(tables.view().coset_inv[0], low, hp.factor * n_inv, inv_low, stream);
   detail::NttFusion last{};
   last.coset_low = inv_low;
   last.skip_scale = true;
+  last.pointwise = detail::Pointwise::kSub, last.pointwise_b = d_c;
   detail::ntt_fused(d_a, k, Direction::kInverse, true, tables, base, stream, 1, last);
 }
 

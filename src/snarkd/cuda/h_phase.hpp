@@ -1,20 +1,25 @@
 // The H scalars of a Groth16 proof on the GPU in one stream-ordered call: the twin of
 // groth16::h_scalars (groth16/qap.hpp), which the GPU test compares it with.
 //
-// From a, b, c (evaluations on the domain ⟨ω⟩ of n = 2^k points) to the H-query scalars, in a:
-//   for v in a, b, c: inverse NTT, then coset NTT (shift s: the tables' coset shift);
-//   a ← (a·b − c)·f on the coset, f = 1/(sⁿ − 1) (bellperson) or 1 (snarkjs, Z folded into its key);
-//   bellperson: coset inverse NTT of a (the coefficients of h; the first n − 1 are the scalars).
+// From a, b, c (evaluations on the domain ⟨ω⟩ of n = 2^k points) to the H-query scalars, in a
+// (s: the tables' coset shift; â: a's coset evaluations):
+//   snarkjs     a ← â·b̂ − ĉ (Z = −2 is folded into its key): three inverse NTTs, three coset NTTs;
+//   bellperson  a ← f·(coset_intt(â·b̂) − intt(c)), f = 1/(sⁿ − 1): the coefficients of
+//               h = (a·b − c)/Z (the first n − 1 are the scalars). That is coset_intt((â·b̂ − ĉ)·f)
+//               rewritten — the coset inverse is linear and undoes ĉ's coset NTT — so c skips
+//               the coset: 6 transforms instead of 7, the same vector for any a, b, c.
 // What is folded (each a pass over n elements or a product per element saved; the transforms
-// themselves are cuda::ntt's passes):
+// themselves are cuda::ntt's passes, detail::NttFusion):
 //   - the inverse NTT's 1/n goes into the next transform's coset powers: a copy of the low
 //     coset table scaled by 1/n (2^14 products once per call), so each element gets one product
 //     for both;
-//   - a·b − c is computed in the last pass of c's coset transform (no separate pass, c's result
-//     never stored);
-//   - f and the final transform's 1/n go into a scaled copy of the low inverse-coset table.
-// Per element that is 3 + 1 + 1 products and one 4-array pass fewer than the unfused sequence
-// (prover.cu's enqueue_h: 7 transforms, then a pointwise kernel).
+//   - the pointwise products run in the last pass of b's coset NTT (bellperson: â·b̂, b̂ never
+//     stored) or of c's (snarkjs: â·b̂ − ĉ, ĉ never stored);
+//   - bellperson: f replaces the 1/n of c's inverse NTT, f and 1/n of the last transform go into a
+//     scaled copy of the low inverse-coset table, and its last pass subtracts c as it stores.
+// Against the unfused sequence (prover_kernels.cuh's enqueue_h_unfused: the same transforms,
+// separate pointwise kernels) that is, per element, 4 products and two passes over the arrays
+// fewer for bellperson (9 → 5 beside the transforms' own), 3 and one for snarkjs (7 → 4).
 //
 // Contract: like ntt() — no allocation, no synchronisation, the caller's scratch
 // (h_phase_scratch_bytes), kernels on the tables' device (the current one). a, b, c are n

@@ -107,6 +107,14 @@ void ntt(F* d_data, uint32_t log_n, Direction dir, bool coset, const NttTablesT<
          cudaStream_t stream, uint32_t batch = 1);
 
 namespace detail {
+// What the last pass does with the transform's output v at index y instead of storing it.
+enum class Pointwise : uint8_t {
+  kNone,    // data[y] ← v
+  kMulSub,  // a[y] ← a[y]·b[y] − v   (data is left as before the pass)
+  kMul,     // a[y] ← a[y]·v          (data is left as before the pass)
+  kSub,     // data[y] ← v − b[y]
+};
+
 // Work folded into a transform's passes by the fused H phase (h_phase.hpp); the defaults change
 // nothing.
 template <class F>
@@ -115,9 +123,12 @@ struct NttFusionT {
   // entries) with a copy scaled by a constant κ: the coset powers become κ·s^(±x) at no cost.
   const F* coset_low = nullptr;
   bool skip_scale = false;  // the inverse leaves out 1/n (folded into κ)
-  // The last pass stores a[y] ← a[y]·b[y] − v instead of v (data is left as before the pass).
-  F* pointwise_a = nullptr;
-  const F* pointwise_b = nullptr;
+  // The inverse multiplies by `scale` instead of 1/n (ignored with skip_scale).
+  bool scale_override = false;
+  F scale{};
+  Pointwise pointwise = Pointwise::kNone;
+  F* pointwise_a = nullptr;  // kMulSub, kMul
+  const F* pointwise_b = nullptr;  // kMulSub, kSub
 };
 using NttFusion = NttFusionT<Fr>;
 template <class F>

@@ -54,8 +54,9 @@ static_assert(kBlockElems == kBlockThreads * kElems);
 //   tw_mode 1: ω_n^e, 2: the same from two table entries, with e = (lo·α + hi·β)(hi·γ + k·δ);
 //   coset_in (on inputs): s^x for the global input index x;
 //   coset_out / scale_out (on outputs): s^(−y) for the output index y, and n⁻¹;
-// and with pointwise_a set, output y is not stored but folded: a[y] ← a[y]·b[y] − v (the H
-// phase's a·b − c in the last pass of c's transform, detail::NttFusion).
+// and output y goes through `pointwise` (detail::Pointwise: stored, or folded into a[y] ← a[y]·b[y]
+// − v or a[y] ← a[y]·v, or stored as v − b[y]; the H phase's products in the last pass of a
+// transform, detail::NttFusion).
 template <class F>
 struct PassParams {
   static_assert(F::kWords == 8, "the NTT kernels move 8-word elements");
@@ -66,7 +67,8 @@ struct PassParams {
   uint32_t out_v1, out_v2, out_stride;
   uint32_t tw_alpha, tw_beta, tw_gamma, tw_delta, tw_mode;
   bool inverse, coset_in, coset_out, scale_out;
-  F scale;       // n⁻¹
+  detail::Pointwise pointwise;
+  F scale;       // n⁻¹ (or NttFusion::scale)
   F omega4;      // ω_4 (ω_4⁻¹ when inverse), for the in-register radix-4 DFTs
   NttTablesViewT<F> t;
   F* pointwise_a;
@@ -125,6 +127,17 @@ __device__ __forceinline__ F pass_twiddle(const PassParams<F>& p, uint32_t lo, u
   F w = load_ro(p.t.mid + (f >> shift));
   if (p.tw_mode == 2) w = w * load_ro(p.t.fine + (f & ((1u << shift) - 1)));
   return w;
+}
+
+// Output v of index `at` (vector offset included), as p.pointwise says.
+template <class F>
+__device__ __forceinline__ void store_output(const PassParams<F>& p, size_t at, const F& v) {
+  switch (p.pointwise) {
+    case detail::Pointwise::kMulSub: p.pointwise_a[at] = p.pointwise_a[at] * p.pointwise_b[at] - v; break;
+    case detail::Pointwise::kMul: p.pointwise_a[at] = p.pointwise_a[at] * v; break;
+    case detail::Pointwise::kSub: p.out[at] = v - p.pointwise_b[at]; break;
+    default: p.out[at] = v;
+  }
 }
 
 // DIF butterflies (a, b) → (a + b, (a − b)·w), and with w = 1.
@@ -263,12 +276,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks) ntt_pass(const __gr
     const uint32_t y = in.lo * p.out_v1 + in.hi * p.out_v2 + k * p.out_stride;
     if (p.coset_out) v = v * coset_power(p.t.coset_inv, y);
     if (p.scale_out) v = v * p.scale;
-    if (p.pointwise_a) {
-      const size_t at = in.vec + y;
-      p.pointwise_a[at] = p.pointwise_a[at] * p.pointwise_b[at] - v;
-    } else {
-      p.out[in.vec + y] = v;
-    }
+    store_output(p, in.vec + y, v);
   }
 }
 
@@ -289,11 +297,7 @@ __global__ void ntt_tiny(const __grid_constant__ PassParams<F> p) {
     if (p.coset_out) r[k] = r[k] * coset_power(p.t.coset_inv, k);
     if (p.scale_out) r[k] = r[k] * p.scale;
   }
-  for (uint32_t k = 0; k < n; ++k) {
-    const size_t at = (size_t(b) << p.log_n) + k;
-    if (p.pointwise_a) p.pointwise_a[at] = p.pointwise_a[at] * p.pointwise_b[at] - r[k];
-    else p.out[at] = r[k];
-  }
+  for (uint32_t k = 0; k < n; ++k) store_output(p, (size_t(b) << p.log_n) + k, r[k]);
 }
 
 template <class F>
@@ -362,7 +366,7 @@ void run_pass(PassParams<F> p, const Geometry& g, const F* in, F* out, uint32_t 
   p.coset_in = first && coset && !p.inverse;
   p.coset_out = last && coset && p.inverse;
   p.scale_out = last && p.inverse && !f.skip_scale;
-  if (last) p.pointwise_a = f.pointwise_a, p.pointwise_b = f.pointwise_b;
+  if (last) p.pointwise = f.pointwise, p.pointwise_a = f.pointwise_a, p.pointwise_b = f.pointwise_b;
   launch_pass(p, g.log_r, s);
 }
 
@@ -377,15 +381,21 @@ void detail::ntt_fused(F* d_data, uint32_t log_n, Direction dir, bool coset, con
   if (batch == 0) throw InvalidArgument("cuda::ntt: batch is 0");
   if ((uint64_t{batch} << log_n) > (uint64_t{1} << 32)) throw InvalidArgument("cuda::ntt: batch·n > 2^32");
   if (ntt_scratch_bytes(log_n, batch) && !d_scratch) throw InvalidArgument("cuda::ntt: scratch missing");
-  if (log_n == 0 && !f.pointwise_a) return;  // one point: every variant is the identity (s^0 = 1, 1/1 = 1)
+  const bool needs_a = f.pointwise == Pointwise::kMulSub || f.pointwise == Pointwise::kMul;
+  const bool needs_b = f.pointwise == Pointwise::kMulSub || f.pointwise == Pointwise::kSub;
+  if ((needs_a && !f.pointwise_a) || (needs_b && !f.pointwise_b))
+    throw InvalidArgument("cuda::ntt: a pointwise fusion without its operands");
+  // One point: every variant is the identity (s^0 = 1, 1/1 = 1) unless something is fused.
+  if (log_n == 0 && f.pointwise == Pointwise::kNone && !f.scale_override) return;
   PassParams<F> p = base_params(log_n, dir, tables);
+  if (f.scale_override) p.scale = f.scale;
   if (f.coset_low) (p.inverse ? p.t.coset_inv[0] : p.t.coset[0]) = f.coset_low;
   F* scratch = static_cast<F*>(d_scratch);
   const uint32_t K = log_n;
   if (K <= 2) {
     p.in = d_data, p.out = d_data, p.count = batch;
     p.coset_in = coset && !p.inverse, p.coset_out = coset && p.inverse, p.scale_out = p.inverse && !f.skip_scale;
-    p.pointwise_a = f.pointwise_a, p.pointwise_b = f.pointwise_b;
+    p.pointwise = f.pointwise, p.pointwise_a = f.pointwise_a, p.pointwise_b = f.pointwise_b;
     ntt_tiny<F><<<(batch + 127) / 128, 128, 0, stream>>>(p);
     SNARKD_CUDA_CHECK_LAUNCH();
   } else if (K <= 10) {

@@ -18,8 +18,8 @@
 //      the n domain rows appends bellperson's input rows (a = w_j, b = c = 0), zero-pads, forms
 //      c = a∘b (snarkjs), for bellperson records the first row with a·b ≠ c (atomicMin), and
 //      checks that w_0 = 1.
-//   2. H scalars, in place in a: iNTT and coset NTT of a, b, c (shift 7 or ω₂ₙ); a = (a·b − c)
-//      ·1/(sⁿ − 1) (bellperson) or a·b − c (snarkjs); bellperson: coset iNTT, first n − 1 values
+//   2. H scalars, in place in a: iNTT and coset NTT of a, b (shift 7 or ω₂ₙ); bellperson:
+//      a = (coset iNTT(â·b̂) − iNTT(c))·1/(sⁿ − 1), first n − 1 values; snarkjs: a = â·b̂ − ĉ
 //      (enqueue_h_scalars: the fused h_phase(), or the unfused sequence, ProverPaths).
 //   3. MSMs, one after another: A (G1) and B (G1, G2) over the density-gathered witness (the
 //      witness itself for snarkjs's full queries), L over the aux values — each through the

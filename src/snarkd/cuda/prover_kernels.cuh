@@ -46,13 +46,24 @@ __global__ void qap_rows_kernel(F* a, F* b, F* c, const F* w, uint64_t m, uint64
   }
 }
 
-// a = (a·b − c)·factor on the coset (groth16::h_scalars' one pass); scale = false for snarkjs,
-// whose factor is 1 (Z = −2 is folded into its key).
+// a = a·b − c (the snarkjs H scalars on the coset; Z = −2 is folded into its key).
 template <class F>
-__global__ void h_pointwise_kernel(F* a, const F* b, const F* c, uint64_t n, F factor, bool scale) {
+__global__ void mul_sub_kernel(F* a, const F* b, const F* c, uint64_t n) {
+  for (uint64_t i = first_index(); i < n; i += grid_stride()) a[i] = a[i] * b[i] - c[i];
+}
+
+// a = a·b.
+template <class F>
+__global__ void mul_kernel(F* a, const F* b, uint64_t n) {
+  for (uint64_t i = first_index(); i < n; i += grid_stride()) a[i] = a[i] * b[i];
+}
+
+// a = (a − b)·factor, or a − b without scale.
+template <class F>
+__global__ void sub_scale_kernel(F* a, const F* b, uint64_t n, F factor, bool scale) {
   for (uint64_t i = first_index(); i < n; i += grid_stride()) {
-    const F v = a[i] * b[i] - c[i];
-    a[i] = scale ? v * factor : v;
+    const F d = a[i] - b[i];
+    a[i] = scale ? d * factor : d;
   }
 }
 
@@ -62,20 +73,33 @@ __global__ void gather_kernel(const F* w, const uint32_t* index, uint64_t count,
   for (uint64_t k = first_index(); k < count; k += grid_stride()) out[k] = w[index[k]];
 }
 
-// The H scalars into a by the plain sequence (groth16::h_scalars): for a, b, c an inverse NTT and
-// a coset NTT (the tables' shift), one pointwise pass, and for bellperson the coset inverse back
-// to the n − 1 coefficients. b, c and ntt_scratch (ntt_scratch_bytes(k)) are clobbered.
+// The H scalars into a by the plain sequence (groth16::h_scalars): a and b to the coset (inverse
+// NTT, coset NTT with the tables' shift); snarkjs: c too, and a = a·b − c; bellperson: a = a·b,
+// its coset inverse, c's inverse, and a = (a − c)·h_factor — the coefficients of h, c never on the
+// coset (h_phase.hpp says why that is the same vector). b, c and ntt_scratch
+// (ntt_scratch_bytes(k)) are clobbered.
 template <class F>
 void enqueue_h_unfused(const NttTablesT<F>& t, uint32_t k, bool bellperson, const F& h_factor, F* a, F* b, F* c,
                        void* ntt_scratch, cudaStream_t stream) {
-  for (F* v : {a, b, c}) {
+  const uint64_t n = uint64_t{1} << k;
+  auto to_coset = [&](F* v) {
     ntt(v, k, Direction::kInverse, false, t, ntt_scratch, stream);
     ntt(v, k, Direction::kForward, true, t, ntt_scratch, stream);
+  };
+  to_coset(a);
+  to_coset(b);
+  if (!bellperson) {
+    to_coset(c);
+    mul_sub_kernel<F><<<blocks_for(n), kThreads, 0, stream>>>(a, b, c, n);
+    SNARKD_CUDA_CHECK_LAUNCH();
+    return;
   }
-  const uint64_t n = uint64_t{1} << k;
-  h_pointwise_kernel<F><<<blocks_for(n), kThreads, 0, stream>>>(a, b, c, n, h_factor, bellperson);
+  mul_kernel<F><<<blocks_for(n), kThreads, 0, stream>>>(a, b, n);
   SNARKD_CUDA_CHECK_LAUNCH();
-  if (bellperson) ntt(a, k, Direction::kInverse, true, t, ntt_scratch, stream);
+  ntt(a, k, Direction::kInverse, true, t, ntt_scratch, stream);
+  ntt(c, k, Direction::kInverse, false, t, ntt_scratch, stream);
+  sub_scale_kernel<F><<<blocks_for(n), kThreads, 0, stream>>>(a, c, n, h_factor, true);
+  SNARKD_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace snarkd::cuda::detail::prover_kernels

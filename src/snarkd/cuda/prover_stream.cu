@@ -15,6 +15,8 @@ using detail::prover_kernels::blocks_for;
 using detail::prover_kernels::first_index;
 using detail::prover_kernels::grid_stride;
 using detail::prover_kernels::kThreads;
+using detail::prover_kernels::mul_kernel;
+using detail::prover_kernels::sub_scale_kernel;
 constexpr uint32_t kSumThreads = 128;  // sum_points: 128 G2 XYZZ points = 48 KiB of shared memory
 
 static_assert(kThreads == r1cs::kRowGroup, "a block scans one row group of a short-form chunk");
@@ -117,17 +119,6 @@ __global__ void split_layer_kernel(Fr* v, uint32_t level, bool dit, bool inverse
   const uint64_t pairs = uint64_t{1} << (t.log_n - 1);
   for (uint64_t p = first_index(); p < pairs; p += grid_stride())
     stream_ops::split_butterfly(v, p, level, dit, inverse, scale, t);
-}
-
-__global__ void mul_kernel(Fr* a, const Fr* b, uint64_t n) {
-  for (uint64_t i = first_index(); i < n; i += grid_stride()) a[i] = a[i] * b[i];
-}
-
-__global__ void sub_scale_kernel(Fr* a, const Fr* b, uint64_t n, Fr factor, bool scale) {
-  for (uint64_t i = first_index(); i < n; i += grid_stride()) {
-    const Fr d = a[i] - b[i];
-    a[i] = scale ? d * factor : d;
-  }
 }
 
 __global__ void gather_split_kernel(const Fr* v, uint64_t first, uint64_t count, uint32_t log_n, uint32_t depth,
@@ -278,12 +269,12 @@ void launch_split_layer(Fr* v, uint32_t level, bool dit, bool inverse, stream_op
 }
 
 void launch_mul(Fr* a, const Fr* b, uint64_t n, cudaStream_t stream) {
-  mul_kernel<<<blocks_for(n), kThreads, 0, stream>>>(a, b, n);
+  mul_kernel<Fr><<<blocks_for(n), kThreads, 0, stream>>>(a, b, n);
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 
 void launch_sub_scale(Fr* a, const Fr* b, uint64_t n, Fr factor, bool scale, cudaStream_t stream) {
-  sub_scale_kernel<<<blocks_for(n), kThreads, 0, stream>>>(a, b, n, factor, scale);
+  sub_scale_kernel<Fr><<<blocks_for(n), kThreads, 0, stream>>>(a, b, n, factor, scale);
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 

@@ -27,9 +27,11 @@
 //   flushed through a Pippenger if it would overflow, then one kernel adds the bases of the ones
 //   into per-thread accumulators and gathers the others' bases and scalars into the tail; at the
 //   end the tail's Pippenger and a tree over the accumulators.
-// The H transforms fold their 1/n (and bellperson's 1/Z) into scaled copies of the coset tables
-// as h_phase does (ProverPaths::fused_h; SNARKD_H_PHASE=unfused: the plain transforms and a
-// scaling pass); the memory plan holds two n-vectors, so the pointwise products stay kernels.
+// The H transforms are h_phase's (6 for bellperson: c's coefficients, never its coset values)
+// and fold their 1/n (and bellperson's 1/Z) into scaled copies of the coset tables as h_phase
+// does (ProverPaths::fused_h; SNARKD_H_PHASE=unfused: the plain transforms and a scaling pass);
+// the memory plan holds two n-vectors, so â·b̂ stays a kernel (pass 2 writes c where b̂ was), and
+// the last transform subtracts c's coefficients as it stores.
 // The split NTT (stream_ops::dif_pair) needs n/2^d scratch instead of n: d = 2 for bellperson
 // keys (the H scalars come back in natural order), d = 0 for snarkjs keys (their H scalars are
 // coset evaluations in natural order, which the MSM pairs with the H query).

@@ -257,12 +257,14 @@ void stop_point(const std::stop_token& stop, cudaStream_t stream, cudaEvent_t sy
 
 // The fused H's scaled coset tables (ProverPaths::fused_h), in the layout's H tables: fwd =
 // κ·s^j with κ = 1/m for the transforms to the coset (the inverse before it skips its 1/m), inv =
-// κ·s^(−j) with κ = f/m for the one back (f = 1/Z; the subtraction before it then scales
-// nothing). m: the transforms' size (the blocks', or n at depth 0). Null tables: unfused — also
-// for one-point transforms (m = 1), which ntt() skips as the identity, so a κ would be lost.
+// κ·s^(−j) with κ = f/m for the one back (f = 1/Z), and c's inverse scaled by f/m instead of 1/m,
+// so the subtraction fused into the transform back scales nothing. m: the transforms' size (the
+// blocks', or n at depth 0). Null tables: unfused — also for one-point transforms (m = 1), which
+// ntt() skips as the identity, so a κ would be lost.
 struct HTables {
   const Fr* fwd = nullptr;
   const Fr* inv = nullptr;
+  Fr coeff_scale{};  // f/m (bellperson)
 };
 
 HTables enqueue_h_tables(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* base, cudaStream_t stream) {
@@ -275,59 +277,69 @@ HTables enqueue_h_tables(const DeviceProvingKey& key, const StreamLayout& l, uin
   detail::enqueue_scaled_coset_low(t, false, m_inv, fwd, stream);
   if (key.flavour() != groth16::KeyFlavour::kBellperson) return {fwd, nullptr};  // no transform back
   detail::enqueue_scaled_coset_low(t, true, key.view().h_factor * m_inv, inv, stream);
-  return {fwd, inv};
+  return {fwd, inv, key.view().h_factor * m_inv};
 }
 
-// One transform of the H computation; fused: an inverse leaves out 1/m, a coset transform takes
-// the scaled table `low` for its coset powers.
-void h_ntt(Fr* v, uint32_t log_m, Direction dir, bool coset, const NttTables& t, bool fused, const Fr* low,
-           void* scratch, cudaStream_t stream) {
-  if (!fused) return ntt(v, log_m, dir, coset, t, scratch, stream);
-  detail::NttFusion f{};
-  if (coset) f.coset_low = low;
-  f.skip_scale = dir == Direction::kInverse;
-  detail::ntt_fused(v, log_m, dir, coset, t, scratch, stream, 1, f);
+// Natural-order evaluations on the domain → the coefficients in split order: the DIF layers
+// (ω⁻¹, ½; none at depth 0), then each block's inverse NTT with fusion f.
+void split_inverse(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch,
+                   const detail::NttFusion& f, cudaStream_t stream) {
+  const uint32_t L = key.log_domain(), d = l.depth;
+  const uint64_t m = uint64_t{1} << (L - d);
+  for (uint32_t level = 0; level < d; ++level)
+    detail::launch_split_layer(v, level, false, true, stream_ops::BlockScale::kNone, key.view().twiddles, stream);
+  for (uint64_t b = 0; b < (uint64_t{1} << d); ++b)
+    detail::ntt_fused(v + b * m, L - d, Direction::kInverse, false, key.ntt_tables(), scratch, stream, 1, f);
 }
 
 // Natural-order evaluations on the domain → natural-order evaluations on the coset (inverse
-// NTT, coset NTT): split (prover_stream_ops.hpp) or, at depth 0, the plain pair.
+// NTT, coset NTT): split (prover_stream_ops.hpp) or, at depth 0, the plain pair. Fused: the
+// inverse leaves out 1/m, which rides on the coset powers (ht.fwd).
 void to_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch, const HTables& ht,
               cudaStream_t stream) {
   const uint32_t L = key.log_domain(), d = l.depth;
-  const NttTables& t = key.ntt_tables();
-  const bool fused = ht.fwd != nullptr;
-  if (d == 0) {
-    h_ntt(v, L, Direction::kInverse, false, t, fused, nullptr, scratch, stream);
-    h_ntt(v, L, Direction::kForward, true, t, fused, ht.fwd, scratch, stream);
-    return;
-  }
-  const stream_ops::SplitTwiddles& tw = key.view().twiddles;
+  detail::NttFusion inv{}, fwd{};
+  inv.skip_scale = ht.fwd != nullptr;
+  fwd.coset_low = ht.fwd;
+  split_inverse(key, l, v, scratch, inv, stream);
   const uint64_t m = uint64_t{1} << (L - d);
-  for (uint32_t level = 0; level < d; ++level)
-    detail::launch_split_layer(v, level, false, true, stream_ops::BlockScale::kNone, tw, stream);
+  const NttTables& t = d ? *key.block_tables() : key.ntt_tables();
   for (uint64_t b = 0; b < (uint64_t{1} << d); ++b)
-    h_ntt(v + b * m, L - d, Direction::kInverse, false, t, fused, nullptr, scratch, stream);
-  for (uint64_t b = 0; b < (uint64_t{1} << d); ++b)
-    h_ntt(v + b * m, L - d, Direction::kForward, true, *key.block_tables(), fused, ht.fwd, scratch, stream);
+    detail::ntt_fused(v + b * m, L - d, Direction::kForward, true, t, scratch, stream, 1, fwd);
   for (uint32_t level = d; level-- > 0;)
     detail::launch_split_layer(v, level, true, false,
-                               level == d - 1 ? stream_ops::BlockScale::kInputs : stream_ops::BlockScale::kNone, tw,
-                               stream);
+                               level == d - 1 ? stream_ops::BlockScale::kInputs : stream_ops::BlockScale::kNone,
+                               key.view().twiddles, stream);
 }
 
-// Natural-order coset evaluations → the coefficients (split order when d > 0); fused, times f.
-void from_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch, const HTables& ht,
-                cudaStream_t stream) {
+// c's coefficients (split order when d > 0); fused, times f.
+void to_coeffs(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, void* scratch, const HTables& ht,
+               cudaStream_t stream) {
+  detail::NttFusion f{};
+  f.scale_override = ht.inv != nullptr;
+  f.scale = ht.coeff_scale;
+  split_inverse(key, l, v, scratch, f, stream);
+}
+
+// Natural-order coset evaluations v → the coefficients (split order when d > 0). Fused: times f,
+// and the last pass stores v − c (c: to_coeffs' result at the same positions).
+void from_coset(const DeviceProvingKey& key, const StreamLayout& l, Fr* v, const Fr* c, void* scratch,
+                const HTables& ht, cudaStream_t stream) {
   const uint32_t L = key.log_domain(), d = l.depth;
-  const bool fused = ht.inv != nullptr;
-  if (d == 0) return h_ntt(v, L, Direction::kInverse, true, key.ntt_tables(), fused, ht.inv, scratch, stream);
   const uint64_t m = uint64_t{1} << (L - d);
   for (uint32_t level = 0; level < d; ++level)
     detail::launch_split_layer(v, level, false, true,
                                level == d - 1 ? stream_ops::BlockScale::kOutputs : stream_ops::BlockScale::kNone,
                                key.view().twiddles, stream);
-  for (uint64_t b = 0; b < (uint64_t{1} << d); ++b)
-    h_ntt(v + b * m, L - d, Direction::kInverse, true, *key.block_tables(), fused, ht.inv, scratch, stream);
+  const NttTables& t = d ? *key.block_tables() : key.ntt_tables();
+  for (uint64_t b = 0; b < (uint64_t{1} << d); ++b) {
+    detail::NttFusion f{};
+    if (ht.inv) {
+      f.coset_low = ht.inv, f.skip_scale = true;
+      f.pointwise = detail::Pointwise::kSub, f.pointwise_b = c + b * m;
+    }
+    detail::ntt_fused(v + b * m, L - d, Direction::kInverse, true, t, scratch, stream, 1, f);
+  }
 }
 
 }  // namespace
@@ -369,7 +381,7 @@ void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws
   const HTables ht = prover_paths().fused_h ? enqueue_h_tables(key, l, base, stream) : HTables{};
   to_coset(key, l, v1, scratch, ht, stream);
   to_coset(key, l, v2, scratch, ht, stream);
-  detail::launch_mul(v1, v2, n, stream);
+  detail::launch_mul(v1, v2, n, stream);  // â·b̂
   stop_point(stop, stream, sync, "stream_qap_h");
   // Pass 2's rows are subscribed once pass 1 has read its own: subscribed as soon as pass 1's
   // chunks are all leased, their copies start as pass 1's slots free and take PCIe from pass 1's
@@ -378,12 +390,15 @@ void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws
   SNARKD_CUDA_CHECK(cudaEventSynchronize(sync));
   pass2();
   detail::launch_fill_zero(v2 + m, n - m, stream);
-  to_coset(key, l, v2, scratch, ht, stream);
-  // Fused: f rides on the coset inverse's table (bellperson; snarkjs has none).
-  detail::launch_sub_scale(v1, v2, n, key.view().h_factor, bellperson && ht.inv == nullptr, stream);
-  if (bellperson) {  // the satisfiability check: H's coefficient n − 1 (prover_stream.hpp)
-    from_coset(key, l, v1, scratch, ht, stream);
+  if (bellperson) {  // h = f·(coset_intt(â·b̂) − intt(c)) (h_phase.hpp): c never on the coset
+    to_coeffs(key, l, v2, scratch, ht, stream);
+    from_coset(key, l, v1, v2, scratch, ht, stream);
+    if (ht.inv == nullptr) detail::launch_sub_scale(v1, v2, n, key.view().h_factor, true, stream);
+    // The satisfiability check: H's coefficient n − 1 (prover_stream.hpp).
     detail::launch_flag_nonzero(v1 + stream_ops::split_position(n - 1, key.log_domain(), l.depth), fail, stream);
+  } else {  // snarkjs: â·b̂ − ĉ on the coset
+    to_coset(key, l, v2, scratch, ht, stream);
+    detail::launch_sub_scale(v1, v2, n, Fr::zero(), false, stream);
   }
   if (timer) timer->phase("h", stream);
   stop_point(stop, stream, sync, "stream_qap_h");
