@@ -200,7 +200,7 @@ void h_msm_g1(const G1Affine* bases, const Fr* scalars, uint64_t n, G1Xyzz* out,
 // Which of two equivalent device paths the GPU provers take (same proofs; the A/B switch of the
 // benchmarks, issue 20): the defaults are the fast ones.
 struct ProverPaths {
-  bool fused_h = true;   // H by h_phase() (h_phase.hpp); false: 7 transforms + a pointwise kernel
+  bool fused_h = true;   // H by h_phase() (h_phase.hpp); false: the same transforms, pointwise kernels apart
   bool shared_b = true;  // one classification of the B scalars for the B G1 and B G2 MSMs
   // The streamed H MSM: (the default) buckets carried across the H query's chunks and reduced
   // once, or a whole Pippenger per chunk (prover_stream.hpp). A PoRep partition's 19 chunks at
