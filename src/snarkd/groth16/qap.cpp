@@ -84,8 +84,8 @@ std::vector<F> h_scalars(KeyFlavour flavour, uint32_t log_domain, QapEvaluations
   // Bellperson: h = coset_intt((a·b − c)/Z) with Z(s·ωⁱ) = sⁿ − 1 on every coset point. The
   // coset inverse is linear and undoes the coset transform of c's coefficients, so
   //   h = f·(coset_intt(a·b) − intt(c)),  f = 1/(sⁿ − 1):
-  // the same vector for any a, b, c (the satisfiability check below still reads it) with 6
-  // transforms instead of 7 (c never goes to the coset).
+  // the same vector for any a, b, c (so the callers' check of its top coefficient keeps its
+  // meaning) with 6 transforms instead of 7 (c never goes to the coset).
   pointwise([&](size_t i) { e.a[i] *= e.b[i]; });
   poly::coset_intt(domain, e.a, shift);
   poly::intt(domain, e.c);
