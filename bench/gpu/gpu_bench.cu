@@ -2,7 +2,7 @@
 // timed runs (CUDA events around each run, on one non-blocking stream) after warm-up runs.
 //
 //   snarkd_gpu_bench [--min-log=20] [--max-log=28] [--reps=7] [--generator=7]
-//                    [--only=ntt|msm|split|spmv|window|products|kinds|stream|h|all] [--precomp-gib=64] [--precomp-c=N]
+//                    [--only=ntt|msm|split|spmv|window|products|kinds|stream|h|sort|all] [--precomp-gib=64] [--precomp-c=N]
 //                    [--precomp-only]
 //                    [--constraints=130278869] [--curve=bls12-381|bn254]
 //
@@ -18,7 +18,8 @@
 // (G1 at 52,000 and 2^min..2^max, G2 up to 2^24; msm_bench.cu);
 // --only=products|kinds|stream|h run kinds_bench.cu (field throughput per SM; the MSM accumulation
 // kinds side by side; the streamed H MSM's pass widths and lane waves at 2^max-log; the fused H
-// phase against the unfused sequence); "all" (the default) is NTT + MSM.
+// phase against the unfused sequence); --only=sort times the MSM's key sort alone (sort_bench.cu);
+// "all" (the default) is NTT + MSM.
 // --curve=bn254 measures BN254's kernels instead (the field rates, then --only=ntt, msm, products,
 // kinds or all: NTT over BN254's Fr, plain G1/G2 MSM); the other modes are BLS12-381's only.
 #include <algorithm>
@@ -53,7 +54,7 @@ struct Options {
 [[noreturn]] void usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s [--min-log=N] [--max-log=N] [--reps=N>=5] [--generator=5|7]"
-               " [--only=ntt|msm|split|spmv|window|products|kinds|stream|h|all] [--precomp-gib=N] [--precomp-c=4..24]"
+               " [--only=ntt|msm|split|spmv|window|products|kinds|stream|h|sort|all] [--precomp-gib=N] [--precomp-c=4..24]"
                " [--precomp-only]"
                " [--constraints=N] [--curve=bls12-381|bn254]\n",
                argv0);
@@ -77,7 +78,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--curve=bn254") o.curve = Curve::kBn254;
     else if (a == "--only=ntt" || a == "--only=msm" || a == "--only=split" || a == "--only=spmv" ||
              a == "--only=window" || a == "--only=products" || a == "--only=kinds" || a == "--only=stream" ||
-             a == "--only=h" ||
+             a == "--only=h" || a == "--only=sort" ||
              a == "--only=all")
       o.only = a.substr(7);
     else usage(argv[0]);
@@ -302,6 +303,7 @@ int main(int argc, char** argv) {
     if (o.only == "kinds") bench_kinds(o.min_log, o.max_log, o.reps, o.curve, s);
     if (o.only == "stream") bench_stream(o.max_log, o.reps, s);
     if (o.only == "h") bench_h_phase(o.min_log, o.max_log, o.reps, o.generator, s);
+    if (o.only == "sort") bench_sort(o.reps, s);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

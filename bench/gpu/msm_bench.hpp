@@ -34,6 +34,9 @@ void bench_h_phase(uint32_t min_log, uint32_t max_log, uint32_t reps, uint64_t g
 // The streamed H MSM's shape at 2^log_n: chunks of 2^23, pass widths × lane waves (kinds_bench.cu).
 void bench_stream(uint32_t log_n, uint32_t reps, const Stream& s);
 
+// The MSM's (key, value) sort at 2^27 and 2^28 entries per call variant (sort_bench.cu).
+void bench_sort(uint32_t reps, const Stream& s);
+
 // SpMV of a synthetic PoRep-shaped circuit of `constraints` rows (A, B, C), with the floors at
 // the measured Fr multiplication and copy rates.
 void bench_spmv(uint64_t constraints, uint32_t reps, double fr_mul_per_s, double bytes_per_s, const Stream& s);

@@ -95,7 +95,7 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& sc
     for (size_t e = 0; e < valid; ++e) mark_run_bounds(k2.data(), valid, e, s.c, buckets, lo.data(), hi.data());
     ChunkArgs<F> a{k2.data(), v2.data(), reinterpret_cast<const Affine<F>*>(pts.data()),
                    &valid,    s.c,       buckets,
-                   chunks,    pass,      reinterpret_cast<Xyzz<F>*>(out.data()),
+                   chunks,    pass,      reinterpret_cast<Xyzz<F>*>(out.data()) + size_t(pass.v0) * buckets,
                    head.data(), tail.data(), lo.data(),
                    hi.data(),   group.data()};
     if (lanes == Lanes::kXyzz) {

@@ -4,7 +4,8 @@
 // batch-affine lanes and the one-thread-per-bucket kernel): sizes 0, 1, 2, 31, 2^k ± 1 (n not a
 // power of two, n below the window count); zero, one, −1 and r − 1 scalars; all-zero vectors;
 // infinities and repeated bases; P − P; every point in one bucket; every window width on small
-// inputs, up to 22 bits; the XYZZ lanes in 1 to 16 waves. The stream-ordered test poisons the
+// inputs, up to 22 bits; passes of 1 to 3 windows, each reducing its own buckets; the XYZZ lanes
+// in 1 to 16 waves. The stream-ordered test poisons the
 // result and the scratch before running.
 #include <gtest/gtest.h>
 
@@ -96,7 +97,7 @@ TYPED_TEST(CudaMsm, DefaultAccumulationResolves) {
   using F = DeviceFieldOf<TypeParam>;
   EXPECT_NE(msm_resolve_accumulation<F>(MsmAccumulation::kDefault), MsmAccumulation::kDefault);
   EXPECT_GE(msm_window<F>(size_t{1} << 24), 4u);
-  EXPECT_LE(msm_window<F>(size_t{1} << 27), 20u);
+  EXPECT_LE(msm_window<F>(size_t{1} << 27), 22u);
 }
 
 TYPED_TEST(CudaMsm, EdgeCases) {
@@ -184,6 +185,47 @@ TYPED_TEST(CudaMsm, StreamOrderedWithPoisonedOutputAndScratch) {
     msm<F>(d_b.data(), d_s.data(), n, d_r.data(), sc.data(), sc.size(), stream, o);
     EXPECT_EQ(test::to_host<ec::Xyzz<C>>(d_r, stream)[0].to_jacobian(), want) << msm_accumulation_name(a);
   }
+}
+
+// Passes of 1, 2 and 3 windows (the last one shorter) through detail::pippenger without copies:
+// each pass reduces its own windows' buckets, which the next pass reuses (msm_kernels.cuh,
+// Plan::pass_buckets). Scratch poisoned and sized by msm_scratch_bytes' one-pass bound where the
+// layout is msm()'s, else by pippenger_scratch_bytes; a pass's buckets are fewer than all windows'.
+TYPED_TEST(CudaMsm, PassesReduceTheirOwnBuckets) {
+  SNARKD_SKIP_WITHOUT_GPU();
+  using C = TypeParam;
+  using F = DeviceFieldOf<C>;
+  auto g = snarkd::test::current_test_rng();
+  const size_t n = 777;
+  const auto b = random_points<C>(g, n);
+  const auto s = random_scalars<C>(g, n);
+  const auto want = msm::msm<C>(b, s);
+  Stream stream;
+  auto d_b = test::to_device<Affine<F>>(b, stream);
+  auto d_s = test::to_device<ScalarOf<F>>(s, stream);
+  DeviceBuffer<Xyzz<F>> d_r(1);
+  const std::vector<uint32_t> widths =
+      kIsPrimeField<F> ? std::vector<uint32_t>{9, 13, 22} : std::vector<uint32_t>{9, 13};
+  for (uint32_t c : widths)
+    for (MsmAccumulation a : {MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine})
+      for (size_t per_pass : {1, 2, 3}) {
+        detail::WindowLayout l = detail::plain_layout<F>(n, MsmOptions{c, a});
+        l.max_pass_entries = per_pass * n;
+        const size_t all = detail::pippenger_scratch_bytes<F>(n, l);
+        DeviceBuffer<uint8_t> scratch(all);
+        scratch.fill_bytes(0xa5, stream);
+        d_r.fill_bytes(0xff, stream);
+        detail::pippenger<F>(d_b.data(), d_s.data(), n, l, d_r.data(), scratch.data(), scratch.size(), stream, "test");
+        EXPECT_EQ(test::to_host<ec::Xyzz<C>>(d_r, stream)[0].to_jacobian(), want)
+            << "c=" << c << " " << msm_accumulation_name(a) << " passes of " << per_pass;
+      }
+  // msm()'s scratch: one pass's buckets where its passes are several (2^27 points: passes of 2
+  // of the 16 windows), the same as all windows' where one pass takes them all.
+  const size_t big = size_t{1} << 27;
+  EXPECT_LT(msm_scratch_bytes<F>(big, MsmOptions{16}),
+            detail::pippenger_scratch_bytes<F>(big, detail::plain_layout<F>(big, MsmOptions{16})));
+  EXPECT_EQ(msm_scratch_bytes<F>(n, MsmOptions{16}),
+            detail::pippenger_scratch_bytes<F>(n, detail::plain_layout<F>(n, MsmOptions{16})));
 }
 
 // Larger inputs where chunks hold many runs and runs span many chunks: 2^20 + 3 random-scalar

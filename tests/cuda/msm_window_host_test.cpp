@@ -22,7 +22,7 @@ void check(const char* name) {
       const size_t n = size_t{1} << k;
       const uint32_t c = msm_window<F>(n, a);
       EXPECT_GE(c, 4u);
-      EXPECT_LE(c, 20u);
+      EXPECT_LE(c, 22u);
       if (k >= 1) {
         EXPECT_EQ(msm_window<F>(n / 2 + 1, a), c) << "n = 2^" << k << " / 2 + 1";
       }

@@ -62,7 +62,7 @@ struct MsmOptions {
 };
 
 // The window size msm() uses for n points with accumulation `a` when window_bits = 0. Chunked:
-// the c ∈ [4, 20] minimising a cost model (entries·(addition + sort) + buckets·reduction, fitted
+// the c ∈ [4, 22] minimising a cost model (entries·(addition + sort) + buckets·reduction, fitted
 // to H200 figures), evaluated at n rounded up to a power of two so that c only changes there;
 // kBucketThreads: 16 from 2^15 points, 13 from 2^14, ≈ log₂n − 4 below (widths whose top window
 // is not nearly empty: one thread adds a bucket's whole run).
@@ -114,6 +114,8 @@ template <class F>
 size_t pippenger_scratch_bytes(size_t n, const WindowLayout& l);
 
 // *d_result = Σ_w 2^(c·w) Σ_i digit_w(s_i)·P_i with d_points holding the copies·n virtual points.
+// Without copies each pass's windows are reduced after the pass, so its buckets take one pass's
+// windows of the scratch (msm_scratch_bytes); pippenger_scratch_bytes(n, l) is always enough.
 template <class F>
 void pippenger(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n, const WindowLayout& l,
                Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who);

@@ -137,7 +137,7 @@ struct ChunkArgs {
   const uint32_t* valid;  // device word: number of non-sentinel entries (set after the sort)
   uint32_t c, buckets, chunks;  // buckets per virtual window: 2^(c−1) + 1
   Pass pass;
-  Xyzz<F>* bucket_out;  // all virtual windows' buckets; the pass writes v0 .. v0 + vc − 1
+  Xyzz<F>* bucket_out;  // the pass's buckets: virtual window v0's first, then v0 + 1 .. v0 + vc − 1
   Xyzz<F>* head;        // [chunks]
   Xyzz<F>* tail;        // [chunks]
   // Each bucket's run of entries [run_lo[t], run_hi[t]), t = vl·buckets + j (mark_run_bounds).
@@ -147,7 +147,7 @@ struct ChunkArgs {
 };
 
 // The pass's bucket that `key` names, t = vl·buckets + j for key = vl·2^c + j: the index of the
-// run bounds and, offset by the pass's first virtual window, of the bucket itself.
+// run bounds and of the bucket itself in bucket_out.
 SNARKD_HD size_t bucket_index(uint32_t key, uint32_t c, uint32_t buckets) {
   return size_t(key >> c) * buckets + (key & ((1u << c) - 1));
 }
@@ -179,7 +179,7 @@ SNARKD_HD Affine<F> signed_point(const ChunkArgs<F>& a, uint32_t v) {
 
 template <class F>
 SNARKD_HD Xyzz<F>* bucket_of(const ChunkArgs<F>& a, uint32_t key) {
-  return a.bucket_out + size_t(a.pass.v0) * a.buckets + bucket_index(key, a.c, a.buckets);
+  return a.bucket_out + bucket_index(key, a.c, a.buckets);
 }
 
 // Where a lane's finished run goes: the chunk's first run → head, its last (another run) → tail,
@@ -530,7 +530,7 @@ SNARKD_HD void fixup_chunk(const ChunkArgs<F>& a, uint32_t k) {
 template <class F>
 SNARKD_HD void clear_if_empty(const ChunkArgs<F>& a, uint32_t t) {
   if (a.run_lo[t] == a.run_hi[t] && !continues(a.pass, t / a.buckets))
-    a.bucket_out[size_t(a.pass.v0) * a.buckets + t] = Xyzz<F>::infinity();
+    a.bucket_out[t] = Xyzz<F>::infinity();
 }
 
 }  // namespace snarkd::cuda::msm_detail

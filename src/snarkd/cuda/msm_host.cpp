@@ -73,7 +73,10 @@ uint32_t legacy_window(size_t n) {
   return c <= 9 ? 8 : 10;
 }
 
-constexpr uint32_t kMaxChunkedWindow = 20;  // 13 windows of 2^19 buckets: 1.3 GiB of G1 buckets
+// c = 22 from 2^26 points: 12 windows instead of 13 (H200, `--only=window`, 2026-12-05: 2^26
+// 462.1 against 476.2 ms at c = 20, 2^27 906.2 against 943.3); the plain MSM holds one pass's
+// buckets (2 or 4 windows of 2^21: 0.8 or 1.6 GB G1), so the wider window costs no memory there.
+constexpr uint32_t kMaxChunkedWindow = 22;
 
 }  // namespace
 
@@ -129,6 +132,9 @@ void check_layout(const WindowLayout& l, size_t n, const char* who) {
     throw InvalidArgument(w + ": " + std::to_string(l.copies) + " copies of " + std::to_string(n) +
                           " points exceed 2^31 virtual points");
   if (l.lane_waves > 16) throw InvalidArgument(w + ": lane_waves " + std::to_string(l.lane_waves) + " above 16");
+  // A pass's entries, ≤ max(n, max_pass_entries), are the sort's 32-bit item count (msm_kernels.cuh).
+  if (l.max_pass_entries == 0 || l.max_pass_entries > (size_t{1} << 31))
+    throw InvalidArgument(w + ": max_pass_entries " + std::to_string(l.max_pass_entries) + " not in [1, 2^31]");
   // Keys must leave room for the zero-digit sentinel (msm_accumulate.hpp): c + ⌈log₂ W'⌉ ≤ 31.
   if (l.c + std::bit_width(l.virtual_windows - 1) > 31) throw InvalidArgument(w + ": sort keys wider than 31 bits");
 }

@@ -10,7 +10,10 @@
 //   accumulation: kBucketThreads (one thread per bucket, the earlier kernel) or chunked
 //   (msm_accumulate.hpp: XYZZ lanes or batch-affine lanes, then the per-bucket fix-up);
 // then per virtual window the running-sum reduction (several blocks per window, a tree per block
-// and per window) and one Horner kernel.
+// and per window) and one Horner kernel. A whole MSM without copies (pippenger) reduces each
+// pass's windows right after the pass, so its buckets need room for one pass's windows only
+// (Plan::pass_buckets): at c = 22 and 2^27 points, 2 windows of 2^21 G1 buckets (0.8 GB) instead
+// of all 12 (4.8 GB). Chunked MSMs (pippenger_chunk) carry every window's buckets across calls.
 #pragma once
 #include <algorithm>
 #include <bit>
@@ -75,6 +78,8 @@ struct Plan {
   MsmAccumulation mode = MsmAccumulation::kBucketThreads;
   Order order;
   uint32_t per_pass = 0, buckets = 0, blocks_per_window = 1;  // buckets per window: 2^(c−1) + 1
+  bool pass_buckets = false;    // buckets for one pass's windows, reduced after each pass
+  uint32_t bucket_windows = 0;  // windows the buckets hold: the pass's (pass_buckets) or all
   uint32_t lane_threads = 0, chunks = 0;                       // chunked modes: upper bounds (scratch)
   int key_bits = 0;
   uint32_t sentinel = 0;
@@ -108,8 +113,16 @@ inline void plan_lanes(Plan& p) {
   }
 }
 
+// The sort's item count, 32 bits: CUB then takes 32-bit offsets (23 items a thread on sm_90
+// against 17 with 64-bit ones; 2^27 pairs of 21-bit keys: 2.77 against 3.17 ms on the H200,
+// `snarkd_gpu_bench --only=sort`). Entries ≤ max(n, max_pass_entries) < 2^31 (check_layout).
+inline uint32_t sort_count(size_t entries) { return uint32_t(entries); }
+
+// pass_buckets asks for one pass's buckets (whole MSMs; granted without copies, where every pass
+// starts a window: no bucket continues from an earlier pass). The scratch is never larger than
+// the plan without it, so pippenger_scratch_bytes' bound serves both.
 template <class F>
-Plan make_plan(size_t n, const WindowLayout& l, const char* who) {
+Plan make_plan(size_t n, const WindowLayout& l, const char* who, bool pass_buckets = false) {
   detail::check_layout(l, n, who);
   Plan p;
   p.l = l;
@@ -117,15 +130,21 @@ Plan make_plan(size_t n, const WindowLayout& l, const char* who) {
   p.order = order_of(l);
   p.per_pass = n == 0 ? l.windows : std::max<uint32_t>(1, std::min<size_t>(l.windows, l.max_pass_entries / n));
   p.buckets = (1u << (l.c - 1)) + 1;
-  p.blocks_per_window = blocks_per_window(p.buckets, l.virtual_windows);
+  p.pass_buckets = pass_buckets && l.copies == 1;
+  p.bucket_windows = p.pass_buckets ? std::min(p.per_pass, l.virtual_windows) : l.virtual_windows;
+  p.blocks_per_window = blocks_per_window(p.buckets, p.bucket_windows);
+  const size_t partials = std::max(size_t{p.bucket_windows} * p.blocks_per_window,
+                                   size_t{l.virtual_windows} * blocks_per_window(p.buckets, l.virtual_windows));
   p.entries = size_t{p.per_pass} * n;
   // A pass of per_pass positions spans at most min(per_pass, W') virtual windows.
   p.key_bits = int(l.c) + std::bit_width(std::min(p.per_pass, l.virtual_windows) - 1);
   p.sentinel = uint32_t((uint64_t{1} << p.key_bits) - 1);  // above every digit's key (msm_accumulate.hpp)
   plan_lanes(p);
-  if (n > 0)
-    SNARKD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, p.sort_temp, (uint32_t*)nullptr, (uint32_t*)nullptr,
-                                                      (uint32_t*)nullptr, (uint32_t*)nullptr, p.entries, 0, p.key_bits));
+  if (n > 0) {
+    cub::DoubleBuffer<uint32_t> keys, vals;
+    SNARKD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, p.sort_temp, keys, vals, sort_count(p.entries), 0,
+                                                      p.key_bits));
+  }
   size_t off = 0;
   auto take = [&off](size_t bytes) {
     const size_t at = off;
@@ -137,8 +156,8 @@ Plan make_plan(size_t n, const WindowLayout& l, const char* who) {
   p.keys_out = take(p.entries * 4);
   p.vals_out = take(p.entries * 4);
   p.temp = take(p.sort_temp);
-  p.bucket = take(size_t{l.virtual_windows} * p.buckets * sizeof(Xyzz<F>));
-  p.partial = take(size_t{l.virtual_windows} * p.blocks_per_window * sizeof(Xyzz<F>));
+  p.bucket = take(size_t{p.bucket_windows} * p.buckets * sizeof(Xyzz<F>));
+  p.partial = take(partials * sizeof(Xyzz<F>));
   p.sums = take(size_t{l.virtual_windows} * sizeof(Xyzz<F>));
   p.valid = take(sizeof(uint32_t));
   p.head = take(size_t{p.chunks} * sizeof(Xyzz<F>));
@@ -183,7 +202,7 @@ __global__ void accumulate_kernel(const ChunkArgs<F> a) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= size_t(a.pass.vc) * a.buckets) return;
   const uint32_t vl = uint32_t(t / a.buckets), j = uint32_t(t % a.buckets);
-  Xyzz<F>* bucket = a.bucket_out + size_t(a.pass.v0 + vl) * a.buckets + j;
+  Xyzz<F>* bucket = a.bucket_out + size_t(vl) * a.buckets + j;
   Xyzz<F> acc = continues(a.pass, vl) ? *bucket : Xyzz<F>::infinity();
   for (size_t k = a.run_lo[t], end = a.run_hi[t]; k < end; ++k) acc = acc.add_mixed(signed_point(a, a.vals[k]));
   *bucket = acc;
@@ -393,19 +412,25 @@ void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const
   digits_kernel<F><<<blocks_for(n), kThreads, 0, stream>>>(scalars, n, p.l.c, p.l.windows, p.order, pass, p.sentinel,
                                                         b.keys_in, b.vals_in);
   SNARKD_CUDA_CHECK_LAUNCH();
+  // In place over the two key and value arrays: the sorted entries end in either (CUB sets
+  // Current() on the host), and the temp holds only CUB's counters, not a third copy of both
+  // (2 GiB at 2^28 entries).
   size_t temp = p.sort_temp;
-  SNARKD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(b.temp, temp, b.keys_in, b.keys_out, b.vals_in, b.vals_out,
-                                                    entries, 0, p.key_bits, stream));
-  count_valid_kernel<F><<<1, 1, 0, stream>>>(b.keys_out, entries, p.sentinel, b.valid);
+  cub::DoubleBuffer<uint32_t> sk(b.keys_in, b.keys_out), sv(b.vals_in, b.vals_out);
+  SNARKD_CUDA_CHECK(
+      cub::DeviceRadixSort::SortPairs(b.temp, temp, sk, sv, sort_count(entries), 0, p.key_bits, stream));
+  const uint32_t *keys = sk.Current(), *vals = sv.Current();
+  count_valid_kernel<F><<<1, 1, 0, stream>>>(keys, entries, p.sentinel, b.valid);
   SNARKD_CUDA_CHECK_LAUNCH();
   const size_t bucket_threads = size_t(pass.vc) * p.buckets;
   SNARKD_CUDA_CHECK(cudaMemsetAsync(b.run_lo, 0, bucket_threads * sizeof(uint32_t), stream));
   SNARKD_CUDA_CHECK(cudaMemsetAsync(b.run_hi, 0, bucket_threads * sizeof(uint32_t), stream));
-  run_bounds_kernel<F><<<blocks_for(entries), kThreads, 0, stream>>>(b.keys_out, entries, b.valid, p.l.c, p.buckets,
+  run_bounds_kernel<F><<<blocks_for(entries), kThreads, 0, stream>>>(keys, entries, b.valid, p.l.c, p.buckets,
                                                                      b.run_lo, b.run_hi);
   SNARKD_CUDA_CHECK_LAUNCH();
-  ChunkArgs<F> a{b.keys_out, b.vals_out, points, b.valid,  p.l.c,    p.buckets, p.chunks,
-                 pass,       b.buckets,  b.head, b.tail, b.run_lo, b.run_hi, b.group};
+  Xyzz<F>* buckets = p.pass_buckets ? b.buckets : b.buckets + size_t(pass.v0) * p.buckets;
+  ChunkArgs<F> a{keys,       vals,       points, b.valid,  p.l.c,    p.buckets, p.chunks,
+                 pass,       buckets,    b.head, b.tail, b.run_lo, b.run_hi, b.group};
   if (p.mode == MsmAccumulation::kBucketThreads) {
     launch_bucket_threads<F>(a, stream);
     return;
@@ -444,31 +469,50 @@ void pippenger_chunk(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, si
   }
 }
 
+// Window sums S_v for the vc windows from v0 whose buckets start at `buckets`.
+template <class F>
+void reduce_windows(const Plan& p, const Buffers<F>& b, const Xyzz<F>* buckets, uint32_t v0, uint32_t vc,
+                    cudaStream_t stream) {
+  reduce_window_kernel<F><<<dim3(p.blocks_per_window, vc), kSegments, 0, stream>>>(buckets, p.buckets, b.partials);
+  SNARKD_CUDA_CHECK_LAUNCH();
+  combine_kernel<F><<<vc, kSegments, 0, stream>>>(b.partials, p.blocks_per_window, b.sums + v0);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+template <class F>
+void horner(const Plan& p, const Buffers<F>& b, Xyzz<F>* d_result, cudaStream_t stream) {
+  horner_kernel<F><<<1, 1, 0, stream>>>(b.sums, p.l.virtual_windows, p.l.c, d_result);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
 template <class F>
 void pippenger_reduce(size_t max_n, const WindowLayout& l, Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes,
                       cudaStream_t stream, const char* who) {
   const Plan p = make_plan<F>(max_n, l, who);
   const Buffers<F> b = checked_carve<F>(p, d_scratch, scratch_bytes, who);
-  reduce_window_kernel<F><<<dim3(p.blocks_per_window, l.virtual_windows), kSegments, 0, stream>>>(
-      b.buckets, p.buckets, b.partials);
-  SNARKD_CUDA_CHECK_LAUNCH();
-  combine_kernel<F><<<l.virtual_windows, kSegments, 0, stream>>>(b.partials, p.blocks_per_window, b.sums);
-  SNARKD_CUDA_CHECK_LAUNCH();
-  horner_kernel<F><<<1, 1, 0, stream>>>(b.sums, l.virtual_windows, l.c, d_result);
-  SNARKD_CUDA_CHECK_LAUNCH();
+  reduce_windows<F>(p, b, b.buckets, 0, l.virtual_windows, stream);
+  horner<F>(p, b, d_result, stream);
 }
 
+// A whole MSM: each pass's windows reduced after the pass where the plan holds one pass's
+// buckets (make_plan), else all windows after the last pass.
 template <class F>
 void pippenger(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n, const WindowLayout& l,
                Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who) {
+  const Plan p = make_plan<F>(n, l, who, true);
   if (n == 0) {
-    make_plan<F>(n, l, who);  // checks the layout
     set_infinity_kernel<F><<<1, 1, 0, stream>>>(d_result);
     SNARKD_CUDA_CHECK_LAUNCH();
     return;
   }
-  msm_detail::pippenger_chunk<F>(d_points, d_scalars, n, n, l, true, d_scratch, scratch_bytes, stream, who);
-  msm_detail::pippenger_reduce<F>(n, l, d_result, d_scratch, scratch_bytes, stream, who);
+  const Buffers<F> b = checked_carve<F>(p, d_scratch, scratch_bytes, who);
+  for (uint32_t q0 = 0; q0 < l.windows; q0 += p.per_pass) {
+    const Pass pass = make_pass(p.order, l.windows, q0, p.per_pass);
+    run_pass<F>(p, b, d_points, d_scalars, n, pass, stream);
+    if (p.pass_buckets) reduce_windows<F>(p, b, b.buckets, pass.v0, pass.vc, stream);
+  }
+  if (!p.pass_buckets) reduce_windows<F>(p, b, b.buckets, 0, l.virtual_windows, stream);
+  horner<F>(p, b, d_result, stream);
 }
 
 }  // namespace snarkd::cuda::msm_detail
@@ -499,9 +543,10 @@ void detail::pippenger_reduce(size_t max_n, const WindowLayout& l, Xyzz<F>* d_re
   msm_detail::pippenger_reduce<F>(max_n, l, d_result, d_scratch, scratch_bytes, stream, who);
 }
 
+// One pass's buckets (msm_detail::pippenger): at most pippenger_scratch_bytes.
 template <class F>
 size_t msm_scratch_bytes(size_t n, const MsmOptions& o) {
-  return detail::pippenger_scratch_bytes<F>(n, detail::plain_layout<F>(n, o));
+  return msm_detail::make_plan<F>(n, detail::plain_layout<F>(n, o), "msm", true).total;
 }
 template <class F>
 size_t msm_scratch_bytes(size_t n, uint32_t window_bits) {
