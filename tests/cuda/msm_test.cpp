@@ -154,56 +154,67 @@ TYPED_TEST(CudaMsm, LaneWaves) {
   EXPECT_THROW(msm_sync<C>(b, s, MsmOptions{0, MsmAccumulation::kChunkedXyzz, 17}), InvalidArgument);
 }
 
+// n random bases and scalars on the device, the CPU's sum, a result slot.
+template <class C>
+struct DeviceMsmInputs {
+  using F = DeviceFieldOf<C>;
+  size_t n;
+  std::vector<ec::Affine<C>> b;
+  Scalars<C> s;
+  ec::Jacobian<C> want;
+  Stream stream;
+  DeviceBuffer<Affine<F>> d_b;
+  DeviceBuffer<ScalarOf<F>> d_s;
+  DeviceBuffer<Xyzz<F>> d_r{1};
+  DeviceMsmInputs(std::mt19937_64& g, size_t count)
+      : n(count),
+        b(random_points<C>(g, n)),
+        s(random_scalars<C>(g, n)),
+        want(msm::msm<C>(b, s)),
+        d_b(test::to_device<Affine<F>>(b, stream)),
+        d_s(test::to_device<ScalarOf<F>>(s, stream)) {}
+  ec::Jacobian<C> result() { return test::to_host<ec::Xyzz<C>>(d_r, stream)[0].to_jacobian(); }
+};
+
 TYPED_TEST(CudaMsm, StreamOrderedWithPoisonedOutputAndScratch) {
   SNARKD_SKIP_WITHOUT_GPU();
   using C = TypeParam;
   using F = DeviceFieldOf<C>;
   auto g = snarkd::test::current_test_rng();
-  const size_t n = 5000;
-  const auto b = random_points<C>(g, n);
-  const auto s = random_scalars<C>(g, n);
-  const auto want = msm::msm<C>(b, s);
-  Stream stream;
-  auto d_b = test::to_device<Affine<F>>(b, stream);
-  auto d_s = test::to_device<ScalarOf<F>>(s, stream);
-  DeviceBuffer<Xyzz<F>> d_r(1);
+  DeviceMsmInputs<C> in(g, 5000);
+  const size_t n = in.n;
+  auto run = [&](DeviceBuffer<uint8_t>& scratch, size_t bytes, const MsmOptions& o) {
+    msm<F>(in.d_b.data(), in.d_s.data(), n, in.d_r.data(), scratch.data(), bytes, in.stream, o);
+  };
   DeviceBuffer<uint8_t> scratch(msm_scratch_bytes<F>(n));
-  d_r.fill_bytes(0xff, stream);
-  scratch.fill_bytes(0xa5, stream);
-  msm<F>(d_b.data(), d_s.data(), n, d_r.data(), scratch.data(), scratch.size(), stream);
-  EXPECT_EQ(test::to_host<ec::Xyzz<C>>(d_r, stream)[0].to_jacobian(), want);
-  EXPECT_THROW(msm<F>(d_b.data(), d_s.data(), n, d_r.data(), scratch.data(), scratch.size() - 1, stream),
-               InvalidArgument);
-  EXPECT_THROW(msm<F>(d_b.data(), d_s.data(), n, d_r.data(), scratch.data(), scratch.size(), stream, 25),
-               InvalidArgument);
+  in.d_r.fill_bytes(0xff, in.stream);
+  scratch.fill_bytes(0xa5, in.stream);
+  run(scratch, scratch.size(), MsmOptions{});
+  EXPECT_EQ(in.result(), in.want);
+  EXPECT_THROW(run(scratch, scratch.size() - 1, MsmOptions{}), InvalidArgument);
+  EXPECT_THROW(run(scratch, scratch.size(), MsmOptions{25}), InvalidArgument);
   // Every kind, stream-ordered, poisoned result and scratch.
   for (MsmAccumulation a : kKinds) {
     const MsmOptions o{0, a};
     DeviceBuffer<uint8_t> sc(msm_scratch_bytes<F>(n, o));
-    d_r.fill_bytes(0xff, stream);
-    sc.fill_bytes(0x5a, stream);
-    msm<F>(d_b.data(), d_s.data(), n, d_r.data(), sc.data(), sc.size(), stream, o);
-    EXPECT_EQ(test::to_host<ec::Xyzz<C>>(d_r, stream)[0].to_jacobian(), want) << msm_accumulation_name(a);
+    in.d_r.fill_bytes(0xff, in.stream);
+    sc.fill_bytes(0x5a, in.stream);
+    run(sc, sc.size(), o);
+    EXPECT_EQ(in.result(), in.want) << msm_accumulation_name(a);
   }
 }
 
 // Passes of 1, 2 and 3 windows (the last one shorter) through detail::pippenger without copies:
 // each pass reduces its own windows' buckets, which the next pass reuses (msm_kernels.cuh,
-// Plan::pass_buckets). Scratch poisoned and sized by msm_scratch_bytes' one-pass bound where the
-// layout is msm()'s, else by pippenger_scratch_bytes; a pass's buckets are fewer than all windows'.
+// Plan::pass_buckets), in poisoned scratch of pippenger_scratch_bytes (the all-window bound).
+// msm_scratch_bytes, one pass's buckets, is below that bound where the passes are several.
 TYPED_TEST(CudaMsm, PassesReduceTheirOwnBuckets) {
   SNARKD_SKIP_WITHOUT_GPU();
   using C = TypeParam;
   using F = DeviceFieldOf<C>;
   auto g = snarkd::test::current_test_rng();
-  const size_t n = 777;
-  const auto b = random_points<C>(g, n);
-  const auto s = random_scalars<C>(g, n);
-  const auto want = msm::msm<C>(b, s);
-  Stream stream;
-  auto d_b = test::to_device<Affine<F>>(b, stream);
-  auto d_s = test::to_device<ScalarOf<F>>(s, stream);
-  DeviceBuffer<Xyzz<F>> d_r(1);
+  DeviceMsmInputs<C> in(g, 777);
+  const size_t n = in.n;
   const std::vector<uint32_t> widths =
       kIsPrimeField<F> ? std::vector<uint32_t>{9, 13, 22} : std::vector<uint32_t>{9, 13};
   for (uint32_t c : widths)
@@ -213,11 +224,11 @@ TYPED_TEST(CudaMsm, PassesReduceTheirOwnBuckets) {
         l.max_pass_entries = per_pass * n;
         const size_t all = detail::pippenger_scratch_bytes<F>(n, l);
         DeviceBuffer<uint8_t> scratch(all);
-        scratch.fill_bytes(0xa5, stream);
-        d_r.fill_bytes(0xff, stream);
-        detail::pippenger<F>(d_b.data(), d_s.data(), n, l, d_r.data(), scratch.data(), scratch.size(), stream, "test");
-        EXPECT_EQ(test::to_host<ec::Xyzz<C>>(d_r, stream)[0].to_jacobian(), want)
-            << "c=" << c << " " << msm_accumulation_name(a) << " passes of " << per_pass;
+        scratch.fill_bytes(0xa5, in.stream);
+        in.d_r.fill_bytes(0xff, in.stream);
+        detail::pippenger<F>(in.d_b.data(), in.d_s.data(), n, l, in.d_r.data(), scratch.data(), scratch.size(),
+                             in.stream, "test");
+        EXPECT_EQ(in.result(), in.want) << "c=" << c << " " << msm_accumulation_name(a) << " passes of " << per_pass;
       }
   // msm()'s scratch: one pass's buckets where its passes are several (2^27 points: passes of 2
   // of the 16 windows), the same as all windows' where one pass takes them all.
