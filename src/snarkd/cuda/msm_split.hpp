@@ -26,8 +26,8 @@
 //
 // Memory for n scalars: split buffer ≈ 37·n bytes (flags, indices, gathered other scalars);
 // scratch for a tail of m points in one piece ≈ m·sizeof(Affine<F>) (gathered bases) +
-// msm_scratch_bytes(m): at n = 2^27 (G1, worst case m = n) ≈ 4.6 GiB + ≈ 18 GiB; less scratch
-// makes a longer tail run in chunks (msm_split_finish).
+// msm_scratch_bytes(m): at n = 2^27 (G1, worst case m = n) ≈ 4.6 GiB + 12 GiB + ≈ 5 GiB; less
+// scratch makes a longer tail run in chunks (msm_split_finish).
 #pragma once
 #include <cuda_runtime.h>
 
