@@ -97,7 +97,8 @@ typedef struct supraseal_error {
 } supraseal_error;
 
 /* Reads a bellperson .params file (Filecoin's own). cache = true: one shared copy per path (the
- * 4 most recently used are kept); false: a private copy. *ret must be a fresh handle. */
+ * 4 most recently used are kept); false: a private copy. *ret must be a fresh handle. A named
+ * pipe is read as it streams (a snarkd extension; waits for its writer) and never cached. */
 supraseal_error create_SRS(supraseal_srs* ret, const char* srs_path, bool cache);
 /* Drops the cache's copy for the SRS's path (and the device copies; handles stay valid). */
 void evict_SRS(const supraseal_srs* by_ref);

@@ -10,8 +10,10 @@
 # $B/tests/engine/test_engine_cuda_abc and test_cuda_abc_host
 # (ninja -C build snarkd_cli snarkd_ffi_porep_harness snarkd_supraseal test_engine_cuda_abc test_cuda_abc_host).
 #   usage: sh scripts/gpu/ffi_porep.sh
-#   env:   FFI_SETUP=gpu|cpu, FFI_DEVICE (cuda:0) for a dry run elsewhere; FFI_MODE=smoke|porep (smoke), FFI_CONSTRAINTS (smoke 2^20; porep 2^26 − 2^16: a 2^27
-#          key's .params file (~75 GB) does not fit this machine's 64 GiB disk), FFI_THREADS (3),
+#   env:   FFI_SETUP=gpu|cpu, FFI_DEVICE (cuda:0) for a dry run elsewhere; FFI_MODE=smoke|porep (smoke), FFI_CONSTRAINTS (smoke 2^20; porep
+#          130,278,869, a PoRep partition), FFI_PARAMS=file|pipe (smoke file, porep pipe: a 2^27 key's .params file, 72.6 GB,
+#          does not fit the GPU host's 64 GiB disk, so each harness run streams a fresh dev setup (seed 1) through a named pipe
+#          into create_SRS, and snarkd bench makes the same key itself), FFI_THREADS (3),
 #          FFI_PARTITIONS (6), B (build), OUT; FFI_STEPS (all: "tests abi split bench") and
 #          FFI_KEEP=1 (keep the circuit and key in FFI_WORK) split a long porep run over several
 #          commands: e.g. FFI_KEEP=1 FFI_STEPS="tests abi", then FFI_STEPS="split bench" (the
@@ -22,8 +24,8 @@ OUT=${OUT:-/tmp/snarkd-ffi-out}
 B=${B:-build}
 MODE=${FFI_MODE:-smoke}
 case "$MODE" in
-  smoke) N=${FFI_CONSTRAINTS:-1048576} ;;
-  porep) N=${FFI_CONSTRAINTS:-67043328} ;;
+  smoke) N=${FFI_CONSTRAINTS:-1048576}; PARAMS=${FFI_PARAMS:-file} ;;
+  porep) N=${FFI_CONSTRAINTS:-130278869}; PARAMS=${FFI_PARAMS:-pipe} ;;
   *) echo "FFI_MODE must be smoke or porep"; exit 2 ;;
 esac
 T=${FFI_THREADS:-3}
@@ -58,20 +60,32 @@ fi
 if [ ! -s "$W/c.csr" ] || [ ! -s "$W/w.wtns" ]; then
   step synth "$B/apps/snarkd" synth --constraints "$N" --circuit "$W/c.csr" --witness "$W/w.wtns" || { cat "$S"; exit 1; }
 fi
-# The key: an INSECURE dev setup on the GPU, written once as a .params file (what create_SRS
-# reads; the harness skips the setup when the file exists).
+# The key: an INSECURE dev setup (seed 1) on the GPU. file: written once as a .params file (what
+# create_SRS reads; the harness skips the setup when the file exists) and loaded by the bench;
+# pipe: each harness run streams its setup through a named pipe into create_SRS, and the bench
+# runs the same setup itself.
+case "$PARAMS" in
+  file) KEY="--make-params $SETUP"; BENCH_KEY="--params $W/k.params" ;;
+  pipe) KEY="--make-params $SETUP --params-pipe"; BENCH_KEY="--setup $SETUP" ;;
+  *) echo "FFI_PARAMS must be file or pipe"; exit 2 ;;
+esac
+# shellcheck disable=SC2086  # $KEY and $BENCH_KEY are lists of words
 want abi && step harness_abi "$B/tests/ffi/snarkd_ffi_porep_harness" --circuit "$W/c.csr" --witness "$W/w.wtns" \
-  --params "$W/k.params" --make-params "$SETUP" --threads "$T" --partitions "$P" --gpu-index 0 --json "$OUT/abi.json"
+  --params "$W/k.params" $KEY --threads "$T" --partitions "$P" --gpu-index 0 --json "$OUT/abi.json"
+# shellcheck disable=SC2086
 want split && step harness_split "$B/tests/ffi/snarkd_ffi_porep_harness" --circuit "$W/c.csr" --witness "$W/w.wtns" \
-  --params "$W/k.params" --make-params "$SETUP" --threads "$T" --partitions "$P" --gpu-index 0 --split \
+  --params "$W/k.params" $KEY --threads "$T" --partitions "$P" --gpu-index 0 --split \
   --json "$OUT/abi_split.json"
+# shellcheck disable=SC2086
 want bench && step engine_bench "$B/apps/snarkd" bench --device "$DEVICE" --circuit "$W/c.csr" --witness "$W/w.wtns" \
-  --params "$W/k.params" --jobs 2 --partitions-per-job "$P" --workers 2 --json "$OUT/engine.json"
-grep -hE "^params:|^synthesis|^create_SRS|^warm-up|^partitions" "$OUT/harness_abi.log" "$OUT/harness_split.log" >> "$S"
+  $BENCH_KEY --jobs 2 --partitions-per-job "$P" --workers 2 --json "$OUT/engine.json"
+grep -hE "^params:|^synthesis|^create_SRS|^warm-up|^partitions" "$OUT/harness_abi.log" "$OUT/harness_split.log" >> "$S" 2>/dev/null
+echo "-- key: $PARAMS; free disk and memory now:" >> "$S"
+df -h "$W" | tail -n 1 >> "$S"; free -g | sed -n 2p >> "$S"
 
 field() { sed -n "s/.*\"$2\": *\([0-9.e+-]*\).*/\1/p" "$1" | head -n 1; }
 {
-  echo "-- s/partition, $N constraints, $T caller threads, $P partitions (mode $MODE)"
+  echo "-- s/partition, $N constraints, $T caller threads, $P partitions (mode $MODE, key $PARAMS)"
   printf '%-34s %12s %10s %14s\n' path s/partition valid "a/b/c GiB/call"
   for f in abi abi_split; do
     [ -f "$OUT/$f.json" ] || continue

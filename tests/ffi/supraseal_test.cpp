@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/bound.hpp"
+#include "common/fifo_writer.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
 #include "snarkd/groth16/prove_abc.hpp"
 #include "snarkd/groth16/prover.hpp"
@@ -302,6 +305,41 @@ TEST(Supraseal, CreateSrsNamesTheFileAndTheProblem) {
   r = take(create_SRS(nullptr, junk.c_str(), false));
   EXPECT_EQ(r.code, EINVAL);
   EXPECT_NE(r.message.find("ret"), std::string::npos) << r.message;
+}
+
+// A key streamed through a named pipe (snarkd's extension: the key never touches the disk) is
+// read as it arrives, proves like the file, and is never cached: each create_SRS on a pipe
+// reads what its writer sends. A pipe cut short is an EINVAL naming it.
+TEST(Supraseal, CreateSrsReadsANamedPipe) {
+  auto g = test::rng("ffi_fifo");
+  const Fixture f = synthetic(64, 3, g() | 1);
+  std::ifstream in(f.params, std::ios::binary);
+  const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
+  const std::string fifo = (temp_dir() / "k.fifo").string();
+  const supraseal_assignment p = assignment(f.syn);
+  const std::vector<Fr> r = {Fr::random(g)}, s = {Fr::random(g)};
+  std::vector<supraseal_srs> handles;  // both alive at once: a cached second would be the first
+  for (int k = 0; k < 2; ++k) {
+    test::FifoWriter w(fifo, bytes);
+    supraseal_srs h{nullptr};
+    const Result c = take(create_SRS(&h, fifo.c_str(), true));
+    ASSERT_EQ(c.code, 0) << c.message;
+    EXPECT_EQ(w.join(), bytes.size());
+    supraseal_groth16_proof proof;
+    const Result res = take(generate_groth16_proofs_c(&p, 1, fr(r), fr(s), &proof, &h, nullptr, -1));
+    ASSERT_EQ(res.code, 0) << res.message;
+    EXPECT_TRUE(groth16::verify(f.pk.vk, to_proof(proof), groth16::public_inputs(f.circuit, f.witness)));
+    handles.push_back(h);
+  }
+  EXPECT_NE(handles[0].ptr, handles[1].ptr) << "a pipe's key came from the cache";
+  for (auto& h : handles) drop_SRS(&h);
+  test::FifoWriter cut(fifo, std::vector<uint8_t>(bytes.begin(), bytes.end() - 100));
+  supraseal_srs h{nullptr};
+  const Result bad = take(create_SRS(&h, fifo.c_str(), false));
+  EXPECT_EQ(bad.code, EINVAL);
+  EXPECT_NE(bad.message.find(fifo), std::string::npos) << bad.message;
+  EXPECT_NE(bad.message.find("truncated in section b_g2"), std::string::npos) << bad.message;
+  EXPECT_EQ(h.ptr, nullptr);
 }
 
 // Each case changes one thing and wants (code, words in the message).

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/fifo_writer.hpp"
 #include "common/seed.hpp"
 #include "curves.hpp"
 #include "snarkd/ec/encoding.hpp"
@@ -267,6 +268,63 @@ TEST_F(BellpersonIo, EmptySectionsAndSmallestDomain) {
   const ProvingKey pk = random_pk(g, 0, 1, 0, 0, 0);  // |h| = 0: domain 1
   write_params(path("k.params"), pk);
   expect_same_pk(read_params(path("k.params")), pk);
+}
+
+// --- named pipes (create_SRS reads a key another process streams)
+
+constexpr FileSource kPipeOk = FileSource::kFileOrFifo;
+
+TEST_F(BellpersonIo, ParamsStreamThroughAPipe) {
+  auto g = snarkd::test::rng("bp-pipe");
+  const ProvingKey pk = random_pk(g, 4, 3, 40, 30, 20);
+  for (PointCheck check : {PointCheck::kFull, PointCheck::kTrusted}) {
+    snarkd::test::FifoWriter w(path("k.fifo"), params_bytes(pk));
+    expect_same_pk(read_params(w.path(), check, kPipeOk), pk);
+    EXPECT_EQ(w.join(), params_bytes(pk).size());
+  }
+  // kFileOrFifo still reads regular files.
+  write_params(path("k.params"), pk);
+  expect_same_pk(read_params(path("k.params"), PointCheck::kFull, kPipeOk), pk);
+}
+
+// A daemon's paths stay regular files: a FIFO is refused at once, never waited on.
+TEST_F(BellpersonIo, PipesAreRefusedUnlessAsked) {
+  snarkd::test::FifoWriter w(path("k.fifo"), {});
+  expect_error([&] { read_params(w.path()); }, {w.path() + ": ", "not a regular file"});
+  expect_error([&] { read_vk_or_params(w.path()); }, {w.path() + ": ", "not a regular file"});
+}
+
+// A pipe has no size to compare counts with: truncation, a count past the bytes sent and
+// trailing bytes are found as the bytes arrive.
+TEST_F(BellpersonIo, MalformedPipesNameTheSection) {
+  auto g = snarkd::test::rng("bp-pipe-bad");
+  const ProvingKey pk = random_pk(g, 3, 2, 6, 5, 4);
+  const Bytes good = params_bytes(pk);
+  const Offsets o(pk);
+  auto expect_pipe_error = [&](Bytes b, const std::string& part) {
+    snarkd::test::FifoWriter w(path("bad.fifo"), std::move(b));
+    expect_error([&] { read_params(w.path(), PointCheck::kTrusted, kPipeOk); }, {w.path() + ": ", part});
+  };
+  expect_pipe_error(Bytes(good.begin(), good.end() - 10), "truncated in section b_g2");
+  Bytes more = good;
+  more.push_back(0);
+  expect_pipe_error(more, "trailing bytes after section b_g2");
+  // l claims 2^31 − 1 points: too many to reserve, or truncated; never a fill of that size.
+  Bytes lie = good;
+  set_be32(lie, o.l, 0x7fffffff);
+  expect_pipe_error(lie, "section l");
+  expect_pipe_error({}, "truncated in section vk");
+}
+
+// The rvalue writer writes the same bytes and leaves the key's sections empty.
+TEST_F(BellpersonIo, WritingAMovedKeyFreesItsSections) {
+  auto g = snarkd::test::rng("bp-move");
+  const ProvingKey pk = random_pk(g, 3, 2, 6, 5, 4);
+  ProvingKey moved = pk;
+  write_params(path("k.params"), std::move(moved));
+  EXPECT_EQ(load(path("k.params")), params_bytes(pk));
+  EXPECT_TRUE(moved.h.empty() && moved.l.empty() && moved.a.empty() && moved.b_g1.empty() && moved.b_g2.empty());
+  EXPECT_EQ(moved.h.capacity() + moved.l.capacity() + moved.b_g2.capacity(), 0u);
 }
 
 // --- proofs

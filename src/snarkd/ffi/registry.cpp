@@ -1,6 +1,6 @@
 #include "snarkd/ffi/registry.hpp"
 
-#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,15 +23,21 @@ namespace {
 // Filecoin's .params files are tens of GB: the points are checked for canonical encodings only
 // (the subgroup checks would take hours, PointCheck::kTrusted), as the upstream library does;
 // every proof is verified before it is handed out, so a corrupt key gives an error, not a
-// wrong proof.
+// wrong proof. A named pipe is read too (a key another process streams, never on disk);
+// access(), not a probing open, checks the path first: opening and closing a FIFO's read end
+// would let its writer start into a pipe with no reader.
 std::shared_ptr<const groth16::ProvingKey> load(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
+  if (::access(path.c_str(), R_OK) != 0) {
     const int err = errno;
     throw ErrnoError(err, path + ": cannot open: " + std::strerror(err));
   }
-  ::close(fd);
-  return std::make_shared<const groth16::ProvingKey>(groth16::read_params(path, groth16::PointCheck::kTrusted));
+  return std::make_shared<const groth16::ProvingKey>(
+      groth16::read_params(path, groth16::PointCheck::kTrusted, FileSource::kFileOrFifo));
+}
+
+bool is_fifo(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
 }
 
 }  // namespace
@@ -42,7 +48,8 @@ SrsRegistry& SrsRegistry::instance() {
 }
 
 const void* SrsRegistry::create(const std::string& path, bool cache) {
-  if (!cache) {
+  // A pipe's next reader gets whatever its next writer sends: never served from the cache.
+  if (!cache || is_fifo(path)) {
     auto s = std::make_unique<Srs>(Srs{path, load(path), 1});
     std::lock_guard<std::mutex> g(mu_);
     live_.push_back(s.get());

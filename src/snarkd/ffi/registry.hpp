@@ -31,8 +31,9 @@ class SrsRegistry {
   static SrsRegistry& instance();
 
   // A handle with one reference for the caller. cache: the shared copy for path (read once, the
-  // kCacheEntries most recently used kept), else a private copy. Throws ErrnoError when the file
-  // cannot be opened, DecodeError when it is not a .params file.
+  // kCacheEntries most recently used kept), else a private copy; a named pipe is read as it
+  // streams and never cached. Throws ErrnoError when the file cannot be opened, DecodeError when
+  // it is not a .params file.
   const void* create(const std::string& path, bool cache);
   // The key behind a live handle; InvalidArgument naming `what` for null or unknown handles.
   std::shared_ptr<const groth16::ProvingKey> key(const void* handle, const std::string& what) const;

@@ -1,9 +1,14 @@
 #include "snarkd/groth16/bellperson_io.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <new>
+#include <type_traits>
 
 #include "snarkd/ec/encoding.hpp"
 #include "snarkd/groth16/verifier.hpp"
@@ -65,16 +70,26 @@ uint64_t read_count(FileReader& f, const std::string& section, size_t point_size
   return n;
 }
 
-// n points (count already checked), read in chunks and decoded in parallel.
+// n points (count already checked against the file size when it has one), read in chunks and
+// decoded in parallel. From a pipe the vector is reserved (untouched pages) and grows per chunk.
 template <class Point>
 std::vector<Point> read_points(FileReader& f, const std::string& section, uint64_t n, PointCheck check) {
   constexpr size_t kSize = Uncompressed<Point>::kSize;
   const uint64_t per_chunk = kChunkBytes / kSize;
-  std::vector<Point> out(n);
+  std::vector<Point> out;
+  try {
+    if (f.sized())
+      out.resize(n);
+    else
+      out.reserve(n);
+  } catch (const std::bad_alloc&) {
+    f.fail("section " + section + ": " + std::to_string(n) + " points do not fit in memory");
+  }
   std::vector<uint8_t> buf(std::min(n, per_chunk) * kSize);
   for (uint64_t base = 0; base < n; base += per_chunk) {
     const uint64_t m = std::min(per_chunk, n - base);
     f.read(buf.data(), m * kSize, "section " + section);
+    if (!f.sized()) out.resize(base + m);
     parallel_for(m, [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i) {
         try {
@@ -133,8 +148,9 @@ uint32_t read_params_count(FileReader& f, Section s, std::array<uint64_t, kNumSe
   return s == kH ? uint32_t(std::countr_zero(n + 1)) : 0;
 }
 
-void expect_end(const FileReader& f, const char* last_section) {
-  if (f.remaining() != 0)
+void expect_end(FileReader& f, const char* last_section) {
+  if (!f.sized() && !f.at_end()) f.fail(std::string("trailing bytes after section ") + last_section);
+  if (f.sized() && f.remaining() != 0)
     f.fail(std::to_string(f.remaining()) + " trailing bytes after section " + last_section);
 }
 
@@ -162,9 +178,19 @@ void require_finite_vk(const VerifyingKey& vk) {
   if (vk.ic.empty()) throw InvalidArgument("vk ic: empty, but ic[0] (the constant ONE) must be present");
 }
 
-// Count, then the points, encoded in parallel one chunk at a time.
+// Gives the whole pages inside [p, p + bytes) back to the kernel (they read as zeros after).
+void release_pages(const void* p, size_t bytes) {
+  static const uintptr_t page = uintptr_t(::sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = (uintptr_t(p) + page - 1) & ~(page - 1);
+  const uintptr_t end = (uintptr_t(p) + bytes) & ~(page - 1);
+  if (end > begin) (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
+// Count, then the points, encoded in parallel one chunk at a time. release: each chunk's pages
+// go back to the kernel once written (the caller discards the points after), so a key streamed
+// through a pipe is held about once, not once plus its largest section (b_g2: ≈ 22 GiB at 2^27).
 template <class Point>
-void write_points(FileWriter& w, std::span<const Point> pts, const char* section) {
+void write_points(FileWriter& w, std::span<const Point> pts, const char* section, bool release = false) {
   constexpr size_t kSize = Uncompressed<Point>::kSize;
   const uint64_t per_chunk = kChunkBytes / kSize;
   write_be32(w, pts.size(), section);
@@ -178,6 +204,7 @@ void write_points(FileWriter& w, std::span<const Point> pts, const char* section
       }
     });
     w.write(buf.data(), m * kSize);
+    if (release) release_pages(pts.data() + base, m * sizeof(Point));
   }
 }
 
@@ -218,6 +245,30 @@ void check_params_shape(const ProvingKey& pk) {
   require_finite<G2Affine>(pk.b_g2, "b_g2");
 }
 
+// The sections in file order. release (the rvalue overload): each section's memory is given
+// back chunk by chunk as it is written, and the section freed after.
+template <class Key>
+void write_params_sections(const std::string& path, Key& pk, bool release) {
+  check_params_shape(pk);
+  const auto done = [release](auto& section) {
+    if constexpr (!std::is_const_v<std::remove_reference_t<decltype(section)>>)
+      if (release) std::remove_reference_t<decltype(section)>().swap(section);
+  };
+  FileWriter w(path);
+  write_vk_part(w, pk.vk);
+  write_points<G1Affine>(w, pk.h, "h", release);
+  done(pk.h);
+  write_points<G1Affine>(w, pk.l, "l", release);
+  done(pk.l);
+  write_points<G1Affine>(w, pk.a, "a", release);
+  done(pk.a);
+  write_points<G1Affine>(w, pk.b_g1, "b_g1", release);
+  done(pk.b_g1);
+  write_points<G2Affine>(w, pk.b_g2, "b_g2", release);
+  done(pk.b_g2);
+  w.close();
+}
+
 // --- proofs
 
 template <class Point>
@@ -256,8 +307,8 @@ void write_vk(const std::string& path, const VerifyingKey& vk) {
   w.close();
 }
 
-ProvingKey read_params(const std::string& path, PointCheck check) {
-  FileReader f(path);
+ProvingKey read_params(const std::string& path, PointCheck check, FileSource source) {
+  FileReader f(path, source);
   ProvingKey pk;
   pk.flavour = KeyFlavour::kBellperson;
   pk.vk = read_vk_part(f);
@@ -276,17 +327,9 @@ ProvingKey read_params(const std::string& path, PointCheck check) {
   return pk;
 }
 
-void write_params(const std::string& path, const ProvingKey& pk) {
-  check_params_shape(pk);
-  FileWriter w(path);
-  write_vk_part(w, pk.vk);
-  write_points<G1Affine>(w, pk.h, "h");
-  write_points<G1Affine>(w, pk.l, "l");
-  write_points<G1Affine>(w, pk.a, "a");
-  write_points<G1Affine>(w, pk.b_g1, "b_g1");
-  write_points<G2Affine>(w, pk.b_g2, "b_g2");
-  w.close();
-}
+void write_params(const std::string& path, const ProvingKey& pk) { write_params_sections(path, pk, false); }
+
+void write_params(const std::string& path, ProvingKey&& pk) { write_params_sections(path, pk, true); }
 
 VerifyingKey read_vk_or_params(const std::string& path) {
   FileReader f(path);

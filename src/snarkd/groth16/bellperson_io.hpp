@@ -25,6 +25,9 @@
 //     decoder for h, l, a, b_g1, b_g2 only.
 // Limits: a count is compared with the bytes left in the file before anything is allocated;
 // sections are decoded in 64 MiB chunks in parallel, so a 2^27 Filecoin file (~50 GB) streams.
+// From a named pipe (FileSource::kFileOrFifo; no size to compare with) a section's memory is
+// reserved, not touched, and filled chunk by chunk as bytes arrive, so a writer that lies about
+// a count runs into "truncated", not into a gigabyte-scale fill.
 // Errors are snarkd::DecodeError naming the file, the section and the point:
 //   "<path>: section l: point 17: G1 uncompressed: point is not on the curve"
 //   "<path>: truncated in section h (count)", "<path>: section a: count 9 needs 864 bytes, 500 left"
@@ -37,6 +40,7 @@
 #include <vector>
 
 #include "snarkd/groth16/keys.hpp"
+#include "snarkd/util/file.hpp"
 
 namespace snarkd::groth16 {
 
@@ -51,10 +55,17 @@ VerifyingKey read_vk(const std::string& path);  // the file must end right after
 void write_vk(const std::string& path, const VerifyingKey& vk);
 
 // flavour kBellperson, log_domain = log2(|h| + 1), densities left empty (attach_density fills
-// them from the circuit). The file must end right after b_g2.
-ProvingKey read_params(const std::string& path, PointCheck check = PointCheck::kFull);
+// them from the circuit). The file must end right after b_g2. FileSource::kFileOrFifo also reads
+// a named pipe, waiting for its writer (create_SRS: a key streamed from another process never
+// touches the disk); the default refuses one at once.
+ProvingKey read_params(const std::string& path, PointCheck check = PointCheck::kFull,
+                       FileSource source = FileSource::kRegularFile);
 // pk.flavour must be kBellperson and |h| = domain_size() − 1 (InvalidArgument otherwise).
 void write_params(const std::string& path, const ProvingKey& pk);
+// The same bytes, each section's memory given back chunk by chunk as it is written: the
+// writer's memory falls as the reader's grows, so one host holds a key about once while it
+// flows through a pipe. After an error the key's points are unspecified.
+void write_params(const std::string& path, ProvingKey&& pk);
 
 // A .vk, or the vk part of a .params file (its other sections' counts and the total size are
 // checked by seeking, without reading their points).

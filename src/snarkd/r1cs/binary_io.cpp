@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include "snarkd/util/error.hpp"
@@ -11,12 +12,19 @@
 
 namespace snarkd::r1cs::io {
 
-FileReader::FileReader(std::string path) : path_(std::move(path)) {
-  const int fd = open_regular_file(path_);  // a directory or a FIFO: its own message, no blocking
+FileReader::FileReader(std::string path, FileSource source) : path_(std::move(path)) {
+  // A directory or (unless asked for) a FIFO gets its own message instead of blocking.
+  bool fifo = false;
+  const int fd = source == FileSource::kFileOrFifo ? open_file_or_fifo(path_, &fifo) : open_regular_file(path_);
   file_ = fdopen(fd, "rb");
   if (!file_) {
     ::close(fd);
     fail(std::string("cannot open: ") + std::strerror(errno));
+  }
+  if (fifo) {
+    sized_ = false;
+    size_ = std::numeric_limits<uint64_t>::max();
+    return;
   }
   off_t end = -1;
   if (fseeko(file_, 0, SEEK_END) == 0) end = ftello(file_);
@@ -34,7 +42,16 @@ FileReader::~FileReader() {
 
 void FileReader::fail(const std::string& message) const { throw DecodeError(path_ + ": " + message); }
 
+bool FileReader::at_end() {
+  if (sized_) return pos_ == size_;
+  const int c = std::fgetc(file_);
+  if (c == EOF) return true;
+  std::ungetc(c, file_);
+  return false;
+}
+
 void FileReader::seek(uint64_t pos) {
+  if (!sized_) fail("cannot seek in a pipe");
   if (pos > size_) fail("seek to " + std::to_string(pos) + " past the end (" + std::to_string(size_) + ")");
   if (fseeko(file_, off_t(pos), SEEK_SET) != 0) fail("cannot seek");
   pos_ = pos;
@@ -42,7 +59,8 @@ void FileReader::seek(uint64_t pos) {
 
 void FileReader::read(void* dst, uint64_t n, std::string_view field) {
   if (n > remaining()) fail("truncated in " + std::string(field));
-  if (n && std::fread(dst, 1, n, file_) != n) fail("read error in " + std::string(field));
+  if (n && std::fread(dst, 1, n, file_) != n)
+    fail((std::feof(file_) ? "truncated in " : "read error in ") + std::string(field));
   pos_ += n;
 }
 

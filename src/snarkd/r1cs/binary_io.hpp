@@ -11,24 +11,32 @@
 #include <utility>
 #include <vector>
 
+#include "snarkd/util/file.hpp"
+
 namespace snarkd::r1cs::io {
 
 // Arrays are read and written as raw memory, which is the file's byte order only here.
 static_assert(std::endian::native == std::endian::little, "file formats are little-endian");
 
-// Streaming reader over a file of known size. Errors: DecodeError("<path>: <message>").
+// Streaming reader over a file of known size, or (FileSource::kFileOrFifo) over a named pipe, whose
+// size is unknown until its writer closes it. Errors: DecodeError("<path>: <message>").
 class FileReader {
  public:
-  explicit FileReader(std::string path);
+  explicit FileReader(std::string path, FileSource source = FileSource::kRegularFile);
   ~FileReader();
   FileReader(const FileReader&) = delete;
   FileReader& operator=(const FileReader&) = delete;
 
   const std::string& path() const { return path_; }
+  // A pipe's size is unknown: size() and remaining() are then an upper bound (UINT64_MAX), so
+  // a count is checked against the bytes present only when sized(); readers of pipes allocate
+  // as bytes arrive instead, and truncation shows as "truncated in <field>".
+  bool sized() const { return sized_; }
   uint64_t size() const { return size_; }
   uint64_t position() const { return pos_; }
   uint64_t remaining() const { return size_ - pos_; }
-  void seek(uint64_t pos);
+  bool at_end();            // no byte left (a pipe: its writer closed it)
+  void seek(uint64_t pos);  // a pipe: DecodeError "cannot seek in a pipe"
 
   // Reads n bytes or throws "<path>: truncated in <field>".
   void read(void* dst, uint64_t n, std::string_view field);
@@ -44,6 +52,7 @@ class FileReader {
   std::FILE* file_ = nullptr;
   uint64_t size_ = 0;
   uint64_t pos_ = 0;
+  bool sized_ = true;
 };
 
 // Reader over bytes already in memory (a whole file, or one section of it); errors name `path`.
