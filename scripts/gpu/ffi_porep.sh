@@ -79,7 +79,13 @@ want split && step harness_split "$B/tests/ffi/snarkd_ffi_porep_harness" --circu
 # shellcheck disable=SC2086
 want bench && step engine_bench "$B/apps/snarkd" bench --device "$DEVICE" --circuit "$W/c.csr" --witness "$W/w.wtns" \
   $BENCH_KEY --jobs 2 --partitions-per-job "$P" --workers 2 --json "$OUT/engine.json"
-grep -hE "^params:|^synthesis|^create_SRS|^warm-up|^partitions" "$OUT/harness_abi.log" "$OUT/harness_split.log" >> "$S" 2>/dev/null
+# This call's harness logs only (FFI_KEEP=1 keeps an earlier call's in $OUT).
+ran=""
+want abi && ran="harness_abi"
+want split && ran="$ran harness_split"
+for f in $ran; do
+  grep -hE "^params:|^synthesis|^create_SRS|^warm-up|^partitions" "$OUT/$f.log" >> "$S"
+done
 echo "-- key: $PARAMS; free disk and memory now:" >> "$S"
 df -h "$W" | tail -n 1 >> "$S"; free -g | sed -n 2p >> "$S"
 
@@ -103,7 +109,7 @@ field() { sed -n "s/.*\"$2\": *\([0-9.e+-]*\).*/\1/p" "$1" | head -n 1; }
   fi
   # The a/b/c form's extra upload: bytes per partition and the median memory-stage time.
   med() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
-  for f in harness_abi harness_split; do
+  for f in $ran; do
     grep -h "^snarkd_supraseal: job" "$OUT/$f.log" 2>/dev/null |
       sed -n 's/.*upload \([0-9.]*\) s (\([0-9]*\) bytes), compute \([0-9.]*\) s.*/\1 \2 \3/p' > "$OUT/$f.stages"
     [ -s "$OUT/$f.stages" ] || continue
