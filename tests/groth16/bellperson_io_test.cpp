@@ -282,9 +282,12 @@ TEST_F(BellpersonIo, ParamsStreamThroughAPipe) {
     expect_same_pk(read_params(w.path(), check, kPipeOk), pk);
     EXPECT_EQ(w.join(), params_bytes(pk).size());
   }
-  // kFileOrFifo still reads regular files.
+  // kFileOrFifo still reads regular files, and still refuses directories and missing paths.
   write_params(path("k.params"), pk);
   expect_same_pk(read_params(path("k.params"), PointCheck::kFull, kPipeOk), pk);
+  expect_error([&] { read_params(path(""), PointCheck::kFull, kPipeOk); }, {"is a directory, not a file"});
+  expect_error([&] { read_params(path("none.params"), PointCheck::kFull, kPipeOk); },
+               {path("none.params") + ": cannot open: No such file or directory"});
 }
 
 // A daemon's paths stay regular files: a FIFO is refused at once, never waited on.
