@@ -18,6 +18,18 @@
 
 namespace snarkd::test {
 
+// Lets a writer that waits to open the FIFO at path (its reader refused the pipe or never came),
+// or that is blocked on a full pipe, through until it sets `done`: each round opens and closes
+// the read end, so its open returns and its writes fail with EPIPE. Repeated, since the writer
+// may not have reached its open yet.
+inline void release_fifo_writer(const std::string& path, const std::atomic<bool>& done) {
+  while (!done) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (fd >= 0) ::close(fd);
+  }
+}
+
 class FifoWriter {
  public:
   FifoWriter(std::string path, std::vector<uint8_t> bytes) : path_(std::move(path)) {
@@ -60,15 +72,8 @@ class FifoWriter {
   }
 
  private:
-  // A writer still waiting for a reader (the reader refused the pipe), or blocked on a full
-  // pipe, is let in and then sees the reader gone; repeated until it has finished, since it may
-  // not have reached its open yet.
   void unblock() {
-    while (thread_.joinable() && !done_) {
-      const int fd = ::open(path_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      if (fd >= 0) ::close(fd);
-    }
+    if (thread_.joinable()) release_fifo_writer(path_, done_);
   }
 
   std::string path_;

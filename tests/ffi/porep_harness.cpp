@@ -29,11 +29,11 @@
 #include <thread>
 #include <vector>
 
-#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/fifo_writer.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
 #include "snarkd/groth16/prove_abc.hpp"
 #include "snarkd/groth16/setup.hpp"
@@ -119,6 +119,7 @@ supraseal_error create_srs_through_pipe(const std::string& path, const r1cs::Cir
   std::filesystem::remove(path);
   if (::mkfifo(path.c_str(), 0600) != 0) throw std::runtime_error(path + ": mkfifo: " + std::strerror(errno));
   std::string writer_error;
+  std::atomic<bool> written{false};
   const auto t0 = Clock::now();
   std::thread writer([&] {
     try {
@@ -126,12 +127,10 @@ supraseal_error create_srs_through_pipe(const std::string& path, const r1cs::Cir
     } catch (const std::exception& e) {
       writer_error = e.what();
     }
+    written = true;
   });
   supraseal_error e = create_SRS(srs, path.c_str(), false);
-  if (e.code) {  // the writer may still wait for a reader to open the pipe: let it in, then fail
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd >= 0) ::close(fd);
-  }
+  if (e.code) test::release_fifo_writer(path, written);  // it may wait for a reader that is gone
   writer.join();
   std::filesystem::remove(path);
   std::printf("params: streamed through a pipe into create_SRS in %.1f s%s%s\n", since(t0),

@@ -1,6 +1,5 @@
 #include "snarkd/ffi/registry.hpp"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 
 #include "snarkd/groth16/bellperson_io.hpp"
 #include "snarkd/util/error.hpp"
+#include "snarkd/util/file.hpp"
 
 namespace snarkd::ffi {
 
@@ -33,11 +33,6 @@ std::shared_ptr<const groth16::ProvingKey> load(const std::string& path) {
   }
   return std::make_shared<const groth16::ProvingKey>(
       groth16::read_params(path, groth16::PointCheck::kTrusted, FileSource::kFileOrFifo));
-}
-
-bool is_fifo(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
 }
 
 }  // namespace

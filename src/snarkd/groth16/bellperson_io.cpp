@@ -8,7 +8,6 @@
 #include <cstring>
 #include <limits>
 #include <new>
-#include <type_traits>
 
 #include "snarkd/ec/encoding.hpp"
 #include "snarkd/groth16/verifier.hpp"
@@ -71,17 +70,15 @@ uint64_t read_count(FileReader& f, const std::string& section, size_t point_size
 }
 
 // n points (count already checked against the file size when it has one), read in chunks and
-// decoded in parallel. From a pipe the vector is reserved (untouched pages) and grows per chunk.
+// decoded in parallel. The vector is reserved (untouched pages) and grows per chunk, so a pipe's
+// unchecked count costs memory only for the bytes that arrive.
 template <class Point>
 std::vector<Point> read_points(FileReader& f, const std::string& section, uint64_t n, PointCheck check) {
   constexpr size_t kSize = Uncompressed<Point>::kSize;
   const uint64_t per_chunk = kChunkBytes / kSize;
   std::vector<Point> out;
   try {
-    if (f.sized())
-      out.resize(n);
-    else
-      out.reserve(n);
+    out.reserve(n);
   } catch (const std::bad_alloc&) {
     f.fail("section " + section + ": " + std::to_string(n) + " points do not fit in memory");
   }
@@ -89,7 +86,7 @@ std::vector<Point> read_points(FileReader& f, const std::string& section, uint64
   for (uint64_t base = 0; base < n; base += per_chunk) {
     const uint64_t m = std::min(per_chunk, n - base);
     f.read(buf.data(), m * kSize, "section " + section);
-    if (!f.sized()) out.resize(base + m);
+    out.resize(base + m);
     parallel_for(m, [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i) {
         try {
@@ -149,9 +146,9 @@ uint32_t read_params_count(FileReader& f, Section s, std::array<uint64_t, kNumSe
 }
 
 void expect_end(FileReader& f, const char* last_section) {
-  if (!f.sized() && !f.at_end()) f.fail(std::string("trailing bytes after section ") + last_section);
-  if (f.sized() && f.remaining() != 0)
-    f.fail(std::to_string(f.remaining()) + " trailing bytes after section " + last_section);
+  if (f.at_end()) return;
+  f.fail((f.sized() ? std::to_string(f.remaining()) + " trailing bytes" : std::string("trailing bytes")) +
+         " after section " + last_section);
 }
 
 // --- writing
@@ -245,28 +242,23 @@ void check_params_shape(const ProvingKey& pk) {
   require_finite<G2Affine>(pk.b_g2, "b_g2");
 }
 
-// The sections in file order. release (the rvalue overload): each section's memory is given
-// back chunk by chunk as it is written, and the section freed after.
-template <class Key>
-void write_params_sections(const std::string& path, Key& pk, bool release) {
+// The sections in file order. release (the rvalue overload): each chunk's pages go back to the
+// kernel once written.
+void write_params_sections(const std::string& path, const ProvingKey& pk, bool release) {
   check_params_shape(pk);
-  const auto done = [release](auto& section) {
-    if constexpr (!std::is_const_v<std::remove_reference_t<decltype(section)>>)
-      if (release) std::remove_reference_t<decltype(section)>().swap(section);
-  };
   FileWriter w(path);
   write_vk_part(w, pk.vk);
   write_points<G1Affine>(w, pk.h, "h", release);
-  done(pk.h);
   write_points<G1Affine>(w, pk.l, "l", release);
-  done(pk.l);
   write_points<G1Affine>(w, pk.a, "a", release);
-  done(pk.a);
   write_points<G1Affine>(w, pk.b_g1, "b_g1", release);
-  done(pk.b_g1);
   write_points<G2Affine>(w, pk.b_g2, "b_g2", release);
-  done(pk.b_g2);
   w.close();
+}
+
+template <class T>
+void free_vector(std::vector<T>& v) {
+  std::vector<T>().swap(v);
 }
 
 // --- proofs
@@ -329,7 +321,11 @@ ProvingKey read_params(const std::string& path, PointCheck check, FileSource sou
 
 void write_params(const std::string& path, const ProvingKey& pk) { write_params_sections(path, pk, false); }
 
-void write_params(const std::string& path, ProvingKey&& pk) { write_params_sections(path, pk, true); }
+void write_params(const std::string& path, ProvingKey&& pk) {
+  write_params_sections(path, pk, true);
+  // Their pages are the kernel's already; the zero-filled sections go too.
+  free_vector(pk.h), free_vector(pk.l), free_vector(pk.a), free_vector(pk.b_g1), free_vector(pk.b_g2);
+}
 
 VerifyingKey read_vk_or_params(const std::string& path) {
   FileReader f(path);

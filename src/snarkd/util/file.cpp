@@ -12,31 +12,16 @@
 
 namespace snarkd {
 
-namespace {
-
-// O_NONBLOCK open, then fstat: neither step waits on a FIFO without a writer. Returns the
-// descriptor with its file type in *mode, or throws DecodeError naming the path.
-int open_nonblocking(const std::string& path, mode_t* mode) {
+int open_regular_file(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw DecodeError(path + ": cannot open: " + std::strerror(errno));
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    ::close(fd);
-    throw DecodeError(path + ": cannot read its file status");
-  }
-  *mode = st.st_mode;
-  return fd;
-}
-
-}  // namespace
-
-int open_regular_file(const std::string& path) {
-  mode_t mode = 0;
-  const int fd = open_nonblocking(path, &mode);
   const char* wrong = nullptr;
-  if (S_ISDIR(mode))
+  if (::fstat(fd, &st) != 0)
+    wrong = "cannot read its file status";
+  else if (S_ISDIR(st.st_mode))
     wrong = "is a directory, not a file";
-  else if (!S_ISREG(mode))
+  else if (!S_ISREG(st.st_mode))
     wrong = "is not a regular file (a FIFO, socket or device)";
   else if (const int flags = ::fcntl(fd, F_GETFL); flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
     wrong = "cannot clear O_NONBLOCK";
@@ -47,12 +32,14 @@ int open_regular_file(const std::string& path) {
   return fd;
 }
 
-int open_file_or_fifo(const std::string& path, bool* is_fifo) {
-  // stat, not a probing open: opening a FIFO's read end lets a writer's open return, and
-  // closing it again before the real open would hand that writer EPIPE.
+bool is_fifo(const std::string& path) {
   struct stat st {};
-  *is_fifo = ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
-  if (!*is_fifo) return open_regular_file(path);
+  return ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+int open_file_or_fifo(const std::string& path, bool* fifo) {
+  *fifo = is_fifo(path);
+  if (!*fifo) return open_regular_file(path);
   // Blocking: a FIFO opened O_NONBLOCK reads as end-of-file while no writer is connected, which
   // would look like an empty key.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

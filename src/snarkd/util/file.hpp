@@ -17,11 +17,15 @@ int open_regular_file(const std::string& path);
 // a writer would block it), or also a named pipe (create_SRS: a key another process streams).
 enum class FileSource { kRegularFile, kFileOrFifo };
 
+// Whether path names a FIFO, by stat, not by a probing open: opening a FIFO's read end lets a
+// waiting writer's open return, and closing it again would hand that writer EPIPE.
+bool is_fifo(const std::string& path);
+
 // The same for a reader that also takes a named pipe (a key streamed by another process, which
 // never touches the disk): a regular file opens as above; a FIFO is reopened in blocking mode,
-// so this waits until a writer opens the other end, and *is_fifo is set. Directories, sockets
+// so this waits until a writer opens the other end, and *fifo is set. Directories, sockets
 // and devices are refused with open_regular_file's messages.
-int open_file_or_fifo(const std::string& path, bool* is_fifo);
+int open_file_or_fifo(const std::string& path, bool* fifo);
 
 // The whole file, opened as above; read errors are DecodeError naming the path.
 std::string read_regular_file(const std::string& path);
