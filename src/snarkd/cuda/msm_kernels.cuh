@@ -78,8 +78,7 @@ struct Plan {
   MsmAccumulation mode = MsmAccumulation::kBucketThreads;
   Order order;
   uint32_t per_pass = 0, buckets = 0, blocks_per_window = 1;  // buckets per window: 2^(c−1) + 1
-  bool pass_buckets = false;    // buckets for one pass's windows, reduced after each pass
-  uint32_t bucket_windows = 0;  // windows the buckets hold: the pass's (pass_buckets) or all
+  bool pass_buckets = false;  // buckets for one pass's windows, reduced after each pass
   uint32_t lane_threads = 0, chunks = 0;                       // chunked modes: upper bounds (scratch)
   int key_bits = 0;
   uint32_t sentinel = 0;
@@ -131,9 +130,10 @@ Plan make_plan(size_t n, const WindowLayout& l, const char* who, bool pass_bucke
   p.per_pass = n == 0 ? l.windows : std::max<uint32_t>(1, std::min<size_t>(l.windows, l.max_pass_entries / n));
   p.buckets = (1u << (l.c - 1)) + 1;
   p.pass_buckets = pass_buckets && l.copies == 1;
-  p.bucket_windows = p.pass_buckets ? std::min(p.per_pass, l.virtual_windows) : l.virtual_windows;
-  p.blocks_per_window = blocks_per_window(p.buckets, p.bucket_windows);
-  const size_t partials = std::max(size_t{p.bucket_windows} * p.blocks_per_window,
+  // Windows the buckets hold: the pass's (pass_buckets) or all.
+  const uint32_t bucket_windows = p.pass_buckets ? std::min(p.per_pass, l.virtual_windows) : l.virtual_windows;
+  p.blocks_per_window = blocks_per_window(p.buckets, bucket_windows);
+  const size_t partials = std::max(size_t{bucket_windows} * p.blocks_per_window,
                                    size_t{l.virtual_windows} * blocks_per_window(p.buckets, l.virtual_windows));
   p.entries = size_t{p.per_pass} * n;
   // A pass of per_pass positions spans at most min(per_pass, W') virtual windows.
@@ -156,7 +156,7 @@ Plan make_plan(size_t n, const WindowLayout& l, const char* who, bool pass_bucke
   p.keys_out = take(p.entries * 4);
   p.vals_out = take(p.entries * 4);
   p.temp = take(p.sort_temp);
-  p.bucket = take(size_t{p.bucket_windows} * p.buckets * sizeof(Xyzz<F>));
+  p.bucket = take(size_t{bucket_windows} * p.buckets * sizeof(Xyzz<F>));
   p.partial = take(partials * sizeof(Xyzz<F>));
   p.sums = take(size_t{l.virtual_windows} * sizeof(Xyzz<F>));
   p.valid = take(sizeof(uint32_t));
@@ -469,11 +469,10 @@ void pippenger_chunk(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, si
   }
 }
 
-// Window sums S_v for the vc windows from v0 whose buckets start at `buckets`.
+// Window sums S_v for the vc windows from v0, whose buckets start at b.buckets.
 template <class F>
-void reduce_windows(const Plan& p, const Buffers<F>& b, const Xyzz<F>* buckets, uint32_t v0, uint32_t vc,
-                    cudaStream_t stream) {
-  reduce_window_kernel<F><<<dim3(p.blocks_per_window, vc), kSegments, 0, stream>>>(buckets, p.buckets, b.partials);
+void reduce_windows(const Plan& p, const Buffers<F>& b, uint32_t v0, uint32_t vc, cudaStream_t stream) {
+  reduce_window_kernel<F><<<dim3(p.blocks_per_window, vc), kSegments, 0, stream>>>(b.buckets, p.buckets, b.partials);
   SNARKD_CUDA_CHECK_LAUNCH();
   combine_kernel<F><<<vc, kSegments, 0, stream>>>(b.partials, p.blocks_per_window, b.sums + v0);
   SNARKD_CUDA_CHECK_LAUNCH();
@@ -490,7 +489,7 @@ void pippenger_reduce(size_t max_n, const WindowLayout& l, Xyzz<F>* d_result, vo
                       cudaStream_t stream, const char* who) {
   const Plan p = make_plan<F>(max_n, l, who);
   const Buffers<F> b = checked_carve<F>(p, d_scratch, scratch_bytes, who);
-  reduce_windows<F>(p, b, b.buckets, 0, l.virtual_windows, stream);
+  reduce_windows<F>(p, b, 0, l.virtual_windows, stream);
   horner<F>(p, b, d_result, stream);
 }
 
@@ -509,9 +508,9 @@ void pippenger(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n
   for (uint32_t q0 = 0; q0 < l.windows; q0 += p.per_pass) {
     const Pass pass = make_pass(p.order, l.windows, q0, p.per_pass);
     run_pass<F>(p, b, d_points, d_scalars, n, pass, stream);
-    if (p.pass_buckets) reduce_windows<F>(p, b, b.buckets, pass.v0, pass.vc, stream);
+    if (p.pass_buckets) reduce_windows<F>(p, b, pass.v0, pass.vc, stream);
   }
-  if (!p.pass_buckets) reduce_windows<F>(p, b, b.buckets, 0, l.virtual_windows, stream);
+  if (!p.pass_buckets) reduce_windows<F>(p, b, 0, l.virtual_windows, stream);
   horner<F>(p, b, d_result, stream);
 }
 
