@@ -13,6 +13,7 @@
 #include "snarkd/groth16/verifier.hpp"
 #include "snarkd/r1cs/binary_io.hpp"
 #include "snarkd/util/error.hpp"
+#include "snarkd/util/free_vector.hpp"
 #include "snarkd/util/thread_pool.hpp"
 
 namespace snarkd::groth16 {
@@ -254,11 +255,6 @@ void write_params_sections(const std::string& path, const ProvingKey& pk, bool r
   write_points<G1Affine>(w, pk.b_g1, "b_g1", release);
   write_points<G2Affine>(w, pk.b_g2, "b_g2", release);
   w.close();
-}
-
-template <class T>
-void free_vector(std::vector<T>& v) {
-  std::vector<T>().swap(v);
 }
 
 // --- proofs

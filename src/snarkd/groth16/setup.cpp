@@ -11,6 +11,7 @@
 #include "snarkd/groth16/qap.hpp"
 #include "snarkd/poly/lagrange.hpp"
 #include "snarkd/util/error.hpp"
+#include "snarkd/util/free_vector.hpp"
 #include "snarkd/util/random.hpp"
 #include "snarkd/util/thread_pool.hpp"
 
@@ -101,12 +102,6 @@ std::vector<P> checked(std::vector<P> points, size_t want, const char* query) {
   return points;
 }
 
-// Frees a vector's memory (clear() keeps the capacity).
-template <class T>
-void release(std::vector<T>& v) {
-  std::vector<T>().swap(v);
-}
-
 // u, v, w: the A, B, C column sums against the Lagrange values of the QAP's rows, A with the
 // input rows "x_j · 0 = 0" after the circuit's m constraints (both flavours have them: appended
 // by bellperson's prover, part of a zkey's circuit).
@@ -174,16 +169,16 @@ SetupScalars setup_scalars(const r1cs::Circuit& circuit, const ToxicWaste& t) {
   std::vector<Fr> lag =
       lagrange_at(s.log_domain, qap_rows(circuit, KeyFlavour::kBellperson), t.tau, ff::kBellpersonDomainGenerator);
   ColumnSums<Fr> sums = qap_column_sums<Fr>(circuit, lag);
-  release(lag);
+  free_vector(lag);
   ic_and_l(t, sums, circuit.num_inputs, s.ic, s.l);
-  release(sums.w);
+  free_vector(sums.w);
 
   s.a_density = bellperson_a_density(circuit);
   s.b_density = r1cs::density(circuit, r1cs::Matrix::B);
   s.a = gather(sums.u, s.a_density);
-  release(sums.u);
+  free_vector(sums.u);
   s.b = gather(sums.v, s.b_density);
-  release(sums.v);
+  free_vector(sums.v);
   s.h = h_query(n, t.tau, t.delta.inverse());
   return s;
 }
@@ -204,14 +199,14 @@ ProvingKey key_from_scalars(SetupScalars&& s, const FixedBaseBackend& backend) {
   const auto p2 = checked(backend.g2(vk2), 3, "vk G2");
   pk.vk = {p1[0], p1[1], p1[2], p2[0], p2[1], p2[2], checked(backend.g1(s.ic), s.ic.size(), "IC")};
   pk.h = checked(backend.g1(s.h), s.h.size(), "H");
-  release(s.h);
+  free_vector(s.h);
   pk.l = checked(backend.g1(s.l), s.l.size(), "L");
-  release(s.l);
+  free_vector(s.l);
   pk.a = checked(backend.g1(s.a), s.a.size(), "A");
-  release(s.a);
+  free_vector(s.a);
   pk.b_g1 = checked(backend.g1(s.b), s.b.size(), "B (G1)");
   pk.b_g2 = checked(backend.g2(s.b), s.b.size(), "B (G2)");
-  release(s.b);
+  free_vector(s.b);
   pk.a_density = std::move(s.a_density);
   pk.b_density = std::move(s.b_density);
   return pk;
@@ -291,11 +286,11 @@ SnarkjsScalars<F> snarkjs_scalars(const r1cs::CircuitT<F>& circuit, uint32_t log
   const uint64_t rows = circuit.num_constraints() + circuit.num_inputs;
   std::vector<F> lag = lagrange_at(log_n, rows, t.tau, ff::kSnarkjsDomainGenerator);
   ColumnSums<F> sums = qap_column_sums<F>(circuit, lag);
-  release(lag);
+  free_vector(lag);
   ic_and_l(t, sums, circuit.num_inputs, s.ic, s.l);
   s.a = std::move(sums.u);
   s.b = std::move(sums.v);
-  release(sums.w);
+  free_vector(sums.w);
   s.h = odd_lagrange_h(log_n, t.tau, t.delta.inverse());
   return s;
 }
@@ -319,7 +314,7 @@ class StepTimer {
 template <class C, class F>
 std::vector<ec::Affine<C>> points_of(const ec::FixedBaseTable<C>& table, std::vector<F>& s) {
   std::vector<ec::Affine<C>> p = table.mul_many(s);
-  release(s);
+  free_vector(s);
   return p;
 }
 
