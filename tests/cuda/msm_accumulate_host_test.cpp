@@ -60,6 +60,20 @@ std::vector<ec::Affine<C>> virtual_points(const std::vector<ec::Affine<C>>& base
   return out;
 }
 
+// The inversion kernel (affine_invert_group) over `threads` lane threads of 4 lanes, K picked by
+// the thread count so that whole and partial groups of every size the launcher builds run: 1 → 1,
+// 3 → 2 (a group of one at the end), 64 → 8, 70 → 4 (a group of two at the end).
+template <class F>
+void invert_groups(const ChunkArgs<F>& a, const AffineState<F>& st, uint32_t threads, size_t step) {
+  const uint32_t k = threads == 1 ? 1 : threads % 2 == 1 ? 2 : threads % 8 == 0 ? 8 : 4;
+  for (uint32_t g = 0; size_t(g) * k < threads; ++g) {
+    if (k == 1) affine_invert_group<F, 1>(a, st, g, threads, 4, step);
+    else if (k == 2) affine_invert_group<F, 2>(a, st, g, threads, 4, step);
+    else if (k == 4) affine_invert_group<F, 4>(a, st, g, threads, 4, step);
+    else affine_invert_group<F, 8>(a, st, g, threads, 4, step);
+  }
+}
+
 // Runs the passes the way pippenger_chunk() does into `out` (the virtual windows' buckets, XYZZ
 // host bytes), adding to every bucket when `continues_all` (a later chunk of one MSM).
 template <class C>
@@ -113,7 +127,7 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& sc
           if (cont) affine_forward_lanes<F, true>(a, st, t, threads, 4, step);
           else affine_forward_lanes<F, false>(a, st, t, threads, 4, step);
         }
-        for (uint32_t t = 0; t < threads; ++t) affine_invert(a, st, t, threads, 4, step);
+        invert_groups(a, st, threads, step);
         for (uint32_t t = 0; t < threads; ++t) affine_backward_lanes(a, st, t, threads, 4, step);
       }
       for (uint32_t t = 0; t < threads; ++t) {

@@ -27,9 +27,10 @@
 //
 // Two lane kinds: XYZZ (one lane per thread, mixed additions 8M + 2S) and batch-affine (M lanes per
 // thread advancing in lock step; one inversion per step shared by the M additions through
-// Montgomery's trick: 5M + 1S per addition plus 1/M of the binary-GCD inversion, see
-// field_inverse.hpp, the lanes' state in the scratch), with every special case exact: a run's
-// first point, infinity bases, doubling (equal points) and cancellation (P + (−P)).
+// Montgomery's trick, and one binary-GCD inversion (field_inverse.hpp) shared by K threads the
+// same way: 5M + 1S per addition plus 1/M of the thread's inverse, the lanes' state in the
+// scratch), with every special case exact: a run's first point, infinity bases, doubling (equal
+// points) and cancellation (P + (−P)).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -244,12 +245,12 @@ SNARKD_HD void chunk_xyzz(const ChunkArgs<F>& a, uint32_t chunk) {
 // inversion among them by Montgomery's trick: forward, each lane's factor d (P.x − acc.x, or 2·acc.y
 // to double) is multiplied into a running product whose value before it (pre) is stored; one
 // inversion; backward, 1/d = inv·pre and inv ← inv·d. Per addition: one product forward, two
-// backward and three in the affine formula (λ, λ², λ·(x₁ − x₃)) = 6, plus 1/M of the inversion
-// (the binary GCD runs at 0.143 G/s against 24.9 G/s products on the H200: ≈ 170 products' time),
-// against XYZZ's 8M + 2S. M is large (64 by default), so the lanes' state cannot stay in
-// registers: it lives in the scratch as arrays indexed by the lane's chunk (lane_chunk: a warp's
-// lanes l are adjacent, so loads coalesce), and a point is gathered twice (x forward, x and y
-// backward) rather than stored. The batch of 16 lanes with an array of lane structs that this
+// backward and three in the affine formula (λ, λ², λ·(x₁ − x₃)) = 6, plus 1/M of the thread's
+// inverse, 3 + 170/K products' time with K threads sharing a binary GCD (affine_invert_group; the
+// GCD runs at 0.143 G/s against 24.9 G/s products on the H200), against XYZZ's 8M + 2S. M is
+// large (64 by default), so the lanes' state cannot stay in registers: it lives in the scratch as
+// arrays indexed by the lane's chunk (lane_chunk: a warp's lanes l are adjacent, so loads
+// coalesce), and a point is gathered twice (x forward, x and y backward) rather than stored. The batch of 16 lanes with an array of lane structs that this
 // replaces paid 11 products of inversion per addition and ran 4× slower than XYZZ.
 
 // 1/x for the Montgomery trick's product: the binary GCD (field_inverse.hpp).
@@ -440,12 +441,42 @@ SNARKD_HD void affine_forward_lanes(const ChunkArgs<F>& a, const AffineState<F>&
   s.prod[thread] = prod;
 }
 
-template <class F>
-SNARKD_HD void affine_invert(const ChunkArgs<F>& a, const AffineState<F>& s, uint32_t thread, uint32_t threads,
-                             uint32_t lanes, size_t step) {
-  size_t len = 0;
-  if (affine_active(a, thread, threads, lanes, step, len)) s.prod[thread] = invert(s.prod[thread]);
+// Threads [g·K, g·K + K) of those with work at `step` share one inversion, by Montgomery's trick
+// once more: their products are multiplied (K − 1 products), inverted once and handed back (2K
+// products). The inversion kernel then runs threads/K threads of ≈ 170 products' time each
+// instead of `threads`: per thread's inverse ≈ 3 + 170/K products (K = 1: the thread's own).
+template <class F, uint32_t K>
+SNARKD_HD void affine_invert_group(const ChunkArgs<F>& a, const AffineState<F>& s, uint32_t g, uint32_t threads,
+                                   uint32_t lanes, size_t step) {
+  F v[K] = {};
+  bool on[K] = {};
+  F r = F::one();
+  bool any = false;
+  SNARKD_UNROLL
+  for (uint32_t j = 0; j < K; ++j) {
+    const uint32_t t = g * K + j;
+    size_t len = 0;
+    on[j] = t < threads && affine_active(a, t, threads, lanes, step, len);
+    if (!on[j]) continue;
+    v[j] = s.prod[t];
+    s.prod[t] = r;  // the product of the group's earlier factors
+    r = any ? r * v[j] : v[j];
+    any = true;
+  }
+  if (!any) return;
+  F inv = invert(r);
+  SNARKD_UNROLL
+  for (uint32_t j = K; j-- > 0;) {
+    if (!on[j]) continue;
+    const uint32_t t = g * K + j;
+    const F before = s.prod[t];
+    s.prod[t] = inv * before;
+    inv = inv * v[j];
+  }
 }
+
+// Invert-group sizes the kernels are built for (the launcher's switch and the host twin's).
+SNARKD_HD constexpr bool invert_group_supported(uint32_t k) { return k == 1 || k == 2 || k == 4 || k == 8; }
 
 template <class F>
 SNARKD_HD void affine_backward_lanes(const ChunkArgs<F>& a, const AffineState<F>& s, uint32_t thread,

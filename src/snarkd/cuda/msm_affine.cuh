@@ -31,11 +31,24 @@ __global__ void __launch_bounds__(kChunkThreads, Continue ? kAffineMinBlocks<F> 
   if (t < threads) affine_forward_lanes<F, Continue>(a, s, t, threads, lanes, step);
 }
 
-template <class F>
+// One thread per group of K lane threads (affine_invert_group).
+template <class F, uint32_t K>
 __global__ void __launch_bounds__(kChunkThreads)
     affine_invert_kernel(const ChunkArgs<F> a, const AffineState<F> s, uint32_t threads, uint32_t lanes, size_t step) {
-  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t < threads) affine_invert<F>(a, s, t, threads, lanes, step);
+  const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (size_t(g) * K < threads) affine_invert_group<F, K>(a, s, g, threads, lanes, step);
+}
+
+template <class F>
+void launch_affine_invert(const ChunkArgs<F>& a, const AffineState<F>& s, uint32_t threads, uint32_t lanes,
+                          size_t step, uint32_t k, cudaStream_t stream) {
+  const uint32_t grid = blocks_for((size_t{threads} + k - 1) / k, kChunkThreads);
+  switch (k) {
+    case 1: affine_invert_kernel<F, 1><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, lanes, step); break;
+    case 2: affine_invert_kernel<F, 2><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, lanes, step); break;
+    case 4: affine_invert_kernel<F, 4><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, lanes, step); break;
+    default: affine_invert_kernel<F, 8><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, lanes, step); break;
+  }
 }
 
 template <class F>
@@ -56,7 +69,7 @@ __global__ void __launch_bounds__(kChunkThreads, kAffineMinBlocks<F>)
 // no entry left returns at once, so the launcher may run the most steps `entries` can need.
 template <class F, bool Continue>
 void launch_affine(ChunkArgs<F>& a, uint32_t threads, size_t entries, void* lanes, cudaStream_t stream) {
-  const uint32_t m = affine_lanes();
+  const uint32_t m = affine_lanes(), k = affine_invert_group_size();
   a.chunks = threads * m;
   const AffineState<F> s = affine_state<F>(lanes, size_t{threads} * m, threads);
   const uint32_t grid = blocks_for(threads, kChunkThreads);
@@ -64,7 +77,7 @@ void launch_affine(ChunkArgs<F>& a, uint32_t threads, size_t entries, void* lane
   SNARKD_CUDA_CHECK_LAUNCH();
   for (size_t step = 0, steps = chunk_length(entries, a.chunks); step < steps; ++step) {
     affine_forward_kernel<F, Continue><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, m, step);
-    affine_invert_kernel<F><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, m, step);
+    launch_affine_invert<F>(a, s, threads, m, step, k, stream);
     affine_backward_kernel<F><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, m, step);
   }
   SNARKD_CUDA_CHECK_LAUNCH();

@@ -67,6 +67,22 @@ inline uint32_t affine_lanes() {
   return m;
 }
 
+// Lane threads per binary GCD (affine_invert_group). A step's inversion kernel ran one GCD in each
+// of its 2^16 threads (≈ 4 warps a scheduler on 132 SMs, ≈ 170 products' time each); grouped by
+// K, one thread in K runs it, plus 3K products. H100, `snarkd_gpu_bench --only=kinds`, batch-affine
+// G1 2^26 / 2^27 at c = 22: K = 1 520.6 / 1016.1 ms, K = 4 471.2 / 919.4 (XYZZ 466.2 / 913.2 in the
+// same process); K = 8 lost to 4 by 2 % in an earlier build. SNARKD_MSM_INVERT_GROUP = 1 | 2 | 4 | 8
+// (read once; A/B runs).
+inline uint32_t affine_invert_group_size() {
+  static const uint32_t k = [] {
+    const uint32_t v = uint32_t(env_u64("SNARKD_MSM_INVERT_GROUP", 4, 1, 8));
+    if (!invert_group_supported(v))
+      throw InvalidArgument("SNARKD_MSM_INVERT_GROUP: " + std::to_string(v) + " is not 1, 2, 4 or 8");
+    return v;
+  }();
+  return k;
+}
+
 using detail::WindowLayout;
 
 inline Order order_of(const WindowLayout& l) {

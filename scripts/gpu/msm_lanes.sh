@@ -1,0 +1,60 @@
+#!/bin/sh
+# Issue 20, the batch-affine lanes (cuda/msm_accumulate.hpp): one device call that checks and
+# times the grouped inversion (SNARKD_MSM_INVERT_GROUP = K lane threads per binary GCD).
+#   1. test_cuda_msm, test_cuda_msm_split, test_cuda_msm_precomp at the default K;
+#   2. `snarkd_gpu_bench --only=kinds` (G1 2^24, 2^26, 2^27, G2 2^24; every kind's result compared)
+#      for each K in $KS (default "1 2 4 8"), after the binary at $OLD/bench/gpu (the code before)
+#      when OLD is set: one process each, one after the other;
+#   3. with PRECOMP=1, precomputed-table G1 MSMs at 2^26 and 2^27 (c = 24): a 100 GiB table, then
+#      the batch-affine lanes over a 60 GiB table (the bench's plain-path check runs once each);
+#   4. with EXTRA=1, test_cuda_msm again with K = 1, 2, 8 and compute-sanitizer memcheck on the
+#      edge cases.
+# Logs under $OUT (tests.txt, kinds.txt, extra.txt).
+#   usage: OUT=dir B=unpacked-build [OLD=unpacked-old-build] [KS="1 4"] [PRECOMP=1] [EXTRA=1]
+#          sh scripts/gpu/msm_lanes.sh
+set -u
+B=${B:-b}
+OUT=${OUT:-/tmp/msm-lanes}
+KS=${KS:-1 2 4 8}
+mkdir -p "$OUT"
+T=$OUT/tests.txt K=$OUT/kinds.txt X=$OUT/extra.txt
+
+run() {  # LOG LIMIT CMD...: the command's summary lines and status appended to LOG
+  log=$1 lim=$2
+  shift 2
+  echo "== $(date -u +%H:%M:%S) $*" >> "$log"
+  timeout "$lim" "$@" > "$log.part" 2>&1
+  rc=$?
+  grep -E 'seed|PASSED|FAILED|ERROR SUMMARY|G1 |G2 |device:|Fp +mul|table|error|Error' "$log.part" >> "$log"
+  echo "rc=$rc" >> "$log"
+  rm -f "$log.part"
+}
+
+nvidia-smi --query-gpu=name,clocks.max.sm,memory.total --format=csv >> "$T" 2>&1
+run "$T" 200 "$B/tests/cuda/test_cuda_msm"
+run "$T" 120 "$B/tests/cuda/test_cuda_msm_split"
+run "$T" 120 "$B/tests/cuda/test_cuda_msm_precomp"
+
+kinds="--only=kinds --min-log=24 --max-log=27 --reps=3"
+[ -n "${OLD:-}" ] && run "$K" 120 "$OLD/bench/gpu/snarkd_gpu_bench" $kinds
+for k in $KS; do
+  run "$K" 120 env SNARKD_MSM_INVERT_GROUP=$k "$B/bench/gpu/snarkd_gpu_bench" $kinds
+done
+
+if [ "${PRECOMP:-0}" = 1 ]; then
+  p="--only=msm --min-log=26 --max-log=27 --reps=5 --precomp-only --precomp-c=24"
+  run "$K" 150 "$B/bench/gpu/snarkd_gpu_bench" $p --precomp-gib=100
+  run "$K" 150 env SNARKD_MSM_ACCUMULATE=affine "$B/bench/gpu/snarkd_gpu_bench" $p --precomp-gib=60
+fi
+
+if [ "${EXTRA:-0}" = 1 ]; then
+  for k in 1 2 8; do
+    run "$X" 200 env SNARKD_MSM_INVERT_GROUP=$k "$B/tests/cuda/test_cuda_msm"
+  done
+  cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2> /dev/null | head -1)
+  if [ -n "$cs" ]; then
+    run "$X" 240 "$cs" --tool memcheck "$B/tests/cuda/test_cuda_msm" --gtest_filter='*EdgeCases*:*StreamOrdered*'
+  else
+    echo "memcheck: no compute-sanitizer" >> "$X"
+  fi
+fi
