@@ -250,8 +250,9 @@ SNARKD_HD void chunk_xyzz(const ChunkArgs<F>& a, uint32_t chunk) {
 // GCD runs at 0.143 G/s against 24.9 G/s products on the H200), against XYZZ's 8M + 2S. M is
 // large (64 by default), so the lanes' state cannot stay in registers: it lives in the scratch as
 // arrays indexed by the lane's chunk (lane_chunk: a warp's lanes l are adjacent, so loads
-// coalesce), and a point is gathered twice (x forward, x and y backward) rather than stored. The batch of 16 lanes with an array of lane structs that this
-// replaces paid 11 products of inversion per addition and ran 4× slower than XYZZ.
+// coalesce), and a point is gathered twice (x forward, x and y backward) rather than stored. The
+// batch of 16 lanes with an array of lane structs that this replaces paid 11 products of inversion
+// per addition and ran 4× slower than XYZZ.
 
 // 1/x for the Montgomery trick's product: the binary GCD (field_inverse.hpp).
 template <class F>
