@@ -4,18 +4,20 @@
 #   1. test_cuda_msm, test_cuda_msm_split, test_cuda_msm_precomp at the default K;
 #   2. `snarkd_gpu_bench --only=kinds` (G1 2^24, 2^26, 2^27, G2 2^24; every kind's result compared)
 #      for each K in $KS (default "1 2 4 8"), after the binary at $OLD/bench/gpu (the code before)
-#      when OLD is set: one process each, one after the other;
+#      when OLD is set, then at the default K for each lane count M in $MS
+#      (SNARKD_MSM_AFFINE_LANES; default none): one process each, one after the other;
 #   3. with PRECOMP=1, precomputed-table G1 MSMs at 2^26 and 2^27 (c = 24): a 100 GiB table, then
 #      the batch-affine lanes over a 60 GiB table (the bench's plain-path check runs once each);
 #   4. with EXTRA=1, test_cuda_msm again with K = 1, 2, 8 and compute-sanitizer memcheck on the
 #      edge cases.
 # Logs under $OUT (tests.txt, kinds.txt, extra.txt).
-#   usage: OUT=dir B=unpacked-build [OLD=unpacked-old-build] [KS="1 4"] [PRECOMP=1] [EXTRA=1]
+#   usage: OUT=dir B=unpacked-build [OLD=unpacked-old-build] [KS="1 4"] [MS="32 128"] [PRECOMP=1] [EXTRA=1]
 #          sh scripts/gpu/msm_lanes.sh
 set -u
 B=${B:-b}
 OUT=${OUT:-/tmp/msm-lanes}
 KS=${KS:-1 2 4 8}
+MS=${MS:-}
 mkdir -p "$OUT"
 T=$OUT/tests.txt K=$OUT/kinds.txt X=$OUT/extra.txt
 
@@ -39,6 +41,9 @@ kinds="--only=kinds --min-log=24 --max-log=27 --reps=3"
 [ -n "${OLD:-}" ] && run "$K" 120 "$OLD/bench/gpu/snarkd_gpu_bench" $kinds
 for k in $KS; do
   run "$K" 120 env SNARKD_MSM_INVERT_GROUP=$k "$B/bench/gpu/snarkd_gpu_bench" $kinds
+done
+for m in $MS; do
+  run "$K" 120 env SNARKD_MSM_AFFINE_LANES=$m "$B/bench/gpu/snarkd_gpu_bench" $kinds
 done
 
 if [ "${PRECOMP:-0}" = 1 ]; then

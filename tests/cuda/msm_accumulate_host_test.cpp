@@ -66,12 +66,10 @@ std::vector<ec::Affine<C>> virtual_points(const std::vector<ec::Affine<C>>& base
 template <class F>
 void invert_groups(const ChunkArgs<F>& a, const AffineState<F>& st, uint32_t threads, size_t step) {
   const uint32_t k = threads == 1 ? 1 : threads % 2 == 1 ? 2 : threads % 8 == 0 ? 8 : 4;
-  for (uint32_t g = 0; size_t(g) * k < threads; ++g) {
-    if (k == 1) affine_invert_group<F, 1>(a, st, g, threads, 4, step);
-    else if (k == 2) affine_invert_group<F, 2>(a, st, g, threads, 4, step);
-    else if (k == 4) affine_invert_group<F, 4>(a, st, g, threads, 4, step);
-    else affine_invert_group<F, 8>(a, st, g, threads, 4, step);
-  }
+  with_invert_group(k, [&](auto group) {
+    for (uint32_t g = 0; size_t(g) * k < threads; ++g)
+      affine_invert_group<F, decltype(group)::value>(a, st, g, threads, 4, step);
+  });
 }
 
 // Runs the passes the way pippenger_chunk() does into `out` (the virtual windows' buckets, XYZZ

@@ -34,6 +34,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "snarkd/cuda/curve.hpp"
 #include "snarkd/cuda/field.hpp"
@@ -250,7 +251,7 @@ SNARKD_HD void chunk_xyzz(const ChunkArgs<F>& a, uint32_t chunk) {
 // GCD runs at 0.143 G/s against 24.9 G/s products on the H200), against XYZZ's 8M + 2S. M is
 // large (64 by default), so the lanes' state cannot stay in registers: it lives in the scratch as
 // arrays indexed by the lane's chunk (lane_chunk: a warp's lanes l are adjacent, so loads
-// coalesce), and a point is gathered twice (x forward, x and y backward) rather than stored. The
+// coalesce), and a step's point is gathered again backward (G1) or kept there (kKeepPoint). The
 // batch of 16 lanes with an array of lane structs that this replaces paid 11 products of inversion
 // per addition and ran 4× slower than XYZZ.
 
@@ -264,29 +265,63 @@ SNARKD_HD F invert(const F& x) {
 // P.x − acc.x, resp. 2·acc.y); setting, skipping an infinity and cancelling (P = −acc) need none.
 enum AffineAction : uint32_t { kNone = 0, kAdd = 1, kDouble = 2 };
 
-// A lane's small state: next entry, chunk end, key of the current run and flags.
+// A lane's small state: the next entry's index, the value of this step's entry (the backward
+// step's point), the key of the current run and flags. The chunk's end is recomputed
+// (affine_chunk_end) rather than stored, so the value fits the 16 bytes.
 struct AffineMeta {
-  uint32_t pos, end, cur, flags;
+  uint32_t pos, v, cur, flags;
 };
 constexpr uint32_t kFirstRun = 1, kAccInfinity = 2, kActionShift = 8;
 
-// The lanes' arrays in the scratch: accumulator x, y, the Montgomery prefix and the small state
-// per lane; per thread the product of its lanes' factors, then its inverse.
+// The entry at a lane's pos, loaded one step ahead (key, value).
+struct AffineEntry {
+  uint32_t key, val;
+};
+
+// Whether the lanes keep an addition's signed point in their state (px, py), stored forward where
+// the point is gathered anyway, for the backward step. G2 keeps it: its 192-byte point comes off
+// the backward kernel's dependent loads (H100, `snarkd_gpu_bench --only=kinds`, 2^24: 423.2 →
+// 387.9 ms with the next entry ahead too). G1 gathers it again: kept, its 96 more bytes a lane each
+// way cost more than the second gather (2^26: 471.9 → 501.0 ms; gathered again 466.8).
+template <class F>
+inline constexpr bool kKeepPoint = !kIsPrimeField<F>;
+
+// The lanes' arrays in the scratch, per lane: accumulator x, y, the Montgomery prefix, the small
+// state, the next entry and, where kKeepPoint, the step's signed point; per thread the product of
+// its lanes' factors, then its inverse. The next entry and the value in the state take one
+// dependent load off each kernel's chain: forward meta → point instead of meta → entry → point,
+// backward meta → point (or its kept copy) instead of meta → value → point.
 template <class F>
 struct AffineState {
   F *x, *y, *pre, *prod;
   AffineMeta* meta;
+  AffineEntry* next;
+  F *px, *py;  // kKeepPoint only
 };
 
 template <class F>
+SNARKD_HD constexpr size_t affine_lane_bytes() {
+  return (kKeepPoint<F> ? 5 : 3) * sizeof(F) + sizeof(AffineMeta) + sizeof(AffineEntry);
+}
+
+template <class F>
 SNARKD_HD constexpr size_t affine_state_bytes(size_t lanes, size_t threads) {
-  return lanes * (3 * sizeof(F) + sizeof(AffineMeta)) + threads * sizeof(F);
+  return lanes * affine_lane_bytes<F>() + threads * sizeof(F);
 }
 
 template <class F>
 SNARKD_HD AffineState<F> affine_state(void* base, size_t lanes, size_t threads) {
   F* f = static_cast<F*>(base);
-  return {f, f + lanes, f + 2 * lanes, f + 3 * lanes, reinterpret_cast<AffineMeta*>(f + 3 * lanes + threads)};
+  F* kept = kKeepPoint<F> ? f + 3 * lanes + threads : nullptr;
+  AffineMeta* meta = reinterpret_cast<AffineMeta*>(f + (kKeepPoint<F> ? 5 : 3) * lanes + threads);
+  AffineEntry* next = reinterpret_cast<AffineEntry*>(meta + lanes);
+  return {f, f + lanes, f + 2 * lanes, f + 3 * lanes, meta, next, kept, kept ? kept + lanes : nullptr};
+}
+
+// The end of lane chunk k's entries.
+SNARKD_HD uint32_t affine_chunk_end(size_t k, size_t valid, size_t len) {
+  const size_t e = (k + 1) * len;
+  return uint32_t(e < valid ? e : valid);
 }
 
 template <class F>
@@ -314,49 +349,65 @@ SNARKD_HD void affine_init(const ChunkArgs<F>& a, const AffineState<F>& s, size_
   const size_t b = k * len;
   AffineMeta m;
   m.pos = uint32_t(b < valid ? b : valid);
-  m.end = uint32_t(b + len < valid ? b + len : valid);
-  m.cur = m.pos < m.end ? a.keys[m.pos] : 0;
+  m.v = 0;
+  const bool any = m.pos < affine_chunk_end(k, valid, len);
+  m.cur = any ? a.keys[m.pos] : 0;
   m.flags = kFirstRun | kAccInfinity;
   s.meta[k] = m;
+  s.next[k] = any ? AffineEntry{m.cur, a.vals[m.pos]} : AffineEntry{0, 0};
 }
 
-// Lane k's forward step: takes its next entry (emitting the run that entry ends), settles what
-// needs no inversion and returns whether the lane has a factor d to invert. The point's y is read
-// only where it decides something (an infinity base, a run's first point, equal x).
+// Lane k's forward step (its chunk ending at `end`): takes its next entry (emitting the run that
+// entry ends), settles what needs no inversion and returns whether the lane has a factor d to
+// invert. The entry after it is loaded here, for the next step, beside the point's gather.
 template <class F, bool Continue>
-SNARKD_HD bool affine_forward(const ChunkArgs<F>& a, const AffineState<F>& s, size_t k, F& d) {
+SNARKD_HD bool affine_forward(const ChunkArgs<F>& a, const AffineState<F>& s, size_t k, uint32_t end, F& d) {
   AffineMeta m = s.meta[k];
+  const AffineEntry e = s.next[k];
   const F ax = s.x[k];  // loaded beside the state rather than after the point: one round trip fewer
   uint32_t action = kNone;
-  if (m.pos < m.end) {
-    const uint32_t key = a.keys[m.pos], v = a.vals[m.pos];
+  if (m.pos < end) {
     ++m.pos;
-    if (key != m.cur) {
+    const AffineEntry after = m.pos < end ? AffineEntry{a.keys[m.pos], a.vals[m.pos]} : AffineEntry{0, 0};
+    // The point's y is read forward only where it decides something (an infinity base, a run's
+    // first point, equal x) or where the lane keeps the point.
+    const Affine<F>& p = a.points[e.val & 0x7fffffffu];
+    const bool neg = e.val >> 31;
+    const F px = p.x;
+    m.v = e.val;
+    if (e.key != m.cur) {
       emit_affine<F, Continue>(a, uint32_t(k), m.cur, lane_acc(s, k, m.flags), (m.flags & kFirstRun) ? kHead : kInside);
-      m.cur = key;
+      m.cur = e.key;
       m.flags = kAccInfinity;
     }
-    const Affine<F>& p = a.points[v & 0x7fffffffu];
-    const F px = p.x;
     if (px.is_zero() && p.y.is_zero()) {
       // an infinity base adds nothing
     } else if (m.flags & kAccInfinity) {
       s.x[k] = px;
-      s.y[k] = (v >> 31) ? -p.y : p.y;
+      s.y[k] = neg ? -p.y : p.y;
       m.flags &= ~kAccInfinity;
     } else if (px != ax) {
       d = px - ax;
+      if constexpr (kKeepPoint<F>) s.px[k] = px, s.py[k] = neg ? -p.y : p.y;
       action = kAdd;
     } else {
-      const F ay = s.y[k], py = (v >> 31) ? -p.y : p.y;
+      const F ay = s.y[k], py = neg ? -p.y : p.y;
       d = ay.dbl();
       if (py != ay || d.is_zero()) m.flags |= kAccInfinity;  // P = −acc (or 2-torsion): infinity
       else action = kDouble;
     }
+    s.next[k] = after;
   }
   m.flags = (m.flags & ((1u << kActionShift) - 1)) | action << kActionShift;
   s.meta[k] = m;
   return action != kNone;
+}
+
+// The signed point of lane k's step, for the backward step: its kept copy, or gathered again.
+template <class F>
+SNARKD_HD Affine<F> step_point(const ChunkArgs<F>& a, const AffineState<F>& s, size_t k, uint32_t v) {
+  if constexpr (kKeepPoint<F>) return {s.px[k], s.py[k]};
+  else return signed_point(a, v);
 }
 
 // Lane k's backward step, given inv = 1/(the product of this and the earlier lanes' factors):
@@ -370,7 +421,7 @@ SNARKD_HD void affine_backward(const ChunkArgs<F>& a, const AffineState<F>& s, s
   const F dinv = inv * s.pre[k];
   F lambda, x3;
   if (action == kAdd) {
-    const Affine<F> p = signed_point(a, a.vals[m.pos - 1]);
+    const Affine<F> p = step_point(a, s, k, m.v);
     inv = inv * (p.x - ax);
     lambda = (p.y - ay) * dinv;
     x3 = lambda.sqr() - ax - p.x;
@@ -427,13 +478,14 @@ SNARKD_HD void affine_forward_lanes(const ChunkArgs<F>& a, const AffineState<F>&
                                     uint32_t threads, uint32_t lanes, size_t step) {
   size_t len = 0;
   if (!affine_active(a, thread, threads, lanes, step, len)) return;
+  const size_t valid = *a.valid;
   F prod = F::one();
   bool any = false;
   SNARKD_NO_UNROLL
   for (uint32_t l = 0; l < lanes; ++l) {
     const size_t k = lane_chunk(l, thread, threads, lanes);
     F d;
-    if (affine_forward<F, Continue>(a, s, k, d)) {
+    if (affine_forward<F, Continue>(a, s, k, affine_chunk_end(k, valid, len), d)) {
       s.pre[k] = prod;
       prod = any ? prod * d : d;
       any = true;
@@ -476,8 +528,20 @@ SNARKD_HD void affine_invert_group(const ChunkArgs<F>& a, const AffineState<F>& 
   }
 }
 
-// Invert-group sizes the kernels are built for (the launcher's switch and the host twin's).
+// Invert-group sizes the kernels are built for.
 SNARKD_HD constexpr bool invert_group_supported(uint32_t k) { return k == 1 || k == 2 || k == 4 || k == 8; }
+
+// f(std::integral_constant<uint32_t, K>{}) for the group size k (host code: the launcher and the
+// host twin; k is invert_group_supported, anything else takes 8).
+template <class Fn>
+inline void with_invert_group(uint32_t k, Fn&& f) {
+  switch (k) {
+    case 1: f(std::integral_constant<uint32_t, 1>{}); break;
+    case 2: f(std::integral_constant<uint32_t, 2>{}); break;
+    case 4: f(std::integral_constant<uint32_t, 4>{}); break;
+    default: f(std::integral_constant<uint32_t, 8>{}); break;
+  }
+}
 
 template <class F>
 SNARKD_HD void affine_backward_lanes(const ChunkArgs<F>& a, const AffineState<F>& s, uint32_t thread,

@@ -43,12 +43,9 @@ template <class F>
 void launch_affine_invert(const ChunkArgs<F>& a, const AffineState<F>& s, uint32_t threads, uint32_t lanes,
                           size_t step, uint32_t k, cudaStream_t stream) {
   const uint32_t grid = blocks_for((size_t{threads} + k - 1) / k, kChunkThreads);
-  switch (k) {
-    case 1: affine_invert_kernel<F, 1><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, lanes, step); break;
-    case 2: affine_invert_kernel<F, 2><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, lanes, step); break;
-    case 4: affine_invert_kernel<F, 4><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, lanes, step); break;
-    default: affine_invert_kernel<F, 8><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, lanes, step); break;
-  }
+  with_invert_group(k, [&](auto group) {
+    affine_invert_kernel<F, decltype(group)::value><<<grid, kChunkThreads, 0, stream>>>(a, s, threads, lanes, step);
+  });
 }
 
 template <class F>

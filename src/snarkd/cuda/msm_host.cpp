@@ -144,7 +144,7 @@ void check_layout(const WindowLayout& l, size_t n, const char* who) {
 // threads' 507.3 and XYZZ's 489.9; 2^22 138.2 against 152.5; at 2^20 the bucket threads win,
 // 59.1 against 91.6). Not for the split MSM's tails, which ask for the group's default by name:
 // their scratch is part of the prover's working set, and the lanes' state and partials add
-// ≈ 4.5 GB. The environment (SNARKD_MSM_ACCUMULATE) and an explicit kind take precedence.
+// ≈ 5.3 GB. The environment (SNARKD_MSM_ACCUMULATE) and an explicit kind take precedence.
 template <class F>
 MsmAccumulation plain_accumulation(size_t n, MsmAccumulation a) {
   if (a == MsmAccumulation::kDefault && accumulation_from_env() == MsmAccumulation::kDefault &&

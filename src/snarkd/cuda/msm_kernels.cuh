@@ -51,8 +51,8 @@ constexpr uint32_t kReduceBlocks = 264;
 // the fix-up about one addition) — capped by kMaxXyzzLanes. The batch-affine lanes run as
 // kernels per step over at most kMaxAffineThreads threads of affine_lanes() lanes. The caps size
 // the scratch: head/tail partials 2·lanes·sizeof(Xyzz) (G1 XYZZ: 100 MB; affine, 2^22 lanes:
-// 1.6 GB G1, 3.2 GB G2) and the batch-affine lane state (affine_state_bytes; 2^22 lanes: 0.67 GB
-// G1, 1.3 GB G2).
+// 1.6 GB G1, 3.2 GB G2) and the batch-affine lane state (affine_state_bytes; 2^22 lanes: 0.70 GB
+// G1, 2.1 GB G2 with its kept points).
 constexpr uint32_t kMinChunk = 32;
 constexpr uint32_t kXyzzWaves = 4;
 constexpr uint32_t kMaxXyzzLanes = 1u << 18;
