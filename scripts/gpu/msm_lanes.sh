@@ -8,10 +8,12 @@
 #      (SNARKD_MSM_AFFINE_LANES; default none): one process each, one after the other;
 #   3. with PRECOMP=1, precomputed-table G1 MSMs at 2^26 and 2^27 (c = 24): a 100 GiB table, then
 #      the batch-affine lanes over a 60 GiB table (the bench's plain-path check runs once each);
-#   4. with EXTRA=1, test_cuda_msm again with K = 1, 2, 8 and compute-sanitizer memcheck on the
+#   4. with PROFILE=1, Nsight Compute's time per kernel of the G2 2^24 MSMs (ncu_g2.csv);
+#   5. with EXTRA=1, test_cuda_msm again with K = 1, 2, 8 and compute-sanitizer memcheck on the
 #      edge cases.
-# Logs under $OUT (tests.txt, kinds.txt, extra.txt).
-#   usage: OUT=dir B=unpacked-build [OLD=unpacked-old-build] [KS="1 4"] [MS="32 128"] [PRECOMP=1] [EXTRA=1]
+# Logs under $OUT (tests.txt, kinds.txt, extra.txt). MAXLOG (default 27) bounds the kinds' sizes.
+#   usage: OUT=dir B=unpacked-build [OLD=unpacked-old-build] [KS="1 4"] [MS="32 128"] [MAXLOG=26]
+#          [PRECOMP=1] [PROFILE=1] [EXTRA=1]
 #          sh scripts/gpu/msm_lanes.sh
 set -u
 B=${B:-b}
@@ -37,7 +39,7 @@ run "$T" 200 "$B/tests/cuda/test_cuda_msm"
 run "$T" 120 "$B/tests/cuda/test_cuda_msm_split"
 run "$T" 120 "$B/tests/cuda/test_cuda_msm_precomp"
 
-kinds="--only=kinds --min-log=24 --max-log=27 --reps=3"
+kinds="--only=kinds --min-log=24 --max-log=${MAXLOG:-27} --reps=3"
 [ -n "${OLD:-}" ] && run "$K" 120 "$OLD/bench/gpu/snarkd_gpu_bench" $kinds
 for k in $KS; do
   run "$K" 120 env SNARKD_MSM_INVERT_GROUP=$k "$B/bench/gpu/snarkd_gpu_bench" $kinds
@@ -50,6 +52,15 @@ if [ "${PRECOMP:-0}" = 1 ]; then
   p="--only=msm --min-log=26 --max-log=27 --reps=5 --precomp-only --precomp-c=24"
   run "$K" 150 "$B/bench/gpu/snarkd_gpu_bench" $p --precomp-gib=100
   run "$K" 150 env SNARKD_MSM_ACCUMULATE=affine "$B/bench/gpu/snarkd_gpu_bench" $p --precomp-gib=60
+fi
+
+# Per-kernel device time of the G2 2^24 MSMs (every kind, warm-ups included) by Nsight Compute:
+# one metric, caches and clocks left alone; `scripts/gpu/ncu_sum.py` sums it by kernel.
+if [ "${PROFILE:-0}" = 1 ] && command -v ncu > /dev/null; then
+  timeout 240 ncu --clock-control none --cache-control none --metrics gpu__time_duration.sum --csv --page raw \
+    --kernel-name-base mangled --kernel-name regex:Fp2T \
+    "$B/bench/gpu/snarkd_gpu_bench" --only=kinds --min-log=24 --max-log=24 --reps=3 > "$OUT/ncu_g2.csv" 2>&1
+  echo "ncu rc=$?" >> "$K"
 fi
 
 if [ "${EXTRA:-0}" = 1 ]; then

@@ -217,6 +217,12 @@ SNARKD_HD void prefetch_point(const ChunkArgs<F>& a, uint32_t v) {
 #endif
 }
 
+// The end of chunk k's entries: min((k + 1)·len, valid).
+SNARKD_HD uint32_t chunk_end(size_t k, size_t valid, size_t len) {
+  const size_t e = (k + 1) * len;
+  return uint32_t(e < valid ? e : valid);
+}
+
 // XYZZ lane: chunk `chunk` summed with mixed additions; the next entry's point is prefetched
 // before the current addition so the gather overlaps the arithmetic.
 template <class F>
@@ -224,7 +230,7 @@ SNARKD_HD void chunk_xyzz(const ChunkArgs<F>& a, uint32_t chunk) {
   const size_t valid = *a.valid, len = chunk_length(valid, a.chunks);
   const size_t s = size_t(chunk) * len;
   if (s >= valid) return;
-  const size_t e = s + len < valid ? s + len : valid;
+  const size_t e = chunk_end(chunk, valid, len);
   uint32_t cur = a.keys[s];
   bool first = true;
   Xyzz<F> acc = Xyzz<F>::infinity();
@@ -267,7 +273,7 @@ enum AffineAction : uint32_t { kNone = 0, kAdd = 1, kDouble = 2 };
 
 // A lane's small state: the next entry's index, the value of this step's entry (the backward
 // step's point), the key of the current run and flags. The chunk's end is recomputed
-// (affine_chunk_end) rather than stored, so the value fits the 16 bytes.
+// (chunk_end) rather than stored, so the value fits the 16 bytes.
 struct AffineMeta {
   uint32_t pos, v, cur, flags;
 };
@@ -318,12 +324,6 @@ SNARKD_HD AffineState<F> affine_state(void* base, size_t lanes, size_t threads) 
   return {f, f + lanes, f + 2 * lanes, f + 3 * lanes, meta, next, kept, kept ? kept + lanes : nullptr};
 }
 
-// The end of lane chunk k's entries.
-SNARKD_HD uint32_t affine_chunk_end(size_t k, size_t valid, size_t len) {
-  const size_t e = (k + 1) * len;
-  return uint32_t(e < valid ? e : valid);
-}
-
 template <class F>
 SNARKD_HD Affine<F> lane_acc(const AffineState<F>& s, size_t k, uint32_t flags) {
   return (flags & kAccInfinity) ? Affine<F>::infinity() : Affine<F>{s.x[k], s.y[k]};
@@ -350,7 +350,7 @@ SNARKD_HD void affine_init(const ChunkArgs<F>& a, const AffineState<F>& s, size_
   AffineMeta m;
   m.pos = uint32_t(b < valid ? b : valid);
   m.v = 0;
-  const bool any = m.pos < affine_chunk_end(k, valid, len);
+  const bool any = m.pos < chunk_end(k, valid, len);
   m.cur = any ? a.keys[m.pos] : 0;
   m.flags = kFirstRun | kAccInfinity;
   s.meta[k] = m;
@@ -485,7 +485,7 @@ SNARKD_HD void affine_forward_lanes(const ChunkArgs<F>& a, const AffineState<F>&
   for (uint32_t l = 0; l < lanes; ++l) {
     const size_t k = lane_chunk(l, thread, threads, lanes);
     F d;
-    if (affine_forward<F, Continue>(a, s, k, affine_chunk_end(k, valid, len), d)) {
+    if (affine_forward<F, Continue>(a, s, k, chunk_end(k, valid, len), d)) {
       s.pre[k] = prod;
       prod = any ? prod * d : d;
       any = true;
@@ -616,7 +616,7 @@ SNARKD_HD void fixup_chunk(const ChunkArgs<F>& a, uint32_t k) {
   const size_t valid = *a.valid, len = chunk_length(valid, a.chunks);
   const size_t s = size_t(k) * len;
   if (s >= valid) return;
-  const size_t e = s + len < valid ? s + len : valid;
+  const size_t e = chunk_end(k, valid, len);
   const uint32_t first = a.keys[s], last = a.keys[e - 1];
   if (a.run_lo[bucket_index(first, a.c, a.buckets)] == s) finish_run(a, first, a.head[k], k, len, true);
   if (last != first) finish_run(a, last, a.tail[k], k, len, false);

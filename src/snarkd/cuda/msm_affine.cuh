@@ -62,11 +62,17 @@ __global__ void __launch_bounds__(kChunkThreads, kAffineMinBlocks<F>)
   if (t < threads) affine_finish_lanes<F, Continue>(a, s, t, threads, lanes);
 }
 
-// `threads` threads (the scratch's plan) of affine_lanes() lanes; a step kernel whose thread has
-// no entry left returns at once, so the launcher may run the most steps `entries` can need.
+// At most `threads` threads (the scratch's plan; affine_waves() whole waves of them) of
+// affine_lanes() lanes; a step kernel whose thread has no entry left returns at once, so the
+// launcher may run the most steps `entries` can need.
 template <class F, bool Continue>
-void launch_affine(ChunkArgs<F>& a, uint32_t threads, size_t entries, void* lanes, cudaStream_t stream) {
-  const uint32_t m = affine_lanes(), k = affine_invert_group_size();
+void launch_affine(ChunkArgs<F>& a, uint32_t planned, size_t entries, void* lanes, cudaStream_t stream) {
+  const uint32_t m = affine_lanes(), k = affine_invert_group_size(), waves = affine_waves();
+  const uint32_t threads =
+      waves == 0 ? planned
+                 : whole_waves(resident_threads(reinterpret_cast<const void*>(affine_forward_kernel<F, Continue>),
+                                                kChunkThreads),
+                               waves, planned);
   a.chunks = threads * m;
   const AffineState<F> s = affine_state<F>(lanes, size_t{threads} * m, threads);
   const uint32_t grid = blocks_for(threads, kChunkThreads);

@@ -40,8 +40,11 @@ constexpr uint32_t kSegments = 256;
 // A segment of fewer buckets would spend more on its (lo − 1)·Σ correction (~1.5·log₂ nb
 // additions) than on its buckets (2 per bucket), so blocks per window stop growing there.
 constexpr uint32_t kMinSegmentBuckets = 32;
-// Reduction blocks wanted in all: two per SM of the H200 (132 SMs); a window with 2^15 buckets
-// in one block of 256 threads used 16 of 132 SMs.
+// Reduction blocks in all, at most: two per SM of the H200 (132 SMs); a window with 2^15 buckets
+// in one block of 256 threads used 16 of 132 SMs. Blocks per window are rounded down, so the grid
+// stays within that bound (13 windows: 260 blocks, not 273). That measured neutral: G2 2^24's
+// reduction took 62.8 ms in either grid (H100, ncu), a sixth of the MSM (two full additions a
+// bucket: 40 Fp products each for G2, 35 % of the product rate).
 constexpr uint32_t kReduceBlocks = 264;
 // Chunked lanes: at least kMinChunk entries per lane (shorter chunks would make more head/tail
 // partials than they save). Every XYZZ lane has the same work, so a grid of 1.3 waves would run
@@ -65,6 +68,17 @@ constexpr uint32_t kChunkThreads = 128;
 inline uint32_t affine_lanes() {
   static const uint32_t m = uint32_t(env_u64("SNARKD_MSM_AFFINE_LANES", 64, 1, 1024));
   return m;
+}
+
+// Waves of resident threads the batch-affine lanes take (their forward kernel's occupancy), within
+// the plan's threads. Every lane costs the fix-up about one addition and the finish one emitted
+// partial, so one wave of threads with longer chunks beats two of shorter ones: G2's lanes hold two
+// blocks of 128 an SM (33,792 threads on 132 SMs), and the plan's 2^16 threads made 2^22 lanes of
+// 52 entries at 2^24 points, a fix-up of 34.6 ms (H100, ncu). SNARKD_MSM_AFFINE_WAVES = 1..16, or 0
+// for every planned thread (read once; A/B runs).
+inline uint32_t affine_waves() {
+  static const uint32_t w = uint32_t(env_u64("SNARKD_MSM_AFFINE_WAVES", 1, 0, 16));
+  return w;
 }
 
 // Lane threads per binary GCD (affine_invert_group). A step's inversion kernel ran one GCD in each
@@ -111,7 +125,7 @@ inline uint32_t blocks_for(size_t n, uint32_t threads = kThreads) { return uint3
 
 inline uint32_t blocks_per_window(uint32_t buckets, uint32_t vw) {
   const uint32_t most = std::max<uint32_t>(1, (buckets - 1) / (kSegments * kMinSegmentBuckets));
-  return std::clamp<uint32_t>((kReduceBlocks + vw - 1) / vw, 1, most);
+  return std::clamp<uint32_t>(kReduceBlocks / vw, 1, most);
 }
 
 // Upper bounds of the lane geometry of a chunked pass of `entries` entries (the scratch's size;
