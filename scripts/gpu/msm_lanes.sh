@@ -3,16 +3,19 @@
 # times the grouped inversion (SNARKD_MSM_INVERT_GROUP = K lane threads per binary GCD).
 #   1. test_cuda_msm, test_cuda_msm_split, test_cuda_msm_precomp at the default K;
 #   2. `snarkd_gpu_bench --only=kinds` (G1 2^24, 2^26, 2^27, G2 2^24; every kind's result compared)
-#      for each K in $KS (default "1 2 4 8"), after the binary at $OLD/bench/gpu (the code before)
+#      for each K in $KS (default "1 2 4 8"; `default` leaves SNARKD_MSM_INVERT_GROUP unset: G1's
+#      K = 4, G2's 2), after the binary at $OLD/bench/gpu (the code before)
 #      when OLD is set, then at the default K for each lane count M in $MS
-#      (SNARKD_MSM_AFFINE_LANES; default none): one process each, one after the other;
+#      (SNARKD_MSM_AFFINE_LANES; default none), then with each VAR=value of $ENVS: one process
+#      each, one after the other;
 #   3. with PRECOMP=1, precomputed-table G1 MSMs at 2^26 and 2^27 (c = 24): a 100 GiB table, then
 #      the batch-affine lanes over a 60 GiB table (the bench's plain-path check runs once each);
 #   4. with PROFILE=1, Nsight Compute's time per kernel of the G2 2^24 MSMs (ncu_g2.csv);
 #   5. with EXTRA=1, test_cuda_msm again with K = 1, 2, 8 and compute-sanitizer memcheck on the
 #      edge cases.
 # Logs under $OUT (tests.txt, kinds.txt, extra.txt). MAXLOG (default 27) bounds the kinds' sizes.
-#   usage: OUT=dir B=unpacked-build [OLD=unpacked-old-build] [KS="1 4"] [MS="32 128"] [MAXLOG=26]
+#   usage: OUT=dir B=unpacked-build [OLD=unpacked-old-build] [KS="default 1 4"] [MS="32 128"]
+#          [ENVS="SNARKD_MSM_REDUCE_INLINE=0 ..."] [MAXLOG=26]
 #          [PRECOMP=1] [PROFILE=1] [EXTRA=1]
 #          sh scripts/gpu/msm_lanes.sh
 set -u
@@ -42,10 +45,17 @@ run "$T" 120 "$B/tests/cuda/test_cuda_msm_precomp"
 kinds="--only=kinds --min-log=24 --max-log=${MAXLOG:-27} --reps=3"
 [ -n "${OLD:-}" ] && run "$K" 120 "$OLD/bench/gpu/snarkd_gpu_bench" $kinds
 for k in $KS; do
-  run "$K" 120 env SNARKD_MSM_INVERT_GROUP=$k "$B/bench/gpu/snarkd_gpu_bench" $kinds
+  if [ "$k" = default ]; then
+    run "$K" 120 "$B/bench/gpu/snarkd_gpu_bench" $kinds
+  else
+    run "$K" 120 env SNARKD_MSM_INVERT_GROUP=$k "$B/bench/gpu/snarkd_gpu_bench" $kinds
+  fi
 done
 for m in $MS; do
   run "$K" 120 env SNARKD_MSM_AFFINE_LANES=$m "$B/bench/gpu/snarkd_gpu_bench" $kinds
+done
+for e in ${ENVS:-}; do
+  run "$K" 120 env "$e" "$B/bench/gpu/snarkd_gpu_bench" $kinds
 done
 
 if [ "${PRECOMP:-0}" = 1 ]; then

@@ -1,6 +1,7 @@
 // The device point formulas (cuda/curve.hpp) run on the host too, through the device fields'
-// host path; here they are compared with the host reference ec::Xyzz on random points, doublings,
-// P + P, P + (−P) and infinities, for every group (BLS12-381 and BN254, G1 and G2). No GPU needed.
+// host path; here they are compared with the host reference ec::Xyzz on random points, doublings
+// (one, and chains of k by dbl_n), P + P, P + (−P) and infinities, for every group (BLS12-381 and
+// BN254, G1 and G2). No GPU needed.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -42,7 +43,12 @@ TYPED_TEST(CudaCurve, FormulasMatchHost) {
     EXPECT_EQ(host(Xyzz<F>::infinity().add_mixed(dev_a(p))), ec::Jacobian<C>::from_affine(p));
     EXPECT_EQ(host(dev(xp).add_mixed(Affine<F>::infinity())), xp.to_jacobian());
     EXPECT_EQ(host(dev(xp) + Xyzz<F>::infinity()), xp.to_jacobian());
+    HX twice = xp;  // 2^k·xp by XYZZ doublings against dbl_n's Jacobian chain
+    for (uint32_t k = 0; k <= 21; ++k, twice = twice.dbl()) {
+      if (k % 7 == 0 || k < 3) EXPECT_EQ(host(dev(xp).dbl_n(k)), twice.to_jacobian()) << "k = " << k;
+    }
   }
+  EXPECT_TRUE(Xyzz<F>::infinity().dbl_n(5).is_infinity());
 }
 
 }  // namespace

@@ -51,15 +51,19 @@ TEST(MsmWindowHost, Bls12381ChunkedChoicesUnchanged) {
   EXPECT_EQ(msm_window<Fp2>(size_t{1} << 22, A), 16u);
 }
 
-// The plain MSM's kind by size: BLS12-381 G2 from 2^22 points takes the batch-affine lanes,
-// everything else (and any kind asked for by name) keeps its own. Run without SNARKD_MSM_ACCUMULATE.
+// The plain MSM's kind by size: BLS12-381 G2 from 2^22 points and G1 from 2^24 take the batch-affine
+// lanes, everything else (and any kind asked for by name) keeps its own. Run without
+// SNARKD_MSM_ACCUMULATE.
 TEST(MsmWindowHost, PlainKindBySize) {
   const MsmAccumulation D = MsmAccumulation::kDefault, A = MsmAccumulation::kChunkedAffine;
   EXPECT_EQ(detail::plain_layout<Fp2>(size_t{1} << 22, MsmOptions{}).accumulation, A);
   EXPECT_EQ(detail::plain_layout<Fp2>(size_t{1} << 24, MsmOptions{}).accumulation, A);
   EXPECT_EQ(detail::plain_layout<Fp2>(size_t{1} << 24, MsmOptions{}).c, msm_window<Fp2>(size_t{1} << 24, A));
   EXPECT_EQ(detail::plain_layout<Fp2>((size_t{1} << 22) - 1, MsmOptions{}).accumulation, D);
-  EXPECT_EQ(detail::plain_layout<Fp>(size_t{1} << 24, MsmOptions{}).accumulation, D);
+  EXPECT_EQ(detail::plain_layout<Fp>(size_t{1} << 24, MsmOptions{}).accumulation, A);
+  EXPECT_EQ(detail::plain_layout<Fp>(size_t{1} << 27, MsmOptions{}).c, msm_window<Fp>(size_t{1} << 27, A));
+  EXPECT_EQ(detail::plain_layout<Fp>((size_t{1} << 24) - 1, MsmOptions{}).accumulation, D);
+  EXPECT_EQ(detail::plain_layout<bn254::Fp>(size_t{1} << 24, MsmOptions{}).accumulation, D);
   EXPECT_EQ(detail::plain_layout<bn254::Fp2>(size_t{1} << 24, MsmOptions{}).accumulation, D);
   const MsmOptions xyzz{0, MsmAccumulation::kChunkedXyzz};
   EXPECT_EQ(detail::plain_layout<Fp2>(size_t{1} << 24, xyzz).accumulation, MsmAccumulation::kChunkedXyzz);

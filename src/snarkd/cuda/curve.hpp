@@ -26,6 +26,14 @@
 #define SNARKD_HD_CALL inline
 #endif
 
+// A loop whose body is whole field operations (a chain of doublings, batch-affine lanes) stays a
+// loop on the device: unrolled, each iteration would be a copy of several thousand instructions.
+#if defined(__CUDACC__)
+#define SNARKD_NO_UNROLL _Pragma("unroll 1")
+#else
+#define SNARKD_NO_UNROLL
+#endif
+
 namespace snarkd::cuda {
 
 template <class F>
@@ -54,6 +62,24 @@ struct Xyzz {
     const F X2 = X.sqr(), M = X2.dbl() + X2;
     const F X3 = M.sqr() - S.dbl();
     return {X3, M * (S - X3) - W * Y, V * ZZ, W * ZZZ};
+  }
+  // 2^k·P by k doublings in Jacobian coordinates (X·ZZ, Y·ZZZ, ZZ) — dbl-2009-l with a = 0, 2M + 5S
+  // against XYZZ's 6M + 3S (Fp2: 16 Fp products against 24) — and back (ZZ = Z², ZZZ = Z³): the
+  // Horner chain of an MSM, one thread's c doublings a window, is latency alone.
+  SNARKD_HD Xyzz dbl_n(uint32_t k) const {
+    if (is_infinity() || k == 0) return *this;
+    F x = X * ZZ, y = Y * ZZZ, z = ZZ;
+    SNARKD_NO_UNROLL
+    for (uint32_t i = 0; i < k; ++i) {
+      const F A = x.sqr(), B = y.sqr(), C = B.sqr();
+      const F D = ((x + B).sqr() - A - C).dbl(), E = A.dbl() + A;
+      const F X3 = E.sqr() - D.dbl();
+      z = (y * z).dbl();
+      y = E * (D - X3) - C.dbl().dbl().dbl();
+      x = X3;
+    }
+    const F zz = z.sqr();
+    return {x, y, zz, zz * z};
   }
   // mdbl-2008-s-1: the doubling of an affine point.
   SNARKD_HD static Xyzz dbl_affine(const Affine<F>& q) {

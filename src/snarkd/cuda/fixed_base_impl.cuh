@@ -42,8 +42,7 @@ __global__ void table_kernel(Affine<F> base, Affine<F>* table) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= kFixedBaseTableSize) return;
   const uint32_t w = t / kFixedBaseDigits, d = t % kFixedBaseDigits + 1;
-  Xyzz<F> p = Xyzz<F>::from_affine(base);
-  for (uint32_t i = 0; i < kFixedBaseWindowBits * w; ++i) p = p.dbl();
+  const Xyzz<F> p = Xyzz<F>::from_affine(base).dbl_n(kFixedBaseWindowBits * w);
   Xyzz<F> r = p;  // d·p, double-and-add from below d's top bit
   for (int b = 30 - __clz(d); b >= 0; --b) {
     r = r.dbl();

@@ -41,14 +41,6 @@
 #include "snarkd/cuda/field_inverse.hpp"
 #include "snarkd/cuda/fp2.hpp"
 
-// Loops over a thread's batch-affine lanes stay loops on the device: unrolled, each lane's field
-// arithmetic would be a copy of several thousand instructions.
-#if defined(__CUDACC__)
-#define SNARKD_NO_UNROLL _Pragma("unroll 1")
-#else
-#define SNARKD_NO_UNROLL
-#endif
-
 namespace snarkd::cuda::msm_detail {
 
 // Order of the windows in the passes: by virtual window v = w mod W', then copy k = w / W', so a

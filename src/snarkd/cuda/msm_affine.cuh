@@ -67,12 +67,9 @@ __global__ void __launch_bounds__(kChunkThreads, kAffineMinBlocks<F>)
 // launcher may run the most steps `entries` can need.
 template <class F, bool Continue>
 void launch_affine(ChunkArgs<F>& a, uint32_t planned, size_t entries, void* lanes, cudaStream_t stream) {
-  const uint32_t m = affine_lanes(), k = affine_invert_group_size(), waves = affine_waves();
+  const uint32_t m = affine_lanes(), k = affine_invert_group_size<F>(), waves = affine_waves();
   const uint32_t threads =
-      waves == 0 ? planned
-                 : whole_waves(resident_threads(reinterpret_cast<const void*>(affine_forward_kernel<F, Continue>),
-                                                kChunkThreads),
-                               waves, planned);
+      lane_threads(reinterpret_cast<const void*>(affine_forward_kernel<F, Continue>), waves, planned);
   a.chunks = threads * m;
   const AffineState<F> s = affine_state<F>(lanes, size_t{threads} * m, threads);
   const uint32_t grid = blocks_for(threads, kChunkThreads);

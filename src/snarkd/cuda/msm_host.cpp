@@ -139,16 +139,20 @@ void check_layout(const WindowLayout& l, size_t n, const char* who) {
   if (l.c + std::bit_width(l.virtual_windows - 1) > 31) throw InvalidArgument(w + ": sort keys wider than 31 bits");
 }
 
-// The plain MSM's accumulation: the group's default, except that BLS12-381 G2 MSMs of 2^22 points
-// or more take the batch-affine lanes (H200, 2026-12-04, ms: 2^24 369.6 against the bucket
-// threads' 507.3 and XYZZ's 489.9; 2^22 138.2 against 152.5; at 2^20 the bucket threads win,
-// 59.1 against 91.6). Not for the split MSM's tails, which ask for the group's default by name:
-// their scratch is part of the prover's working set, and the lanes' state and partials add
-// ≈ 5.3 GB. The environment (SNARKD_MSM_ACCUMULATE) and an explicit kind take precedence.
+// The plain MSM's accumulation: the group's default, except that BLS12-381 MSMs take the
+// batch-affine lanes from 2^22 points (G2) and 2^24 (G1). H200, `snarkd_gpu_bench --only=kinds`,
+// ms: G2 2^24 369.6 against the bucket threads' 507.3 and XYZZ's 489.9, 2^22 138.2 against 152.5,
+// but 2^20 91.6 against 59.1 (2026-12-04); G1 (2026-12-05, one wave of lane threads) 2^24 117.0
+// against XYZZ's 126.2, 2^26 433.9 against 464.3, 2^27 846.8 against 909.4 — level on the H100
+// (2^26 466.8 against 466.5), and at 2^22 behind (H100: 70.5 against 41.4). Not for the split
+// MSM's tails nor the precomputed tables, which ask for the group's default by name: the tails'
+// scratch is part of the prover's working set (the lanes' state and partials add ≈ 2.3 GB for
+// G1, 5.3 for G2), and over a table the lanes lost (2^26: 696.1 against 405.0). The environment
+// (SNARKD_MSM_ACCUMULATE) and an explicit kind take precedence.
 template <class F>
 MsmAccumulation plain_accumulation(size_t n, MsmAccumulation a) {
-  if (a == MsmAccumulation::kDefault && accumulation_from_env() == MsmAccumulation::kDefault &&
-      std::is_same_v<F, Fp2> && n >= (size_t{1} << 22))
+  if (a != MsmAccumulation::kDefault || accumulation_from_env() != MsmAccumulation::kDefault) return a;
+  if ((std::is_same_v<F, Fp2> && n >= (size_t{1} << 22)) || (std::is_same_v<F, Fp> && n >= (size_t{1} << 24)))
     return MsmAccumulation::kChunkedAffine;
   return a;
 }

@@ -85,11 +85,15 @@ inline uint32_t affine_waves() {
 // of its 2^16 threads (≈ 4 warps a scheduler on 132 SMs, ≈ 170 products' time each); grouped by
 // K, one thread in K runs it, plus 3K products. H100, `snarkd_gpu_bench --only=kinds`, batch-affine
 // G1 2^26 / 2^27 at c = 22: K = 1 520.6 / 1016.1 ms, K = 4 471.2 / 919.4 (XYZZ 466.2 / 913.2 in the
-// same process); K = 8 lost to 4 by 2 % in an earlier build. SNARKD_MSM_INVERT_GROUP = 1 | 2 | 4 | 8
+// same process); K = 8 lost to 4 by 2 % in an earlier build. With one wave of lane threads (twice
+// the steps), H200, the same bench, K = 1 / 2 / 4: G1 2^26 482.8 / 442.6 / 433.7 ms, 2^27 944.3 /
+// 865.4 / 847.3, G2 2^24 368.8 / 366.7 / 373.1: G1 takes 4, G2 2 (its thread's GCD is one Fp
+// inversion beside ≈ 2× G1's products per lane). SNARKD_MSM_INVERT_GROUP = 1 | 2 | 4 | 8 sets both
 // (read once; A/B runs).
-inline uint32_t affine_invert_group_size() {
+template <class F>
+uint32_t affine_invert_group_size() {
   static const uint32_t k = [] {
-    const uint32_t v = uint32_t(env_u64("SNARKD_MSM_INVERT_GROUP", 4, 1, 8));
+    const uint32_t v = uint32_t(env_u64("SNARKD_MSM_INVERT_GROUP", kIsPrimeField<F> ? 4 : 2, 1, 8));
     if (!invert_group_supported(v))
       throw InvalidArgument("SNARKD_MSM_INVERT_GROUP: " + std::to_string(v) + " is not 1, 2, 4 or 8");
     return v;
@@ -281,6 +285,12 @@ inline uint32_t whole_waves(uint32_t per_wave, uint32_t waves, uint32_t bound) {
   return bound / per_wave * per_wave;
 }
 
+// Lane threads for `kernel` in blocks of kChunkThreads: `waves` whole waves of its resident threads
+// within bound, or bound itself for waves = 0.
+inline uint32_t lane_threads(const void* kernel, uint32_t waves, uint32_t bound) {
+  return waves == 0 ? bound : whole_waves(resident_threads(kernel, kChunkThreads), waves, bound);
+}
+
 // The fix-up in blocks of kChunkThreads, MinBlocks of them asked for per SM: 256-thread blocks
 // without bounds left SMs one block (latency-bound: 0.37 ms a pass, ≈ 1 addition a lane). G1 at
 // 3 blocks (≤ 170 registers, 12 warps an SM) spills 192 bytes of its full addition to the stack;
@@ -395,14 +405,11 @@ __global__ void combine_kernel(const Xyzz<F>* partials, uint32_t bpw, Xyzz<F>* w
   if (threadIdx.x == 0) window_sums[blockIdx.x] = sum;
 }
 
-// Σ_w 2^(c·w)·S_w by Horner: c doublings per window, one thread.
+// Σ_w 2^(c·w)·S_w by Horner: c doublings per window (Jacobian, dbl_n), one thread.
 template <class F>
 __global__ void horner_kernel(const Xyzz<F>* sums, uint32_t windows, uint32_t c, Xyzz<F>* result) {
   Xyzz<F> r = sums[windows - 1];
-  for (uint32_t w = windows - 1; w-- > 0;) {
-    for (uint32_t k = 0; k < c; ++k) r = r.dbl();
-    r += sums[w];
-  }
+  for (uint32_t w = windows - 1; w-- > 0;) r = r.dbl_n(c) + sums[w];
   *result = r;
 }
 

@@ -60,9 +60,7 @@ __global__ void __launch_bounds__(kThreads) double_kernel(const Affine<F>* __res
                                                           Xyzz<F>* __restrict__ out) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= m) return;
-  Xyzz<F> p = Xyzz<F>::from_affine(src[i]);
-  for (uint32_t k = 0; k < s; ++k) p = p.dbl();
-  out[i] = p;
+  out[i] = Xyzz<F>::from_affine(src[i]).dbl_n(s);
 }
 
 __device__ __forceinline__ Fp invert(const Fp& a) { return a.inverse(); }

@@ -16,8 +16,7 @@ void launch_bucket_threads(const ChunkArgs<F>& a, cudaStream_t stream) {
 
 template <class F>
 void launch_chunk_xyzz(ChunkArgs<F>& a, uint32_t max_lanes, uint32_t waves, cudaStream_t stream) {
-  const uint32_t wave = resident_threads(reinterpret_cast<const void*>(chunk_xyzz_kernel<F>), kChunkThreads);
-  a.chunks = whole_waves(wave, waves, max_lanes);
+  a.chunks = lane_threads(reinterpret_cast<const void*>(chunk_xyzz_kernel<F>), waves, max_lanes);
   chunk_xyzz_kernel<F><<<blocks_for(a.chunks, kChunkThreads), kChunkThreads, 0, stream>>>(a);
   SNARKD_CUDA_CHECK_LAUNCH();
 }
