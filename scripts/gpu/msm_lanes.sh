@@ -15,7 +15,7 @@
 #      edge cases.
 # Logs under $OUT (tests.txt, kinds.txt, extra.txt). MAXLOG (default 27) bounds the kinds' sizes.
 #   usage: OUT=dir B=unpacked-build [OLD=unpacked-old-build] [KS="default 1 4"] [MS="32 128"]
-#          [ENVS="SNARKD_MSM_REDUCE_INLINE=0 ..."] [MAXLOG=26]
+#          [ENVS="SNARKD_MSM_AFFINE_WAVES=0 ..."] [MAXLOG=26]
 #          [PRECOMP=1] [PROFILE=1] [EXTRA=1]
 #          sh scripts/gpu/msm_lanes.sh
 set -u

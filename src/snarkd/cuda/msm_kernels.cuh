@@ -87,9 +87,9 @@ inline uint32_t affine_waves() {
 // G1 2^26 / 2^27 at c = 22: K = 1 520.6 / 1016.1 ms, K = 4 471.2 / 919.4 (XYZZ 466.2 / 913.2 in the
 // same process); K = 8 lost to 4 by 2 % in an earlier build. With one wave of lane threads (twice
 // the steps), H200, the same bench, K = 1 / 2 / 4: G1 2^26 482.8 / 442.6 / 433.7 ms, 2^27 944.3 /
-// 865.4 / 847.3, G2 2^24 368.8 / 366.7 / 373.1: G1 takes 4, G2 2 (its thread's GCD is one Fp
-// inversion beside ≈ 2× G1's products per lane). SNARKD_MSM_INVERT_GROUP = 1 | 2 | 4 | 8 sets both
-// (read once; A/B runs).
+// 865.4 / 847.3, G2 2^24 368.8 / 366.7 / 373.1: G1 takes 4, G2 2 (a group's 3K products are Fp2
+// products there, three Fp products each, beside the same one Fp GCD). SNARKD_MSM_INVERT_GROUP =
+// 1 | 2 | 4 | 8 sets both (read once; A/B runs).
 template <class F>
 uint32_t affine_invert_group_size() {
   static const uint32_t k = [] {
