@@ -65,6 +65,9 @@ TEST(MsmWindowHost, PlainKindBySize) {
   EXPECT_EQ(detail::plain_layout<Fp>((size_t{1} << 24) - 1, MsmOptions{}).accumulation, D);
   EXPECT_EQ(detail::plain_layout<bn254::Fp>(size_t{1} << 24, MsmOptions{}).accumulation, D);
   EXPECT_EQ(detail::plain_layout<bn254::Fp2>(size_t{1} << 24, MsmOptions{}).accumulation, D);
+  // The provers' H MSMs keep G1's own default (XYZZ) at any size.
+  EXPECT_EQ(detail::plain_layout<Fp>(size_t{1} << 27, group_default_options<Fp>()).accumulation,
+            MsmAccumulation::kChunkedXyzz);
   const MsmOptions xyzz{0, MsmAccumulation::kChunkedXyzz};
   EXPECT_EQ(detail::plain_layout<Fp2>(size_t{1} << 24, xyzz).accumulation, MsmAccumulation::kChunkedXyzz);
 }

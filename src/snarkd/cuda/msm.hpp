@@ -49,7 +49,7 @@ inline constexpr size_t kMaxEntriesPerPass = size_t{1} << 28;
 // affine when set (read once per process), else the built-in choice (chunked XYZZ for G1, one
 // thread per bucket for G2 — see msm_resolve_accumulation and docs/PERFORMANCE.md). The plain
 // MSM (msm()) resolves kDefault by size first: batch-affine lanes for BLS12-381 G2 from 2^22
-// points (detail::plain_layout).
+// points and G1 from 2^24 (detail::plain_layout).
 enum class MsmAccumulation : uint8_t { kDefault, kBucketThreads, kChunkedXyzz, kChunkedAffine };
 const char* msm_accumulation_name(MsmAccumulation a);  // "default", "legacy", "xyzz", "affine"
 template <class F>
@@ -60,6 +60,14 @@ struct MsmOptions {
   MsmAccumulation accumulation = MsmAccumulation::kDefault;
   uint32_t lane_waves = 0;   // chunked XYZZ: lanes per pass in waves of resident threads (0 = 4)
 };
+
+// A plain MSM in the group's own default kind, not the one plain_layout picks by size: the
+// provers' H MSMs, whose scratch is part of a partition's working set (G1's batch-affine lanes
+// would add ≈ 2.3 GB to a 2^27 partition, not yet weighed in a PoRep run).
+template <class F>
+MsmOptions group_default_options() {
+  return {0, msm_resolve_accumulation<F>(MsmAccumulation::kDefault)};
+}
 
 // The window size msm() uses for n points with accumulation `a` when window_bits = 0. Chunked:
 // the c ∈ [4, 22] minimising a cost model (entries·(addition + sort) + buckets·reduction, fitted

@@ -78,11 +78,12 @@ void witness_msm_b(const G1Affine* g1, const G2Affine* g2, const Fr* scalars, ui
                   });
 }
 
-// The H sum: random-looking scalars, plain Pippenger (as groth16::compute_sums does).
-uint64_t h_msm_scratch_bytes(uint64_t n) { return msm_scratch_bytes<Fp>(n); }
+// The H sum: random-looking scalars, plain Pippenger (as groth16::compute_sums does), in G1's
+// default kind (group_default_options).
+uint64_t h_msm_scratch_bytes(uint64_t n) { return msm_scratch_bytes<Fp>(n, group_default_options<Fp>()); }
 void h_msm(const G1Affine* bases, const Fr* scalars, uint64_t n, G1Xyzz* out, void* scratch, uint64_t scratch_bytes,
            cudaStream_t stream) {
-  msm<Fp>(bases, scalars, n, out, scratch, scratch_bytes, stream);
+  msm<Fp>(bases, scalars, n, out, scratch, scratch_bytes, stream, group_default_options<Fp>());
 }
 
 // Pointers into one partition's workspace.

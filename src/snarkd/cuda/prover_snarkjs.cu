@@ -129,7 +129,7 @@ void prove_on_stream(const SnarkjsDeviceKey<E>& key, void* d_workspace, SnarkjsD
   mark(phases, 4, stream);
   witness_msm<G1>(v.l, w + inputs, rest + inputs, vars - inputs, &sums->l, msm_scratch, sb, partials, stream);
   mark(phases, 5, stream);
-  msm<G1>(v.h, a, n, &sums->h, msm_scratch, sb, stream);
+  msm<G1>(v.h, a, n, &sums->h, msm_scratch, sb, stream, group_default_options<G1>());
   mark(phases, 6, stream);
   SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_out, sums, sizeof(*sums), cudaMemcpyDeviceToHost, stream));
 }

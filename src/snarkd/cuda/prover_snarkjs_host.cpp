@@ -34,12 +34,13 @@ SnarkjsWorkspaceLayout workspace_layout(uint32_t log_n, uint64_t num_vars) {
   l.ntt_scratch = l.c + vec;
   l.ntt_scratch_bytes = align256(ntt_scratch_bytes(log_n));
   l.msm_scratch = phase;
-  // The witness MSMs' kinds (detail::witness_msm_options) and the H MSM's default.
+  // The witness MSMs' kinds (detail::witness_msm_options) and the H MSM's (group_default_options).
   using G1 = typename D::G1;
   using G2 = typename D::G2;
   const MsmOptions o1 = detail::witness_msm_options<G1>(), o2 = detail::witness_msm_options<G2>();
-  l.msm_scratch_bytes = align256(
-      std::max({msm_scratch_bytes<G1>(num_vars, o1), msm_scratch_bytes<G2>(num_vars, o2), msm_scratch_bytes<G1>(n)}));
+  const MsmOptions oh = group_default_options<G1>();
+  l.msm_scratch_bytes = align256(std::max(
+      {msm_scratch_bytes<G1>(num_vars, o1), msm_scratch_bytes<G2>(num_vars, o2), msm_scratch_bytes<G1>(n, oh)}));
   l.rest = std::max(l.ntt_scratch + l.ntt_scratch_bytes, l.msm_scratch + l.msm_scratch_bytes);
   l.partials = l.rest + align256(num_vars * sizeof(typename D::Fr));
   l.sums = l.partials + align256(detail::kOnesPartials * sizeof(Xyzz<G2>));
