@@ -61,9 +61,9 @@ struct MsmOptions {
   uint32_t lane_waves = 0;   // chunked XYZZ: lanes per pass in waves of resident threads (0 = 4)
 };
 
-// A plain MSM in the group's own default kind, not the one plain_layout picks by size: the
-// provers' H MSMs, whose scratch is part of a partition's working set (G1's batch-affine lanes
-// would add ≈ 2.3 GB to a 2^27 partition, not yet weighed in a PoRep run).
+// A plain MSM in the group's own default kind, not the one plain_layout picks by size: the split
+// MSM's tails and the provers' H MSMs, whose scratch is part of a partition's working set (G1's
+// batch-affine lanes would add ≈ 2.3 GB to a 2^27 partition, not yet weighed in a PoRep run).
 template <class F>
 MsmOptions group_default_options() {
   return {0, msm_resolve_accumulation<F>(MsmAccumulation::kDefault)};

@@ -155,19 +155,16 @@ __global__ void add_kernel(const Xyzz<F>* a, const Xyzz<F>* b, Xyzz<F>* out) {
 
 namespace snarkd::cuda {
 
-// The tails take the group's default accumulation by name, never the plain MSM's choice by size
-// (msm_host.cpp plain_accumulation): their scratch belongs to the prover's working set.
-template <class F>
-MsmOptions tail_options() {
-  return MsmOptions{0, msm_resolve_accumulation<F>(MsmAccumulation::kDefault)};
-}
+// The tails take the group's default accumulation by name (group_default_options), never the
+// plain MSM's choice by size (msm_host.cpp plain_accumulation): their scratch belongs to the
+// prover's working set.
 
 // The tail MSM's scratch is not monotonic in its length (scratch_bound.hpp): the bound is its
 // maximum over every shorter tail.
 template <class F>
 size_t msm_split_scratch_bytes(size_t max_others) {
-  const size_t worst = detail::scratch_bound(max_others, kMaxEntriesPerPass,
-                                             [](size_t m) { return msm_scratch_bytes<F>(m, tail_options<F>()); });
+  const size_t worst = detail::scratch_bound(
+      max_others, kMaxEntriesPerPass, [](size_t m) { return msm_scratch_bytes<F>(m, group_default_options<F>()); });
   return split_detail::tail_layout<F>(max_others, worst).total;
 }
 
@@ -236,7 +233,7 @@ void msm_split_finish(const Affine<F>* d_bases, const DeviceSplit& split, const 
       SNARKD_CUDA_CHECK_LAUNCH();
     }
     msm<F>(tail_bases, p.scalars + first, len, tail_result, base + t.msm, scratch_bytes - t.msm, stream,
-           tail_options<F>());
+           group_default_options<F>());
     add_kernel<F><<<1, 1, 0, stream>>>(first == 0 ? d_ones : d_result, tail_result, d_result);
     SNARKD_CUDA_CHECK_LAUNCH();
     first += len;

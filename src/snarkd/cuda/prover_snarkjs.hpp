@@ -188,8 +188,9 @@ inline constexpr uint32_t kOnesPartials = 128;
 // chooses between them.
 template <class F>
 MsmOptions witness_msm_options() {
-  const MsmAccumulation a = msm_resolve_accumulation<F>(MsmAccumulation::kDefault);
-  return {0, a == MsmAccumulation::kBucketThreads ? MsmAccumulation::kChunkedXyzz : a};
+  MsmOptions o = group_default_options<F>();
+  if (o.accumulation == MsmAccumulation::kBucketThreads) o.accumulation = MsmAccumulation::kChunkedXyzz;
+  return o;
 }
 }  // namespace detail
 
