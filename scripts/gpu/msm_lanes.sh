@@ -8,15 +8,17 @@
 #      when OLD is set, then at the default K for each lane count M in $MS
 #      (SNARKD_MSM_AFFINE_LANES; default none), then with each VAR=value of $ENVS: one process
 #      each, one after the other;
-#   3. with PRECOMP=1, precomputed-table G1 MSMs at 2^26 and 2^27 (c = 24): a 100 GiB table, then
-#      the batch-affine lanes over a 60 GiB table (the bench's plain-path check runs once each);
+#   3. with PRECOMP=1, precomputed-table MSMs (the bench's plain-path check runs once each): G1 at
+#      2^26 and 2^27, c = 24, within PGIB GiB of table (default 100; H200 only), by $OLD's binary
+#      when OLD is set, then in the build's own kind and in XYZZ; then G1 and G2 at 2^24 within
+#      40 GiB for each c in $PCS (default "20 22 24");
 #   4. with PROFILE=1, Nsight Compute's time per kernel of the G2 2^24 MSMs (ncu_g2.csv);
 #   5. with EXTRA=1, test_cuda_msm again with K = 1, 2, 8 and compute-sanitizer memcheck on the
 #      edge cases.
 # Logs under $OUT (tests.txt, kinds.txt, extra.txt). MAXLOG (default 27) bounds the kinds' sizes.
 #   usage: OUT=dir B=unpacked-build [OLD=unpacked-old-build] [KS="default 1 4"] [MS="32 128"]
 #          [ENVS="SNARKD_MSM_AFFINE_WAVES=0 ..."] [MAXLOG=26]
-#          [PRECOMP=1] [PROFILE=1] [EXTRA=1]
+#          [PRECOMP=1 [PGIB=36] [PCS="20 24"]] [PROFILE=1] [EXTRA=1]
 #          sh scripts/gpu/msm_lanes.sh
 set -u
 B=${B:-b}
@@ -59,9 +61,14 @@ for e in ${ENVS:-}; do
 done
 
 if [ "${PRECOMP:-0}" = 1 ]; then
-  p="--only=msm --min-log=26 --max-log=27 --reps=5 --precomp-only --precomp-c=24"
-  run "$K" 150 "$B/bench/gpu/snarkd_gpu_bench" $p --precomp-gib=100
-  run "$K" 150 env SNARKD_MSM_ACCUMULATE=affine "$B/bench/gpu/snarkd_gpu_bench" $p --precomp-gib=60
+  p="--only=msm --reps=5 --precomp-only"
+  g1="$p --min-log=26 --max-log=27 --precomp-c=24 --precomp-gib=${PGIB:-100}"
+  [ -n "${OLD:-}" ] && run "$K" 150 "$OLD/bench/gpu/snarkd_gpu_bench" $g1
+  run "$K" 150 "$B/bench/gpu/snarkd_gpu_bench" $g1
+  run "$K" 150 env SNARKD_MSM_ACCUMULATE=xyzz "$B/bench/gpu/snarkd_gpu_bench" $g1
+  for c in ${PCS:-20 22 24}; do
+    run "$K" 120 "$B/bench/gpu/snarkd_gpu_bench" $p --min-log=24 --max-log=24 --precomp-c="$c" --precomp-gib=40
+  done
 fi
 
 # Per-kernel device time of the G2 2^24 MSMs (every kind, warm-ups included) by Nsight Compute:

@@ -14,6 +14,7 @@
 #include <bit>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "common/ec_util.hpp"
@@ -84,7 +85,7 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& sc
   const int key_bits = int(s.c) + std::bit_width(std::min(per_pass, s.virtual_windows) - 1);
   const uint32_t sentinel = uint32_t((uint64_t{1} << key_bits) - 1);
   const uint32_t buckets = (1u << (s.c - 1)) + 1;
-  for (uint32_t q0 = 0; q0 < s.windows; q0 += per_pass) {
+  for (uint32_t q0 = 0, i = 0; q0 < s.windows; q0 += make_pass(order, s.windows, q0, per_pass).qc, ++i) {
     Pass pass = make_pass(order, s.windows, q0, per_pass);
     pass.continues_all = continues_all;
     const size_t entries = size_t(pass.qc) * n;
@@ -118,7 +119,7 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& sc
       const AffineState<F> st = affine_state<F>(state.data(), chunks, threads);
       // Continue = true wherever a bucket may continue, as the launcher picks (and once more
       // where none does: the general kernel must agree).
-      const bool cont = may_continue(pass) || (q0 / per_pass) % 2 == 1;
+      const bool cont = may_continue(pass) || i % 2 == 1;
       for (uint32_t t = 0; t < threads; ++t) affine_init_lanes(a, st, t, threads, 4);
       for (size_t step = 0; step < chunk_length(entries, chunks); ++step) {
         for (uint32_t t = 0; t < threads; ++t) {
@@ -262,8 +263,42 @@ TEST(MsmAccumulateHost, RunsAcrossHeadGroups) {
   expect_msm<C>(b, s, one_window, "long runs", {uint32_t(n), uint32_t(n / 2), 375u});
 }
 
-// Precomputed-table layouts whose passes split a virtual window (continues_v0), and n below the
-// window count.
+// Passes end where virtual windows start (make_pass): every position once, at most per_pass a
+// pass, no more virtual windows a pass than the sort keys have room for, a pass cut short only at
+// a window's start, and a window continuing from an earlier pass only where its copies outnumber
+// per_pass.
+TEST(MsmAccumulateHost, PassesEndAtWindows) {
+  for (uint32_t windows : {11u, 13u, 26u, 52u})
+    for (uint32_t t = 1; t <= 7; ++t) {
+      const uint32_t vw = (windows + t - 1) / t, copies = (windows + vw - 1) / vw;
+      const Order order{vw, copies, windows - (copies - 1) * vw};
+      for (uint32_t per_pass = 1; per_pass <= windows; ++per_pass) {
+        const std::string at = "W=" + std::to_string(windows) + " t=" + std::to_string(copies) +
+                               " per_pass=" + std::to_string(per_pass);
+        bool any_continues = false;
+        for (uint32_t q0 = 0; q0 < windows;) {
+          const Pass p = make_pass(order, windows, q0, per_pass);
+          ASSERT_GE(p.qc, 1u) << at;
+          ASSERT_LE(p.qc, std::min(per_pass, windows - q0)) << at;
+          EXPECT_LE(p.vc, std::min(per_pass, vw)) << at;
+          const uint32_t end = q0 + p.qc;
+          if (p.qc < std::min(per_pass, windows - q0)) {
+            EXPECT_EQ(order.position(order.virtual_window(end)), end) << at << " cut at " << end;
+            EXPECT_GT(copies, 1u) << at << ": a plain layout's pass cut short";
+          }
+          if (copies <= per_pass) {
+            EXPECT_FALSE(p.continues_v0) << at << " q0=" << q0;
+          }
+          any_continues = any_continues || p.continues_v0;
+          q0 = end;
+        }
+        EXPECT_EQ(any_continues, per_pass < copies) << at;
+      }
+    }
+}
+
+// Precomputed-table layouts whose passes split a virtual window (continues_v0) or take whole
+// ones, and n below the window count.
 TEST(MsmAccumulateHost, CopiesAndSplitPasses) {
   auto g = snarkd::test::rng("msm-acc-copies");
   const auto b = snarkd::test::random_points<ec::G1Config>(g, 13);
@@ -271,6 +306,9 @@ TEST(MsmAccumulateHost, CopiesAndSplitPasses) {
   // c = 10: W = 26; t = 3 copies → W' = 9; passes of 2 windows (26 entries each).
   expect_msm<ec::G1Config>(b, s, {10, 26, 9, 3, 26}, "copies=3 split passes");
   expect_msm<ec::G1Config>(b, s, {13, 20, 4, 5, 13 * 3}, "copies=5 passes of 3");
+  // Passes of whole windows: 3 and 2 copies in passes of up to 4 positions, 5 copies in 6.
+  expect_msm<ec::G1Config>(b, s, {10, 26, 9, 3, 13 * 4}, "copies=3 whole-window passes");
+  expect_msm<ec::G1Config>(b, s, {13, 20, 4, 5, 13 * 6}, "copies=5 whole-window passes");
   const auto b2 = snarkd::test::random_points<ec::G1Config>(g, 3);
   const auto s2 = random_scalars<ec::G1Config>(g, 3);
   expect_msm<ec::G1Config>(b2, s2, {5, 52, 52, 1, 4}, "n=3 < 52 windows, one window per pass");

@@ -93,8 +93,9 @@ TEST(CudaMsmPrecomp, G1EdgeCases) { edge_cases<ec::G1Config>("cuda_msm_precomp_g
 TEST(CudaMsmPrecomp, G2EdgeCases) { edge_cases<ec::G2Config>("cuda_msm_precomp_g2_edges"); }
 
 // The device-resident API: one table (poisoned before the build) serves several scalar vectors;
-// result and scratch are poisoned before each run; small pass limits split virtual windows over
-// passes (the accumulation continues a bucket from the previous pass).
+// result and scratch are poisoned before each run; both chunked kinds, in passes of whole virtual
+// windows and in small passes that split them (the accumulation continues a bucket from the
+// previous pass).
 TEST(CudaMsmPrecomp, ResidentTableStreamOrderedAndPasses) {
   SNARKD_SKIP_WITHOUT_GPU();
   auto g = snarkd::test::rng("cuda_msm_precomp_resident");
@@ -111,21 +112,25 @@ TEST(CudaMsmPrecomp, ResidentTableStreamOrderedAndPasses) {
   const MsmPrecompTable<Fp> view{table.data(), n, shape};
   DeviceBuffer<G1Xyzz> d_r(1);
   detail::WindowLayout layout{shape.window_bits, shape.windows, shape.virtual_windows, shape.copies};
-  for (size_t pass_entries : {kMaxEntriesPerPass, 4 * n, 2 * n, n}) {
-    layout.max_pass_entries = pass_entries;
-    const auto s = random_scalars(g, n);
-    auto d_s = test::to_device<cuda::Fr>(s, stream);
-    DeviceBuffer<uint8_t> scratch(detail::pippenger_scratch_bytes<Fp>(n, layout));
-    d_r.fill_bytes(0xff, stream);
-    scratch.fill_bytes(0xa5, stream);
-    if (pass_entries == kMaxEntriesPerPass)
-      msm_precomp<Fp>(view, d_s.data(), d_r.data(), scratch.data(), scratch.size(), stream);
-    else
-      detail::pippenger<Fp>(table.data(), d_s.data(), n, layout, d_r.data(), scratch.data(), scratch.size(), stream,
-                            "test");
-    const auto r = test::to_host<ec::G1Xyzz>(d_r, stream);
-    EXPECT_EQ(r[0].to_jacobian(), msm::msm<ec::G1Config>(b, s)) << "pass entries " << pass_entries;
-  }
+  // Passes of 4 and 3 positions take whole windows; 2 split the 3-copy ones, 1 every window.
+  for (MsmAccumulation a : {MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine})
+    for (size_t pass_entries : {kMaxEntriesPerPass, 4 * n, 3 * n, 2 * n, n}) {
+      layout.max_pass_entries = pass_entries;
+      layout.accumulation = a;
+      const auto s = random_scalars(g, n);
+      auto d_s = test::to_device<cuda::Fr>(s, stream);
+      DeviceBuffer<uint8_t> scratch(detail::pippenger_scratch_bytes<Fp>(n, layout));
+      d_r.fill_bytes(0xff, stream);
+      scratch.fill_bytes(0xa5, stream);
+      if (pass_entries == kMaxEntriesPerPass && a == MsmAccumulation::kChunkedXyzz)  // the API's own layout
+        msm_precomp<Fp>(view, d_s.data(), d_r.data(), scratch.data(), scratch.size(), stream);
+      else
+        detail::pippenger<Fp>(table.data(), d_s.data(), n, layout, d_r.data(), scratch.data(), scratch.size(),
+                              stream, "test");
+      const auto r = test::to_host<ec::G1Xyzz>(d_r, stream);
+      EXPECT_EQ(r[0].to_jacobian(), msm::msm<ec::G1Config>(b, s))
+          << msm_accumulation_name(a) << ", pass entries " << pass_entries;
+    }
   const auto s = random_scalars(g, n);
   auto d_s = test::to_device<cuda::Fr>(s, stream);
   DeviceBuffer<uint8_t> scratch(msm_precomp_scratch_bytes<Fp>(n, shape));

@@ -22,7 +22,8 @@
 //      doublings each, one thread): one XYZZ point on the device.
 // Windows are processed in passes of at most kMaxEntriesPerPass / n windows, so the sort
 // buffers stay ≤ 2^28 entries (4 GiB) for any n. The same code runs the precomputed-bases MSM
-// (msm_precomp.hpp) through detail::WindowLayout.
+// (msm_precomp.hpp) through detail::WindowLayout, whose passes end where a virtual window starts
+// and may hold one whole window of more than 2^28 entries (WindowLayout::max_pass_entries).
 //
 // Stream-ordered contract: msm() only enqueues work on `stream`, never allocates, frees or
 // synchronises; the scratch is the caller's (msm_scratch_bytes). Inputs: affine bases with the

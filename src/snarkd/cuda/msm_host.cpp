@@ -144,12 +144,12 @@ void check_layout(const WindowLayout& l, size_t n, const char* who) {
 // ms: G2 2^24 369.6 against the bucket threads' 507.3 and XYZZ's 489.9, 2^22 138.2 against 152.5,
 // but 2^20 91.6 against 59.1 (2026-12-04); G1 (2026-12-05, one wave of lane threads) 2^24 117.0
 // against XYZZ's 126.2, 2^26 433.9 against 464.3, 2^27 846.8 against 909.4 — level on the H100
-// (2^26 466.8 against 466.5), and at 2^22 behind (H100: 70.5 against 41.4). Not for the split
-// MSM's tails, the provers' H MSMs (group_default_options) nor the precomputed tables, which ask
-// for the group's default by name: the provers' scratch is part of a partition's working set (the
-// lanes' state and partials add ≈ 2.3 GB for G1, 5.3 for G2), and over a table the lanes lost
-// (2^26: 696.1 against 405.0). The environment (SNARKD_MSM_ACCUMULATE) and an explicit kind take
-// precedence.
+// (2^26 466.8 against 466.5), and at 2^22 behind (H100: 70.5 against 41.4). The precomputed
+// tables take the same kind for their n bases (msm_precomp_impl.cuh, layout_of). Not for the
+// split MSM's tails nor the provers' H MSMs (group_default_options), which ask for the group's
+// default by name: the provers' scratch is part of a partition's working set (the lanes' state
+// and partials add ≈ 2.3 GB for G1, 5.3 for G2). The environment (SNARKD_MSM_ACCUMULATE) and an
+// explicit kind take precedence.
 template <class F>
 MsmAccumulation plain_accumulation(size_t n, MsmAccumulation a) {
   if (a != MsmAccumulation::kDefault || accumulation_from_env() != MsmAccumulation::kDefault) return a;

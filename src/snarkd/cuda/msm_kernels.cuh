@@ -499,10 +499,11 @@ void pippenger_chunk(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, si
   const Plan p = make_plan<F>(max_n, l, who);  // max_n fixes the carve: the buckets stay in place
   if (n == 0) return;
   const Buffers<F> b = checked_carve<F>(p, d_scratch, scratch_bytes, who);
-  for (uint32_t q0 = 0; q0 < l.windows; q0 += p.per_pass) {
+  for (uint32_t q0 = 0; q0 < l.windows;) {
     Pass pass = make_pass(p.order, l.windows, q0, p.per_pass);
     pass.continues_all = !first;
     run_pass<F>(p, b, d_points, d_scalars, n, pass, stream);
+    q0 += pass.qc;
   }
 }
 
@@ -542,10 +543,11 @@ void pippenger(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n
     return;
   }
   const Buffers<F> b = checked_carve<F>(p, d_scratch, scratch_bytes, who);
-  for (uint32_t q0 = 0; q0 < l.windows; q0 += p.per_pass) {
+  for (uint32_t q0 = 0; q0 < l.windows;) {
     const Pass pass = make_pass(p.order, l.windows, q0, p.per_pass);
     run_pass<F>(p, b, d_points, d_scalars, n, pass, stream);
     if (p.pass_buckets) reduce_windows<F>(p, b, pass.v0, pass.vc, stream);
+    q0 += pass.qc;
   }
   if (!p.pass_buckets) reduce_windows<F>(p, b, 0, l.virtual_windows, stream);
   horner<F>(p, b, d_result, stream);

@@ -8,6 +8,13 @@
 // by t, so a wider window c pays: n·⌈256/c⌉ additions fall as c grows (16 windows at c = 16,
 // 11 at c = 24).
 //
+// The accumulation is the kind the plain MSM takes for n points (msm.hpp: BLS12-381 G1's
+// batch-affine lanes from 2^24, G2's from 2^22; SNARKD_MSM_ACCUMULATE overrides), in passes of a
+// whole virtual window (t·n entries where that is above msm's 2^28), so that no bucket continues
+// from an earlier pass. H200, c = 24, 2026-12-06: 2^26 points, t = 11 (66 GiB) 344.7 ms against
+// 392.9 with XYZZ lanes and 403.7 in passes of 2^28 entries; 2^27, t = 6 (72 GiB) 705.8 against
+// 794.0 and 827.0. The run scratch grows with it: 14.8 GiB at 2^26, t = 11.
+//
 // Use: pick a shape (msm_precomp_choose from a byte budget, or msm_precomp_shape by hand),
 // allocate msm_precomp_table_bytes, build the table once (msm_precomp_build, stream-ordered, caller
 // scratch), then run msm_precomp per scalar vector with caller scratch. Nothing here allocates,

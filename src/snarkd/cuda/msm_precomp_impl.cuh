@@ -34,8 +34,17 @@ constexpr double kWarpMaxSigmas = 2.07;  // expected maximum of 32 normal draws,
 
 inline uint32_t blocks_for(size_t threads) { return uint32_t((threads + kThreads - 1) / kThreads); }
 
-inline detail::WindowLayout layout_of(const MsmPrecompShape& s) {
-  return {s.window_bits, s.windows, s.virtual_windows, s.copies};
+// The table MSM's layout for n bases: the kind the plain MSM takes for n points (G1's batch-affine
+// lanes from 2^24, G2's from 2^22), in passes of up to one virtual window's t·n entries rather than
+// 2^28, so that no window's buckets continue from an earlier pass (make_pass) — the lanes pay a
+// full addition a run where they do. The sort's four arrays then take 16 bytes a table entry of
+// the largest window: 11.8 GB at 2^26 points and t = 11.
+template <class F>
+detail::WindowLayout layout_of(const MsmPrecompShape& s, size_t n) {
+  detail::WindowLayout l{s.window_bits, s.windows, s.virtual_windows, s.copies};
+  l.max_pass_entries = std::max(kMaxEntriesPerPass, size_t{s.copies} * n);
+  l.accumulation = detail::plain_layout<F>(n, MsmOptions{s.window_bits}).accumulation;
+  return l;
 }
 
 // Predicted ns of msm_precomp for n points: entries + buckets, plus for the one-thread-per-bucket
@@ -128,7 +137,7 @@ MsmPrecompShape msm_precomp_choose(size_t n, size_t budget_bytes) {
     uint32_t t = uint32_t(std::min<size_t>(by_budget, 64));
     while (t > 1 && n >= (size_t{1} << 31) / t) --t;  // copies·n < 2^31 (31-bit point indices)
     const MsmPrecompShape s = msm_precomp_shape(t, c);
-    const double ns = model_ns(n, s, msm_resolve_accumulation<F>(MsmAccumulation::kDefault));
+    const double ns = model_ns(n, s, msm_resolve_accumulation<F>(layout_of<F>(s, n).accumulation));
     if (ns < best_ns) best = s, best_ns = ns;
   }
   return best;
@@ -142,7 +151,7 @@ size_t msm_precomp_build_scratch_bytes(size_t n) {
 template <class F>
 void msm_precomp_build(const Affine<F>* d_bases, size_t n, const MsmPrecompShape& shape, Affine<F>* d_table,
                        void* d_scratch, size_t scratch_bytes, cudaStream_t stream) {
-  detail::check_layout(layout_of(shape), n, "msm_precomp_build");
+  detail::check_layout(layout_of<F>(shape, n), n, "msm_precomp_build");
   if (n == 0) return;
   if (d_scratch == nullptr || scratch_bytes < msm_precomp_build_scratch_bytes<F>(n))
     throw InvalidArgument("msm_precomp_build: scratch of " + std::to_string(scratch_bytes) + " bytes, needs " +
@@ -164,15 +173,15 @@ void msm_precomp_build(const Affine<F>* d_bases, size_t n, const MsmPrecompShape
 
 template <class F>
 size_t msm_precomp_scratch_bytes(size_t n, const MsmPrecompShape& shape) {
-  return detail::pippenger_scratch_bytes<F>(n, layout_of(shape));
+  return detail::pippenger_scratch_bytes<F>(n, layout_of<F>(shape, n));
 }
 
 template <class F>
 void msm_precomp(const MsmPrecompTable<F>& table, const Fr* d_scalars, Xyzz<F>* d_result, void* d_scratch,
                  size_t scratch_bytes, cudaStream_t stream) {
   if (table.points == nullptr && table.n > 0) throw InvalidArgument("msm_precomp: table has no points");
-  detail::pippenger<F>(table.points, d_scalars, table.n, layout_of(table.shape), d_result, d_scratch, scratch_bytes,
-                       stream, "msm_precomp");
+  detail::pippenger<F>(table.points, d_scalars, table.n, layout_of<F>(table.shape, table.n), d_result, d_scratch,
+                       scratch_bytes, stream, "msm_precomp");
 }
 
 template <class F>
