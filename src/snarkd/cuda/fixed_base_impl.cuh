@@ -114,10 +114,10 @@ void parallel_copy(T* dst, const T* src, size_t count) {
 }  // namespace snarkd::cuda::fixed_base_detail
 
 namespace snarkd::cuda {
-using namespace fixed_base_detail;
 
 template <class F>
 void build_fixed_base_table(const Affine<F>& base, Affine<F>* d_table, cudaStream_t stream) {
+  using namespace fixed_base_detail;  // inside the function: a header's using-directive would reach its includers
   table_kernel<F><<<blocks_for(kFixedBaseTableSize), kThreads, 0, stream>>>(base, d_table);
   SNARKD_CUDA_CHECK_LAUNCH();
 }
@@ -130,6 +130,7 @@ size_t fixed_base_mul_scratch_bytes(size_t n) {
 template <class F>
 void fixed_base_mul(const Affine<F>* d_table, const Fr* d_scalars, size_t n, Affine<F>* d_out, void* d_scratch,
                     size_t scratch_bytes, cudaStream_t stream) {
+  using namespace fixed_base_detail;
   if (n > kMaxScalars) throw InvalidArgument("fixed_base_mul: " + std::to_string(n) + " scalars exceed 2^36");
   if (n == 0) return;
   if (d_scratch == nullptr || scratch_bytes < fixed_base_mul_scratch_bytes<F>(n))
@@ -166,7 +167,7 @@ struct FixedBaseStreamer<F>::Impl {
   void finish(Slot& s) {
     if (s.dest == nullptr) return;
     s.done.synchronize();
-    parallel_copy(s.dest, s.h_out.data(), s.count);
+    fixed_base_detail::parallel_copy(s.dest, s.h_out.data(), s.count);
     s.dest = nullptr;
   }
 };
@@ -207,7 +208,7 @@ void FixedBaseStreamer<F>::mul(const Fr* scalars, size_t n, Affine<F>* out) {
     typename Impl::Slot& s = m.slots[k % 2];
     m.finish(s);  // chunk k − 2: its points leave h_out, its staging is free again
     const size_t count = std::min(m.chunk, n - begin);
-    parallel_copy(s.h_in.data(), scalars + begin, count);
+    fixed_base_detail::parallel_copy(s.h_in.data(), scalars + begin, count);
     s.d_in.upload(s.h_in.data(), count, s.stream);
     fixed_base_mul<F>(m.table.data(), s.d_in.data(), count, s.d_out.data(), s.scratch.data(), s.scratch.size(),
                       s.stream);

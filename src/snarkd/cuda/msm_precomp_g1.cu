@@ -4,7 +4,7 @@
 namespace snarkd::cuda {
 
 MsmPrecompShape msm_precomp_shape(uint32_t copies, uint32_t window_bits) {
-  if (window_bits < kMinWindow || window_bits > kMaxWindow)
+  if (window_bits < precomp_detail::kMinWindow || window_bits > precomp_detail::kMaxWindow)
     throw InvalidArgument("msm_precomp: window_bits " + std::to_string(window_bits) + " not in [4, 24]");
   if (copies == 0) throw InvalidArgument("msm_precomp: copies must be at least 1");
   MsmPrecompShape s;

@@ -113,7 +113,6 @@ __global__ void __launch_bounds__(kThreads) normalize_kernel(const Xyzz<F>* __re
 }  // namespace snarkd::cuda::precomp_detail
 
 namespace snarkd::cuda {
-using namespace precomp_detail;
 
 template <class F>
 size_t msm_precomp_table_bytes(size_t n, uint32_t copies) {
@@ -125,6 +124,7 @@ size_t msm_precomp_table_bytes(size_t n, uint32_t copies) {
 
 template <class F>
 MsmPrecompShape msm_precomp_choose(size_t n, size_t budget_bytes) {
+  using namespace precomp_detail;  // inside the function: a header's using-directive would reach its includers
   if (n >= (size_t{1} << 31)) throw InvalidArgument("msm_precomp: more than 2^31 points");
   const size_t one_copy = msm_precomp_table_bytes<F>(n, 1);
   if (n > 0 && budget_bytes < one_copy)
@@ -145,12 +145,13 @@ MsmPrecompShape msm_precomp_choose(size_t n, size_t budget_bytes) {
 
 template <class F>
 size_t msm_precomp_build_scratch_bytes(size_t n) {
-  return std::min(n, kBuildChunk) * sizeof(Xyzz<F>);
+  return std::min(n, precomp_detail::kBuildChunk) * sizeof(Xyzz<F>);
 }
 
 template <class F>
 void msm_precomp_build(const Affine<F>* d_bases, size_t n, const MsmPrecompShape& shape, Affine<F>* d_table,
                        void* d_scratch, size_t scratch_bytes, cudaStream_t stream) {
+  using namespace precomp_detail;
   detail::check_layout(layout_of<F>(shape, n), n, "msm_precomp_build");
   if (n == 0) return;
   if (d_scratch == nullptr || scratch_bytes < msm_precomp_build_scratch_bytes<F>(n))
@@ -173,15 +174,15 @@ void msm_precomp_build(const Affine<F>* d_bases, size_t n, const MsmPrecompShape
 
 template <class F>
 size_t msm_precomp_scratch_bytes(size_t n, const MsmPrecompShape& shape) {
-  return detail::pippenger_scratch_bytes<F>(n, layout_of<F>(shape, n));
+  return detail::pippenger_scratch_bytes<F>(n, precomp_detail::layout_of<F>(shape, n));
 }
 
 template <class F>
 void msm_precomp(const MsmPrecompTable<F>& table, const Fr* d_scalars, Xyzz<F>* d_result, void* d_scratch,
                  size_t scratch_bytes, cudaStream_t stream) {
   if (table.points == nullptr && table.n > 0) throw InvalidArgument("msm_precomp: table has no points");
-  detail::pippenger<F>(table.points, d_scalars, table.n, layout_of<F>(table.shape, table.n), d_result, d_scratch,
-                       scratch_bytes, stream, "msm_precomp");
+  detail::pippenger<F>(table.points, d_scalars, table.n, precomp_detail::layout_of<F>(table.shape, table.n), d_result,
+                       d_scratch, scratch_bytes, stream, "msm_precomp");
 }
 
 template <class F>
