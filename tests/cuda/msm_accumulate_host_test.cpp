@@ -85,7 +85,7 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& sc
   const int key_bits = int(s.c) + std::bit_width(std::min(per_pass, s.virtual_windows) - 1);
   const uint32_t sentinel = uint32_t((uint64_t{1} << key_bits) - 1);
   const uint32_t buckets = (1u << (s.c - 1)) + 1;
-  for (uint32_t q0 = 0, i = 0; q0 < s.windows; q0 += make_pass(order, s.windows, q0, per_pass).qc, ++i) {
+  for (uint32_t q0 = 0, i = 0; q0 < s.windows; ++i) {
     Pass pass = make_pass(order, s.windows, q0, per_pass);
     pass.continues_all = continues_all;
     const size_t entries = size_t(pass.qc) * n;
@@ -137,6 +137,7 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& sc
     for (uint32_t g = 0; g < head_groups(chunks); ++g) group_heads(a, g);
     for (uint32_t k = 0; k < chunks; ++k) fixup_chunk(a, k);
     for (uint32_t t = 0; t < pass.vc * buckets; ++t) clear_if_empty(a, t);
+    q0 += pass.qc;
   }
 }
 

@@ -155,12 +155,10 @@ __global__ void add_kernel(const Xyzz<F>* a, const Xyzz<F>* b, Xyzz<F>* out) {
 
 namespace snarkd::cuda {
 
-// The tails take the group's default accumulation by name (group_default_options), never the
-// plain MSM's choice by size (msm_host.cpp plain_accumulation): their scratch belongs to the
-// prover's working set.
-
 // The tail MSM's scratch is not monotonic in its length (scratch_bound.hpp): the bound is its
-// maximum over every shorter tail.
+// maximum over every shorter tail. The tails take the group's default accumulation by name
+// (group_default_options), never the plain MSM's choice by size (msm_host.cpp
+// plain_accumulation): their scratch belongs to the prover's working set.
 template <class F>
 size_t msm_split_scratch_bytes(size_t max_others) {
   const size_t worst = detail::scratch_bound(
