@@ -27,6 +27,7 @@
 
 #include "snarkd/cuda/msm.hpp"
 #include "snarkd/cuda/msm_accumulate.hpp"
+#include "snarkd/cuda/msm_reduce.hpp"
 #include "snarkd/cuda/runtime.hpp"
 #include "snarkd/util/env.hpp"
 #include "snarkd/util/error.hpp"
@@ -405,6 +406,38 @@ __global__ void combine_kernel(const Xyzz<F>* partials, uint32_t bpw, Xyzz<F>* w
   if (threadIdx.x == 0) window_sums[blockIdx.x] = sum;
 }
 
+// ---- The tree reduction (msm_reduce.hpp) ----
+
+// Thread th converts items [th·batch, …) of the bucket array.
+template <class F>
+__global__ void __launch_bounds__(kChunkThreads) tree_affine_kernel(const Xyzz<F>* buckets, TreeShape t, size_t items,
+                                                                    uint32_t batch, Affine<F>* out) {
+  const size_t begin = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) * batch;
+  if (begin < items) tree_to_affine(buckets, t, begin, begin + batch < items ? begin + batch : items, out);
+}
+
+// Thread th adds pairs [th·batch, …) of level L; its prefix products in pre[th·batch, …).
+template <class F>
+__global__ void __launch_bounds__(kChunkThreads) tree_pairs_kernel(const Affine<F>* src, Affine<F>* dst,
+                                                                   TreeLevel L, uint32_t batch, F* pre) {
+  const size_t begin = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) * batch;
+  if (begin < L.pairs) tree_pairs(src, dst, L, begin, begin + batch < L.pairs ? begin + batch : L.pairs, pre + begin);
+}
+
+template <class F>
+__global__ void tree_gather_kernel(const Affine<F>* rows, const Affine<F>* cols, TreeShape t, TreeDepth d, size_t n,
+                                   Xyzz<F>* small) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) tree_gather(rows, cols, t, d, i, small);
+}
+
+// S_{v0+v} = C·(Σ h·Row_h) + Σ (l + 1)·Col_l from the small windows' weighted sums.
+template <class F>
+__global__ void tree_combine_kernel(const Xyzz<F>* parts, uint32_t s, uint32_t vc, Xyzz<F>* sums) {
+  const uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v < vc) sums[v] = parts[2 * v].dbl_n(s) + parts[2 * v + 1];
+}
+
 // Σ_w 2^(c·w)·S_w by Horner: c doublings per window (Jacobian, dbl_n), one thread.
 template <class F>
 __global__ void horner_kernel(const Xyzz<F>* sums, uint32_t windows, uint32_t c, Xyzz<F>* result) {
@@ -507,9 +540,112 @@ void pippenger_chunk(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, si
   }
 }
 
-// Window sums S_v for the vc windows from v0, whose buckets start at b.buckets.
+// Where the tree reduction of vc windows lives: in the sort's four key and value arrays, which no
+// kernel reads once the pass's accumulation is done (the next pass's digits rewrite them).
+struct TreeCarve {
+  size_t rows = 0, cols = 0, pre = 0, small = 0, parts = 0, total = 0;
+};
+
+// The trees' batch cap and stopping size (kTreeBatch, kTreeMinPairs) from
+// SNARKD_MSM_TREE_BATCH = 1..256 and SNARKD_MSM_TREE_MIN_PAIRS = 1..2^24 (read once; A/B runs).
+inline uint32_t tree_batch_cap() {
+  static const uint32_t b = uint32_t(env_u64("SNARKD_MSM_TREE_BATCH", kTreeBatch, 1, 256));
+  return b;
+}
+inline size_t tree_min_pairs() {
+  static const size_t m = size_t(env_u64("SNARKD_MSM_TREE_MIN_PAIRS", kTreeMinPairs, 1, uint64_t{1} << 24));
+  return m;
+}
+
+template <class F>
+TreeCarve tree_carve(const TreeShape& t, uint32_t vc) {
+  TreeCarve k;
+  size_t off = 0;
+  auto take = [&off](size_t bytes) {
+    const size_t at = off;
+    off += align_up(bytes);
+    return at;
+  };
+  const size_t items = size_t(vc) * t.size();
+  k.rows = take(items * sizeof(Affine<F>));
+  k.cols = take(size_t(vc) * (t.rows / 2) * t.cols * sizeof(Affine<F>));
+  k.pre = take((items / 2 + tree_batch_cap()) * sizeof(F));
+  k.small = take(2 * size_t(vc) * tree_small_width(t) * sizeof(Xyzz<F>));
+  k.parts = take(2 * size_t(vc) * sizeof(Xyzz<F>));
+  k.total = off;
+  return k;
+}
+
+// SNARKD_MSM_REDUCE = auto (default) | tree | running: auto takes the trees for G2 from
+// kTreeMinBits-bit windows (2^19 buckets), where the running sums' two XYZZ points and an addition
+// fill 255 registers; G1's running sums stay. H100, `snarkd_gpu_bench --only=kinds`, trees against
+// running sums in one process each: G2 2^24 (batch-affine lanes, c = 20) 347.1 against 373.7 ms;
+// G1 at 2^26 / 2^27 469.8 / 919.1 against 463.6 / 903.7 (its running sums' XYZZ additions fit
+// the registers); G2's bucket threads at c = 16 (2^15 buckets) 517.4 against 510.5 with trees of
+// 32 pairs a thread throughout. Either way only where tree_carve fits the sort's arrays (read once;
+// A/B runs).
+constexpr uint32_t kTreeMinBits = 20;
+enum class ReduceKind { kAuto, kTree, kRunning };
+inline ReduceKind reduce_kind() {
+  static const ReduceKind k = [] {
+    const char* v = std::getenv("SNARKD_MSM_REDUCE");
+    if (v == nullptr || *v == '\0' || std::string_view(v) == "auto") return ReduceKind::kAuto;
+    if (std::string_view(v) == "tree") return ReduceKind::kTree;
+    if (std::string_view(v) == "running") return ReduceKind::kRunning;
+    throw InvalidArgument(std::string("SNARKD_MSM_REDUCE: '") + v + "' is not auto, tree or running");
+  }();
+  return k;
+}
+
+template <class F>
+bool use_trees(const Plan& p, uint32_t vc) {
+  const ReduceKind k = reduce_kind();
+  if (k == ReduceKind::kRunning || p.l.c < 3) return false;
+  if (k == ReduceKind::kAuto && (kIsPrimeField<F> || p.l.c < kTreeMinBits)) return false;
+  return tree_carve<F>(tree_shape(p.l.c), vc).total <= p.temp - p.keys_in;
+}
+
+template <class F>
+void reduce_trees(const Plan& p, const Buffers<F>& b, uint32_t v0, uint32_t vc, cudaStream_t stream) {
+  const TreeShape t = tree_shape(p.l.c);
+  const TreeCarve k = tree_carve<F>(t, vc);
+  auto* base = reinterpret_cast<uint8_t*>(b.keys_in);
+  auto* rows = reinterpret_cast<Affine<F>*>(base + k.rows);
+  auto* cols = reinterpret_cast<Affine<F>*>(base + k.cols);
+  auto* pre = reinterpret_cast<F*>(base + k.pre);
+  auto* small = reinterpret_cast<Xyzz<F>*>(base + k.small);
+  auto* parts = reinterpret_cast<Xyzz<F>*>(base + k.parts);
+  auto grid = [](size_t work, uint32_t batch) { return blocks_for((work + batch - 1) / batch, kChunkThreads); };
+  const size_t items = size_t(vc) * t.size();
+  const uint32_t cap = tree_batch_cap();
+  tree_affine_kernel<F><<<grid(items, cap), kChunkThreads, 0, stream>>>(b.buckets, t, items, cap, rows);
+  SNARKD_CUDA_CHECK_LAUNCH();
+  const TreeDepth d = tree_depth(t, vc, tree_min_pairs());
+  auto level = [&](const Affine<F>* src, Affine<F>* dst, const TreeLevel& L) {
+    const uint32_t batch = tree_batch(L.pairs, cap);
+    tree_pairs_kernel<F><<<grid(L.pairs, batch), kChunkThreads, 0, stream>>>(src, dst, L, batch, pre);
+    SNARKD_CUDA_CHECK_LAUNCH();
+  };
+  for (uint32_t lv = 0; lv < d.columns; ++lv) level(lv == 0 ? rows : cols, cols, column_level(t, vc, lv));
+  for (uint32_t lv = 0; lv < d.rows; ++lv) level(rows, rows, row_level(t, vc, lv));  // after: in place
+  const uint32_t w = tree_small_width(t);
+  const size_t n = 2 * size_t(vc) * w;
+  tree_gather_kernel<F><<<blocks_for(n), kThreads, 0, stream>>>(rows, cols, t, d, n, small);
+  SNARKD_CUDA_CHECK_LAUNCH();
+  reduce_window_kernel<F><<<dim3(1, 2 * vc), kSegments, 0, stream>>>(small, w, parts);
+  SNARKD_CUDA_CHECK_LAUNCH();
+  tree_combine_kernel<F><<<blocks_for(vc, 32), 32, 0, stream>>>(parts, t.s, vc, b.sums + v0);
+  SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+// Window sums S_v for the vc windows from v0, whose buckets start at b.buckets (one pass's
+// buckets) or at v0's place among all windows': by trees (reduce_trees) or running sums.
 template <class F>
 void reduce_windows(const Plan& p, const Buffers<F>& b, uint32_t v0, uint32_t vc, cudaStream_t stream) {
+  if (use_trees<F>(p, vc)) {
+    reduce_trees<F>(p, b, v0, vc, stream);
+    return;
+  }
   reduce_window_kernel<F><<<dim3(p.blocks_per_window, vc), kSegments, 0, stream>>>(b.buckets, p.buckets, b.partials);
   SNARKD_CUDA_CHECK_LAUNCH();
   combine_kernel<F><<<vc, kSegments, 0, stream>>>(b.partials, p.blocks_per_window, b.sums + v0);
