@@ -126,6 +126,16 @@ struct Plan {
 };
 
 inline size_t align_up(size_t x) { return (x + 255) & ~size_t{255}; }
+
+// Offsets of consecutive 256-byte-aligned regions of one scratch buffer; `end` is its size.
+struct Carver {
+  size_t end = 0;
+  size_t take(size_t bytes) {
+    const size_t at = end;
+    end += align_up(bytes);
+    return at;
+  }
+};
 inline uint32_t blocks_for(size_t n, uint32_t threads = kThreads) { return uint32_t((n + threads - 1) / threads); }
 
 inline uint32_t blocks_per_window(uint32_t buckets, uint32_t vw) {
@@ -180,30 +190,25 @@ Plan make_plan(size_t n, const WindowLayout& l, const char* who, bool pass_bucke
     SNARKD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, p.sort_temp, keys, vals, sort_count(p.entries), 0,
                                                       p.key_bits));
   }
-  size_t off = 0;
-  auto take = [&off](size_t bytes) {
-    const size_t at = off;
-    off += align_up(bytes);
-    return at;
-  };
-  p.keys_in = take(p.entries * 4);
-  p.vals_in = take(p.entries * 4);
-  p.keys_out = take(p.entries * 4);
-  p.vals_out = take(p.entries * 4);
-  p.temp = take(p.sort_temp);
-  p.bucket = take(size_t{bucket_windows} * p.buckets * sizeof(Xyzz<F>));
-  p.partial = take(partials * sizeof(Xyzz<F>));
-  p.sums = take(size_t{l.virtual_windows} * sizeof(Xyzz<F>));
-  p.valid = take(sizeof(uint32_t));
-  p.head = take(size_t{p.chunks} * sizeof(Xyzz<F>));
-  p.tail = take(size_t{p.chunks} * sizeof(Xyzz<F>));
-  p.group = take(head_groups(p.chunks) * sizeof(Xyzz<F>));
-  p.lanes = take(p.mode == MsmAccumulation::kChunkedAffine ? affine_state_bytes<F>(p.chunks, p.lane_threads) : 0);
+  Carver at;
+  p.keys_in = at.take(p.entries * 4);
+  p.vals_in = at.take(p.entries * 4);
+  p.keys_out = at.take(p.entries * 4);
+  p.vals_out = at.take(p.entries * 4);
+  p.temp = at.take(p.sort_temp);
+  p.bucket = at.take(size_t{bucket_windows} * p.buckets * sizeof(Xyzz<F>));
+  p.partial = at.take(partials * sizeof(Xyzz<F>));
+  p.sums = at.take(size_t{l.virtual_windows} * sizeof(Xyzz<F>));
+  p.valid = at.take(sizeof(uint32_t));
+  p.head = at.take(size_t{p.chunks} * sizeof(Xyzz<F>));
+  p.tail = at.take(size_t{p.chunks} * sizeof(Xyzz<F>));
+  p.group = at.take(head_groups(p.chunks) * sizeof(Xyzz<F>));
+  p.lanes = at.take(p.mode == MsmAccumulation::kChunkedAffine ? affine_state_bytes<F>(p.chunks, p.lane_threads) : 0);
   // Sized for every virtual window, not the pass's: like the buckets, it then never shrinks as n
   // grows within a window width (msm_split_scratch_bytes' bound relies on that), at 1/24 of them.
   p.bounds_bytes = 2 * size_t{l.virtual_windows} * p.buckets * sizeof(uint32_t);
-  p.bounds = take(p.bounds_bytes);
-  p.total = off;
+  p.bounds = at.take(p.bounds_bytes);
+  p.total = at.end;
   return p;
 }
 
@@ -560,19 +565,14 @@ inline size_t tree_min_pairs() {
 template <class F>
 TreeCarve tree_carve(const TreeShape& t, uint32_t vc) {
   TreeCarve k;
-  size_t off = 0;
-  auto take = [&off](size_t bytes) {
-    const size_t at = off;
-    off += align_up(bytes);
-    return at;
-  };
+  Carver at;
   const size_t items = size_t(vc) * t.size();
-  k.rows = take(items * sizeof(Affine<F>));
-  k.cols = take(size_t(vc) * (t.rows / 2) * t.cols * sizeof(Affine<F>));
-  k.pre = take((items / 2 + tree_batch_cap()) * sizeof(F));
-  k.small = take(2 * size_t(vc) * tree_small_width(t) * sizeof(Xyzz<F>));
-  k.parts = take(2 * size_t(vc) * sizeof(Xyzz<F>));
-  k.total = off;
+  k.rows = at.take(items * sizeof(Affine<F>));
+  k.cols = at.take(size_t(vc) * (t.rows / 2) * t.cols * sizeof(Affine<F>));
+  k.pre = at.take((items / 2 + tree_batch_cap()) * sizeof(F));
+  k.small = at.take(2 * size_t(vc) * tree_small_width(t) * sizeof(Xyzz<F>));
+  k.parts = at.take(2 * size_t(vc) * sizeof(Xyzz<F>));
+  k.total = at.end;
   return k;
 }
 
