@@ -28,6 +28,7 @@
 #include "snarkd/cuda/msm.hpp"
 #include "snarkd/cuda/msm_accumulate.hpp"
 #include "snarkd/cuda/msm_reduce.hpp"
+#include "snarkd/cuda/point_levels.hpp"
 #include "snarkd/cuda/runtime.hpp"
 #include "snarkd/util/env.hpp"
 #include "snarkd/util/error.hpp"
@@ -436,19 +437,86 @@ __global__ void tree_gather_kernel(const Affine<F>* rows, const Affine<F>* cols,
   if (i < n) tree_gather(rows, cols, t, d, i, small);
 }
 
-// S_{v0+v} = C·(Σ h·Row_h) + Σ (l + 1)·Col_l from the small windows' weighted sums.
+// ---- Chains of point operations on one warp (point_levels.hpp) ----
+
+// The most base-field products of a level: add_levels' first (6 products; Fp2: 18).
+constexpr uint32_t kWarpProducts = 18;
+
 template <class F>
-__global__ void tree_combine_kernel(const Xyzz<F>* parts, uint32_t s, uint32_t vc, Xyzz<F>* sums) {
-  const uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v < vc) sums[v] = parts[2 * v].dbl_n(s) + parts[2 * v + 1];
+struct BaseFieldOf {
+  using type = F;
+};
+template <class H>
+struct BaseFieldOf<Fp2T<H>> {
+  using type = typename Fp2T<H>::Base;
+};
+
+// A level's products on the lanes of one warp, whose lanes all hold the same operands and get
+// every product: lane k computes base product k (an Fp2 product's c0·c0', c1·c1' and
+// (c0 + c1)(c0' + c1'), Karatsuba) into the warp's shared `sh` (kWarpProducts entries).
+template <class F>
+struct WarpMul {
+  using B = typename BaseFieldOf<F>::type;
+  static constexpr uint32_t kPer = kIsPrimeField<F> ? 1 : 3;
+  B* sh;
+
+  template <size_t N>
+  SNARKD_HD void operator()(F (&r)[N], const F (&a)[N], const F (&b)[N]) const {
+#if defined(__CUDA_ARCH__)
+    static_assert(N * kPer <= kWarpProducts);
+    const uint32_t lane = threadIdx.x % 32;
+    __syncwarp();  // every lane has read the previous level's products
+    if (lane < N * kPer) {
+      const uint32_t i = lane / kPer;
+      F x = a[0], y = b[0];
+#pragma unroll
+      for (uint32_t j = 1; j < N; ++j)
+        if (i == j) x = a[j], y = b[j];
+      if constexpr (kPer == 1) {
+        sh[lane] = x * y;
+      } else {
+        const uint32_t k = lane % 3;
+        const B u = k == 0 ? x.c0 : k == 1 ? x.c1 : x.c0 + x.c1, v = k == 0 ? y.c0 : k == 1 ? y.c1 : y.c0 + y.c1;
+        sh[lane] = u * v;
+      }
+    }
+    __syncwarp();
+#pragma unroll
+    for (uint32_t j = 0; j < N; ++j) {
+      if constexpr (kPer == 1) {
+        r[j] = sh[j];
+      } else {
+        const B t0 = sh[3 * j], t1 = sh[3 * j + 1];
+        r[j] = {t0 - t1, sh[3 * j + 2] - t0 - t1};
+      }
+    }
+#else
+    SerialMul{}(r, a, b);
+#endif
+  }
+};
+
+// Block v, one warp: S_{v0+v} = C·(Σ h·Row_h) + Σ (l + 1)·Col_l from the small windows'
+// weighted sums.
+template <class F>
+__global__ void __launch_bounds__(32) tree_combine_kernel(const Xyzz<F>* parts, uint32_t s, Xyzz<F>* sums) {
+  __shared__ typename WarpMul<F>::B sh[kWarpProducts];
+  const WarpMul<F> mul{sh};
+  const uint32_t v = blockIdx.x;
+  Xyzz<F> r = parts[2 * v];
+  SNARKD_NO_UNROLL
+  for (uint32_t i = 0; i < s; ++i) r = dbl_levels(r, mul);
+  r = add_levels(r, parts[2 * v + 1], mul);
+  if (threadIdx.x == 0) sums[v] = r;
 }
 
-// Σ_w 2^(c·w)·S_w by Horner: c doublings per window (Jacobian, dbl_n), one thread.
+// Σ_w 2^(c·w)·S_w by Horner, one warp: c doublings a window at 3 product latencies each.
 template <class F>
-__global__ void horner_kernel(const Xyzz<F>* sums, uint32_t windows, uint32_t c, Xyzz<F>* result) {
-  Xyzz<F> r = sums[windows - 1];
-  for (uint32_t w = windows - 1; w-- > 0;) r = r.dbl_n(c) + sums[w];
-  *result = r;
+__global__ void __launch_bounds__(32) horner_kernel(const Xyzz<F>* sums, uint32_t windows, uint32_t c,
+                                                    Xyzz<F>* result) {
+  __shared__ typename WarpMul<F>::B sh[kWarpProducts];
+  const Xyzz<F> r = horner_levels(sums, windows, c, WarpMul<F>{sh});
+  if (threadIdx.x == 0) *result = r;
 }
 
 template <class F>
@@ -634,7 +702,7 @@ void reduce_trees(const Plan& p, const Buffers<F>& b, uint32_t v0, uint32_t vc, 
   SNARKD_CUDA_CHECK_LAUNCH();
   reduce_window_kernel<F><<<dim3(1, 2 * vc), kSegments, 0, stream>>>(small, w, parts);
   SNARKD_CUDA_CHECK_LAUNCH();
-  tree_combine_kernel<F><<<blocks_for(vc, 32), 32, 0, stream>>>(parts, t.s, vc, b.sums + v0);
+  tree_combine_kernel<F><<<vc, 32, 0, stream>>>(parts, t.s, b.sums + v0);
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 
@@ -654,7 +722,7 @@ void reduce_windows(const Plan& p, const Buffers<F>& b, uint32_t v0, uint32_t vc
 
 template <class F>
 void horner(const Plan& p, const Buffers<F>& b, Xyzz<F>* d_result, cudaStream_t stream) {
-  horner_kernel<F><<<1, 1, 0, stream>>>(b.sums, p.l.virtual_windows, p.l.c, d_result);
+  horner_kernel<F><<<1, 32, 0, stream>>>(b.sums, p.l.virtual_windows, p.l.c, d_result);
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 
