@@ -70,7 +70,7 @@ std::vector<ec::Jacobian<C>> tree_reduce(const std::vector<ec::Xyzz<C>>& host_bu
       }
       part[h] = sum;
     }
-    for (uint32_t d = 0; d < t.s; ++d) part[0] = part[0].dbl();
+    for (uint32_t d = 0; d < t.s; ++d) part[1] = part[1].dbl();  // S_C + C·S_R
     out.push_back(part[0] + part[1]);
   }
   return out;

@@ -496,27 +496,15 @@ struct WarpMul {
   }
 };
 
-// Block v, one warp: S_{v0+v} = C·(Σ h·Row_h) + Σ (l + 1)·Col_l from the small windows'
-// weighted sums.
-template <class F>
-__global__ void __launch_bounds__(32) tree_combine_kernel(const Xyzz<F>* parts, uint32_t s, Xyzz<F>* sums) {
-  __shared__ typename WarpMul<F>::B sh[kWarpProducts];
-  const WarpMul<F> mul{sh};
-  const uint32_t v = blockIdx.x;
-  Xyzz<F> r = parts[2 * v];
-  SNARKD_NO_UNROLL
-  for (uint32_t i = 0; i < s; ++i) r = dbl_levels(r, mul);
-  r = add_levels(r, parts[2 * v + 1], mul);
-  if (threadIdx.x == 0) sums[v] = r;
-}
-
-// Σ_w 2^(c·w)·S_w by Horner, one warp: c doublings a window at 3 product latencies each.
+// Block g, one warp: result[g] = Σ_w 2^(c·w)·sums[g·windows + w] by Horner, c doublings a window
+// at 3 product latencies each. The MSM's last step (one group of its windows) and the trees'
+// S = S_C + 2^s·S_R (a group of two windows a window).
 template <class F>
 __global__ void __launch_bounds__(32) horner_kernel(const Xyzz<F>* sums, uint32_t windows, uint32_t c,
                                                     Xyzz<F>* result) {
   __shared__ typename WarpMul<F>::B sh[kWarpProducts];
-  const Xyzz<F> r = horner_levels(sums, windows, c, WarpMul<F>{sh});
-  if (threadIdx.x == 0) *result = r;
+  const Xyzz<F> r = horner_levels(sums + size_t(blockIdx.x) * windows, windows, c, WarpMul<F>{sh});
+  if (threadIdx.x == 0) result[blockIdx.x] = r;
 }
 
 template <class F>
@@ -702,7 +690,7 @@ void reduce_trees(const Plan& p, const Buffers<F>& b, uint32_t v0, uint32_t vc, 
   SNARKD_CUDA_CHECK_LAUNCH();
   reduce_window_kernel<F><<<dim3(1, 2 * vc), kSegments, 0, stream>>>(small, w, parts);
   SNARKD_CUDA_CHECK_LAUNCH();
-  tree_combine_kernel<F><<<vc, 32, 0, stream>>>(parts, t.s, b.sums + v0);
+  horner_kernel<F><<<vc, 32, 0, stream>>>(parts, 2, t.s, b.sums + v0);
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 

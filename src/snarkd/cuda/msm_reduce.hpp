@@ -227,8 +227,9 @@ SNARKD_HD void tree_pairs(const Affine<F>* src, Affine<F>* dst, const TreeLevel&
 // What the trees leave: after d.rows levels Row_h = Σ_j rows[v·R·C + h·C + j·2^d.rows] over the
 // C/2^d.rows live columns; after d.columns levels Col_l = Σ_i cols[v·(R/2)·C + i·2^(d.columns−1)·C
 // + l] over the R/2^d.columns live rows of the second array. small gets two windows of `width`
-// XYZZ points per window v for the running-sum kernel: 2v holds Row_h at index h, 2v + 1 holds
-// Col_l at index l + 1; the rest is infinity.
+// XYZZ points per window v for the running-sum kernel: 2v holds Col_l at index l + 1, 2v + 1
+// holds Row_h at index h; the rest is infinity. Their weighted sums S_C, S_R then give
+// S = S_C + 2^s·S_R: Horner over two windows of s bits.
 SNARKD_HD uint32_t tree_small_width(const TreeShape& t) { return (t.rows > t.cols ? t.rows : t.cols) + 1; }
 
 template <class F>
@@ -237,12 +238,12 @@ SNARKD_HD void tree_gather(const Affine<F>* rows, const Affine<F>* cols, const T
   const uint32_t w = tree_small_width(t);
   const size_t win = i / w, j = i % w, v = win / 2;
   Xyzz<F> sum = Xyzz<F>::infinity();
-  if (win % 2 == 0 && j < t.rows) {
+  if (win % 2 == 1 && j < t.rows) {
     const Affine<F>* row = rows + v * t.size() + j * t.cols;
     SNARKD_NO_UNROLL
     for (size_t k = 0; k < (t.cols >> d.rows); ++k) sum = sum.add_mixed(row[k << d.rows]);
   }
-  if (win % 2 == 1 && j >= 1 && j <= t.cols) {
+  if (win % 2 == 0 && j >= 1 && j <= t.cols) {
     const Affine<F>* col = cols + v * (t.rows / 2) * t.cols + j - 1;
     const size_t step = (size_t{1} << (d.columns - 1)) * t.cols;
     SNARKD_NO_UNROLL
