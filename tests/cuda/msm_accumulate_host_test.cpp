@@ -61,16 +61,31 @@ std::vector<ec::Affine<C>> virtual_points(const std::vector<ec::Affine<C>>& base
   return out;
 }
 
-// The inversion kernel (affine_invert_group) over `threads` lane threads of 4 lanes, K picked by
-// the thread count so that whole and partial groups of every size the launcher builds run: 1 → 1,
-// 3 → 2 (a group of one at the end), 64 → 8, 70 → 4 (a group of two at the end).
+// The inversion kernel (affine_invert_group) over the lane threads of range r (of `threads`, 4
+// lanes each), K picked by the thread count so that whole and partial groups of every size the
+// launcher builds run: 1 → 1, 3 → 2 (a group of one at the end), 64 → 8, 70 → 4 (a group of two
+// at the end). Ranges start at multiples of 8, as the launcher's start at multiples of a block.
 template <class F>
-void invert_groups(const ChunkArgs<F>& a, const AffineState<F>& st, uint32_t threads, size_t step) {
+void invert_groups(const ChunkArgs<F>& a, const AffineState<F>& st, uint32_t threads, LaneRange r, size_t step) {
   const uint32_t k = threads == 1 ? 1 : threads % 2 == 1 ? 2 : threads % 8 == 0 ? 8 : 4;
   with_invert_group(k, [&](auto group) {
-    for (uint32_t g = 0; size_t(g) * k < threads; ++g)
+    for (uint32_t g = r.first / k; size_t(g) * k < r.end; ++g)
       affine_invert_group<F, decltype(group)::value>(a, st, g, threads, 4, step);
   });
+}
+
+// Every step of range r's lane threads: forward, the inversion, backward (launch_affine_step).
+template <class F>
+void affine_steps(const ChunkArgs<F>& a, const AffineState<F>& st, uint32_t threads, LaneRange r, size_t steps,
+                  bool cont) {
+  for (size_t step = 0; step < steps; ++step) {
+    for (uint32_t t = r.first; t < r.end; ++t) {
+      if (cont) affine_forward_lanes<F, true>(a, st, t, threads, 4, step);
+      else affine_forward_lanes<F, false>(a, st, t, threads, 4, step);
+    }
+    invert_groups(a, st, threads, r, step);
+    for (uint32_t t = r.first; t < r.end; ++t) affine_backward_lanes(a, st, t, threads, 4, step);
+  }
 }
 
 // Runs the passes the way pippenger_chunk() does into `out` (the virtual windows' buckets, XYZZ
@@ -121,14 +136,11 @@ void accumulate_into(const std::vector<ec::Affine<C>>& pts, const Scalars<C>& sc
       // where none does: the general kernel must agree).
       const bool cont = may_continue(pass) || i % 2 == 1;
       for (uint32_t t = 0; t < threads; ++t) affine_init_lanes(a, st, t, threads, 4);
-      for (size_t step = 0; step < chunk_length(entries, chunks); ++step) {
-        for (uint32_t t = 0; t < threads; ++t) {
-          if (cont) affine_forward_lanes<F, true>(a, st, t, threads, 4, step);
-          else affine_forward_lanes<F, false>(a, st, t, threads, 4, step);
-        }
-        invert_groups(a, st, threads, step);
-        for (uint32_t t = 0; t < threads; ++t) affine_backward_lanes(a, st, t, threads, 4, step);
-      }
+      // In two halves where the threads split (64 and 70 threads), the second running all its
+      // steps after the first's last: the farthest apart the launcher's two streams can get.
+      const uint32_t split = lane_split(threads, 8), mid = split ? split : threads;
+      for (const LaneRange r : {LaneRange{0, mid}, LaneRange{mid, threads}})
+        affine_steps(a, st, threads, r, chunk_length(entries, chunks), cont);
       for (uint32_t t = 0; t < threads; ++t) {
         if (cont) affine_finish_lanes<F, true>(a, st, t, threads, 4);
         else affine_finish_lanes<F, false>(a, st, t, threads, 4);
@@ -248,6 +260,30 @@ TYPED_TEST(MsmAccumulateHostGroups, Edges) {
   // P and −P with equal scalars cancel; all zero scalars.
   expect_msm<C>({b[5], -b[5]}, {s[7], s[7]}, plain(4), "P - P");
   expect_msm<C>(std::vector<ec::Affine<C>>(b.begin(), b.begin() + 20), Scalars<C>(20, Fr::zero()), plain(9), "zeros");
+}
+
+// The halves split at a multiple of the alignment, the first never smaller, the second never
+// empty; below two aligned blocks nothing splits.
+TEST(MsmAccumulateHost, LaneSplit) {
+  EXPECT_EQ(lane_split(1, 128), 0u);
+  EXPECT_EQ(lane_split(128, 128), 0u);
+  EXPECT_EQ(lane_split(129, 128), 128u);
+  EXPECT_EQ(lane_split(256, 128), 128u);
+  EXPECT_EQ(lane_split(257, 128), 256u);
+  EXPECT_EQ(lane_split(33792, 128), 16896u);  // G2's one wave on 132 SMs: 132 blocks a half
+  EXPECT_EQ(lane_split(67584, 128), 33792u);  // G1's
+  EXPECT_EQ(lane_split(70, 8), 40u);
+  EXPECT_EQ(lane_split(3, 8), 0u);
+  for (uint32_t t = 1; t < 2000; ++t) {
+    const uint32_t h = lane_split(t, 32);
+    if (h == 0) {
+      EXPECT_LE(t, 32u) << t;
+      continue;
+    }
+    EXPECT_EQ(h % 32, 0u) << t;
+    EXPECT_GE(h, t - h) << t;
+    EXPECT_LT(h, t) << t;
+  }
 }
 
 // Runs of hundreds of chunks (4-bit windows over 1,500 points, one lane per entry or two) ending

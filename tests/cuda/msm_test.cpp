@@ -239,6 +239,36 @@ TYPED_TEST(CudaMsm, PassesReduceTheirOwnBuckets) {
             detail::pippenger_scratch_bytes<F>(n, detail::plain_layout<F>(n, MsmOptions{16})));
 }
 
+// Passes of two windows over the large size: each pass's reduction runs on a side stream beside
+// the next pass's sort (pippenger, reduce_overlap), the batch-affine lanes' steps in two halves on
+// two streams (G1; affine_halves), both at a scale where every pass has thousands of lane threads.
+TYPED_TEST(CudaMsm, OverlappedPassesAtScale) {
+  SNARKD_SKIP_WITHOUT_GPU();
+  using C = TypeParam;
+  using F = DeviceFieldOf<C>;
+  auto g = snarkd::test::current_test_rng();
+  const auto tile = random_points<C>(g, 4096);  // random bases repeated: only the scalars matter
+  const size_t n = sizes<C>().large;
+  std::vector<ec::Affine<C>> b(n);
+  for (size_t i = 0; i < n; ++i) b[i] = tile[i % tile.size()];
+  const auto s = random_scalars<C>(g, n);
+  const auto want = msm::msm<C>(b, s);
+  Stream stream;
+  const auto d_b = test::to_device<Affine<F>>(b, stream);
+  const auto d_s = test::to_device<ScalarOf<F>>(s, stream);
+  DeviceBuffer<Xyzz<F>> d_r(1);
+  for (MsmAccumulation a : {MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine}) {
+    detail::WindowLayout l = detail::plain_layout<F>(n, MsmOptions{0, a});
+    l.max_pass_entries = 2 * n;
+    DeviceBuffer<uint8_t> scratch(detail::pippenger_scratch_bytes<F>(n, l));
+    scratch.fill_bytes(0xa5, stream);
+    d_r.fill_bytes(0xff, stream);
+    detail::pippenger<F>(d_b.data(), d_s.data(), n, l, d_r.data(), scratch.data(), scratch.size(), stream, "test");
+    EXPECT_EQ(test::to_host<ec::Xyzz<C>>(d_r, stream)[0].to_jacobian(), want)
+        << msm_accumulation_name(a) << " c=" << l.c << ", passes of 2 windows";
+  }
+}
+
 // Larger inputs where chunks hold many runs and runs span many chunks: 2^20 + 3 random-scalar
 // points (G2: 2^17 + 5; random bases repeated: only the scalars matter) and 2^19 (G2: 2^16) points
 // that all share one scalar (every window's entries in one bucket, which the chunked kernels split

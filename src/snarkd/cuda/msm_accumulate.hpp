@@ -456,6 +456,21 @@ SNARKD_HD size_t lane_chunk(uint32_t l, uint32_t t, uint32_t threads, uint32_t l
   return size_t(g0) * lanes + size_t(l) * width + (t - g0);
 }
 
+// A range of lane threads, [first, end): the step kernels of one of the two halves that
+// msm_affine.cuh runs on two streams. A thread's lanes and its state depend on `threads` alone,
+// not on the range, so ranges may run their steps in any order against each other; a range starts
+// at a multiple of the inversion's group size K, so no group straddles two.
+struct LaneRange {
+  uint32_t first, end;
+};
+
+// Where the lane threads split into two halves: ⌈threads/2⌉ rounded up to a multiple of `align`
+// (a block, itself a multiple of every K), or 0 (no split) when that leaves the second half empty.
+SNARKD_HD uint32_t lane_split(uint32_t threads, uint32_t align) {
+  const uint32_t half = (threads / 2 + threads % 2 + align - 1) / align * align;
+  return half < threads ? half : 0;
+}
+
 // Whether the thread has work at `step` (its lanes are empty past the chunk length; lane 0 holds
 // its lowest chunk).
 template <class F>

@@ -30,6 +30,7 @@
 #include "snarkd/cuda/msm_reduce.hpp"
 #include "snarkd/cuda/point_levels.hpp"
 #include "snarkd/cuda/runtime.hpp"
+#include "snarkd/cuda/side_stream.hpp"
 #include "snarkd/util/env.hpp"
 #include "snarkd/util/error.hpp"
 
@@ -81,6 +82,17 @@ inline uint32_t affine_lanes() {
 inline uint32_t affine_waves() {
   static const uint32_t w = uint32_t(env_u64("SNARKD_MSM_AFFINE_WAVES", 1, 0, 16));
   return w;
+}
+
+// Whether the batch-affine lanes' steps run in two halves on two streams (msm_affine.cuh,
+// launch_affine_halves). H100, `snarkd_gpu_bench --only=kinds --reps=5`, one stream against two,
+// alternating: G1 2^26 464.9 / 463.2 → 446.2–447.0 ms, 2^24 124.2 / 124.3 → 120.4–120.7; G2 2^24
+// 342.4 / 341.1 → 366.1–367.1, so G2 keeps one stream. SNARKD_MSM_AFFINE_HALVES = 0 | 1 sets both
+// groups (read once; A/B runs).
+template <class F>
+bool affine_halves() {
+  static const bool h = env_u64("SNARKD_MSM_AFFINE_HALVES", kIsPrimeField<F> ? 1 : 0, 0, 1) == 1;
+  return h;
 }
 
 // Lane threads per binary GCD (affine_invert_group). A step's inversion kernel ran one GCD in each
@@ -535,10 +547,17 @@ Buffers<F> carve(const Plan& p, void* scratch) {
           reinterpret_cast<Xyzz<F>*>(b + p.tail),      reinterpret_cast<Xyzz<F>*>(b + p.group)};
 }
 
-// One pass: digits, sort, valid count, accumulation into the buckets.
+// A pass's sorted entries (prepare_pass), for its accumulation (accumulate_pass).
+struct Sorted {
+  const uint32_t *keys, *vals;
+  size_t entries;
+};
+
+// A pass's digits, their sort, the valid count and the buckets' run bounds; nothing here touches
+// the buckets.
 template <class F>
-void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const ScalarOf<F>* scalars, size_t n,
-              const Pass& pass, cudaStream_t stream) {
+Sorted prepare_pass(const Plan& p, const Buffers<F>& b, const ScalarOf<F>* scalars, size_t n, const Pass& pass,
+                    cudaStream_t stream) {
   const size_t entries = size_t(pass.qc) * n;
   digits_kernel<F><<<blocks_for(n), kThreads, 0, stream>>>(scalars, n, p.l.c, p.l.windows, p.order, pass, p.sentinel,
                                                         b.keys_in, b.vals_in);
@@ -559,8 +578,17 @@ void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const
   run_bounds_kernel<F><<<blocks_for(entries), kThreads, 0, stream>>>(keys, entries, b.valid, p.l.c, p.buckets,
                                                                      b.run_lo, b.run_hi);
   SNARKD_CUDA_CHECK_LAUNCH();
+  return {keys, vals, entries};
+}
+
+// The pass's accumulation into its buckets: the lanes (or bucket threads), the fix-up, the empty
+// buckets.
+template <class F>
+void accumulate_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const Sorted& e, const Pass& pass,
+                     cudaStream_t stream) {
+  const size_t bucket_threads = size_t(pass.vc) * p.buckets;
   Xyzz<F>* buckets = p.pass_buckets ? b.buckets : b.buckets + size_t(pass.v0) * p.buckets;
-  ChunkArgs<F> a{keys,       vals,       points, b.valid,  p.l.c,    p.buckets, p.chunks,
+  ChunkArgs<F> a{e.keys,     e.vals,     points, b.valid,  p.l.c,    p.buckets, p.chunks,
                  pass,       buckets,    b.head, b.tail, b.run_lo, b.run_hi, b.group};
   if (p.mode == MsmAccumulation::kBucketThreads) {
     launch_bucket_threads<F>(a, stream);
@@ -568,10 +596,17 @@ void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const
   }
   if (p.mode == MsmAccumulation::kChunkedXyzz)
     launch_chunk_xyzz<F>(a, p.chunks, p.l.lane_waves ? p.l.lane_waves : kXyzzWaves, stream);
-  else launch_chunk_affine<F>(a, p.lane_threads, entries, b.lanes, stream);
+  else launch_chunk_affine<F>(a, p.lane_threads, e.entries, b.lanes, stream);
   launch_fixup<F>(a, stream);
   clear_empty_kernel<F><<<blocks_for(bucket_threads), kThreads, 0, stream>>>(a);
   SNARKD_CUDA_CHECK_LAUNCH();
+}
+
+// One pass: prepare_pass, then accumulate_pass.
+template <class F>
+void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const ScalarOf<F>* scalars, size_t n,
+              const Pass& pass, cudaStream_t stream) {
+  accumulate_pass<F>(p, b, points, prepare_pass<F>(p, b, scalars, n, pass, stream), pass, stream);
 }
 
 // The scratch of a plan, checked.
@@ -723,8 +758,20 @@ void pippenger_reduce(size_t max_n, const WindowLayout& l, Xyzz<F>* d_result, vo
   horner<F>(p, b, d_result, stream);
 }
 
+// Whether a pass's running-sum reduction runs on a side stream beside the next pass's digits,
+// sort and run bounds, which touch no bucket (pippenger; the next pass's accumulation waits for
+// it). Not with the trees, which live in the sort's arrays. H100, `snarkd_gpu_bench --only=kinds`,
+// with it and without: G1 2^27 batch-affine 871.5 / 871.8 against 878.8 ms, XYZZ 901.4 / 901.5
+// against 911.9; 2^26 447.1 / 449.0 against 451.0. SNARKD_MSM_REDUCE_OVERLAP = 0 | 1 (read once;
+// A/B runs).
+inline bool reduce_overlap() {
+  static const bool o = env_u64("SNARKD_MSM_REDUCE_OVERLAP", 1, 0, 1) == 1;
+  return o;
+}
+
 // A whole MSM: each pass's windows reduced after the pass where the plan holds one pass's
-// buckets (make_plan), else all windows after the last pass.
+// buckets (make_plan), beside the next pass's sort where reduce_overlap(), else all windows after
+// the last pass.
 template <class F>
 void pippenger(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n, const WindowLayout& l,
                Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who) {
@@ -735,11 +782,23 @@ void pippenger(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n
     return;
   }
   const Buffers<F> b = checked_carve<F>(p, d_scratch, scratch_bytes, who);
+  SideStream* side = nullptr;  // where a pass's reduction runs beside the next pass's sort
   for (uint32_t q0 = 0; q0 < l.windows;) {
     const Pass pass = make_pass(p.order, l.windows, q0, p.per_pass);
-    run_pass<F>(p, b, d_points, d_scalars, n, pass, stream);
-    if (p.pass_buckets) reduce_windows<F>(p, b, pass.v0, pass.vc, stream);
+    const Sorted e = prepare_pass<F>(p, b, d_scalars, n, pass, stream);
+    if (side) side->join.wait_in(stream);  // the previous pass's reduction has read the buckets
+    accumulate_pass<F>(p, b, d_points, e, pass, stream);
     q0 += pass.qc;
+    if (!p.pass_buckets) continue;
+    if (q0 < l.windows && reduce_overlap() && !use_trees<F>(p, pass.vc)) {
+      side = &side_stream(stream, 1);
+      side->fork.record(stream);
+      side->fork.wait_in(side->side);
+      reduce_windows<F>(p, b, pass.v0, pass.vc, side->side);
+      side->join.record(side->side);
+    } else {
+      reduce_windows<F>(p, b, pass.v0, pass.vc, stream);
+    }
   }
   if (!p.pass_buckets) reduce_windows<F>(p, b, 0, l.virtual_windows, stream);
   horner<F>(p, b, d_result, stream);
