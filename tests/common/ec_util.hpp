@@ -21,4 +21,14 @@ std::vector<ec::Affine<C>> random_points(std::mt19937_64& g, size_t n) {
   return table.mul_many(k);
 }
 
+// Points as an accumulation leaves them (ZZ ≠ 1): sums of two random points.
+template <class C>
+std::vector<ec::Xyzz<C>> random_xyzz(std::mt19937_64& g, size_t n) {
+  const auto pts = random_points<C>(g, 2 * n);
+  std::vector<ec::Xyzz<C>> out;
+  out.reserve(n);
+  for (size_t i = 0; i < n; ++i) out.push_back(ec::Xyzz<C>::from_affine(pts[2 * i]).add_mixed(pts[2 * i + 1]));
+  return out;
+}
+
 }  // namespace snarkd::test

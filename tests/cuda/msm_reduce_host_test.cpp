@@ -91,12 +91,6 @@ std::vector<ec::Jacobian<C>> direct(const std::vector<ec::Xyzz<C>>& buckets, uin
   return out;
 }
 
-// A bucket as an accumulation leaves it: a sum of points, so ZZ ≠ 1.
-template <class C>
-ec::Xyzz<C> xyzz_sum(const ec::Affine<C>& p, const ec::Affine<C>& q) {
-  return ec::Xyzz<C>::from_affine(p).add_mixed(q);
-}
-
 // The bucket array's item (h, l) of window v is bucket 1 + h·C + l.
 size_t bucket_at(const TreeShape& t, size_t v, size_t h, size_t l) { return v * (t.size() + 1) + 1 + h * t.cols + l; }
 
@@ -104,11 +98,9 @@ template <class C>
 std::vector<ec::Xyzz<C>> random_buckets(std::mt19937_64& g, uint32_t c, size_t windows) {
   const TreeShape t = tree_shape(c);
   const size_t nb = t.size() + 1;
-  const auto pts = snarkd::test::random_points<C>(g, 2 * windows * nb);
-  std::vector<ec::Xyzz<C>> b(windows * nb);
-  for (size_t i = 0; i < b.size(); ++i) b[i] = xyzz_sum(pts[2 * i], pts[2 * i + 1]);
+  std::vector<ec::Xyzz<C>> b = snarkd::test::random_xyzz<C>(g, windows * nb);  // as accumulations leave them
   for (size_t v = 0; v < windows; ++v) {
-    b[v * nb] = ec::Xyzz<C>::from_affine(pts[0]);  // index 0 is never read: a poison
+    b[v * nb] = b[0];  // index 0 is never read: a poison (a random point)
     std::uniform_int_distribution<size_t> h(0, t.rows - 1), l(0, t.cols - 1);
     for (int k = 0; k < 8; ++k) {
       const size_t r = h(g), q = l(g), partner_row = r ^ 1, partner_col = q ^ 1;

@@ -34,15 +34,6 @@ bool same_bytes(const DevXyzz<C>& a, const DevXyzz<C>& b) {
   return std::memcmp(&a, &b, sizeof a) == 0 || (a.is_infinity() && b.is_infinity());
 }
 
-// A point as an accumulation leaves it (ZZ ≠ 1).
-template <class C>
-std::vector<ec::Xyzz<C>> random_xyzz(std::mt19937_64& g, size_t n) {
-  const auto pts = snarkd::test::random_points<C>(g, 2 * n);
-  std::vector<ec::Xyzz<C>> out;
-  for (size_t i = 0; i < n; ++i) out.push_back(ec::Xyzz<C>::from_affine(pts[2 * i]).add_mixed(pts[2 * i + 1]));
-  return out;
-}
-
 template <class C>
 class PointLevelsHost : public ::testing::Test {};
 TYPED_TEST_SUITE(PointLevelsHost, test::Groups, test::GroupNames);
@@ -50,7 +41,7 @@ TYPED_TEST_SUITE(PointLevelsHost, test::Groups, test::GroupNames);
 TYPED_TEST(PointLevelsHost, DoublingIsCurveDoubling) {
   using C = TypeParam;
   auto g = snarkd::test::current_test_rng();
-  for (const auto& h : random_xyzz<C>(g, 6)) {
+  for (const auto& h : snarkd::test::random_xyzz<C>(g, 6)) {
     const DevXyzz<C> p = dev(h), got = dbl_levels(p, SerialMul{});
     EXPECT_TRUE(same_bytes<C>(got, p.dbl()));
     EXPECT_EQ(ref<C>(got), h.to_jacobian().dbl());
@@ -61,7 +52,7 @@ TYPED_TEST(PointLevelsHost, DoublingIsCurveDoubling) {
 TYPED_TEST(PointLevelsHost, AdditionCoversEveryCase) {
   using C = TypeParam;
   auto g = snarkd::test::current_test_rng();
-  const auto pts = random_xyzz<C>(g, 8);
+  const auto pts = snarkd::test::random_xyzz<C>(g, 8);
   const ec::Xyzz<C> inf = ec::Xyzz<C>::infinity();
   for (size_t i = 0; i + 1 < pts.size(); i += 2) {
     const ec::Xyzz<C> &p = pts[i], &q = pts[i + 1];
@@ -83,7 +74,7 @@ TYPED_TEST(PointLevelsHost, HornerIsTheWeightedSum) {
   auto g = snarkd::test::current_test_rng();
   const bool g2 = !kIsPrimeField<DeviceFieldOf<C>>;
   for (const auto& [windows, c] : {std::pair{1u, 5u}, {2u, 1u}, {5u, 3u}, {g2 ? 4u : 13u, g2 ? 8u : 20u}}) {
-    auto sums = random_xyzz<C>(g, windows);
+    auto sums = snarkd::test::random_xyzz<C>(g, windows);
     for (int shape = 0; shape < 3; ++shape) {
       if (shape == 1) sums.back() = ec::Xyzz<C>::infinity();
       if (shape == 2) sums.front() = sums[windows / 2] = ec::Xyzz<C>::infinity();

@@ -9,9 +9,12 @@
 namespace snarkd::cuda::msm_detail {
 
 // The lanes' kernels (msm_accumulate.hpp), one thread of `threads` each, in blocks of 128 with G1's
-// register bounds by ptxas (sm_90): forward 116 registers without the continuing addition, so 4
+// register bounds by ptxas (sm_90): forward 112 registers without the continuing addition, so 4
 // blocks an SM (16 warps for its three dependent loads); backward 4 (≤ 128, no spill; 140
-// unbounded); the rest 3 (≤ 168). G2's Fp2 arithmetic takes what it needs.
+// unbounded); the rest 3 (≤ 168). G2's Fp2 arithmetic takes what it needs. More warps for the
+// forward kernel spill and lose: at 5, 6, 8 blocks (96, 80, 64 registers; 24, 104, 184 bytes of
+// stack) G1 2^26 / 2^27 took 454.3 / 884.1, 460.5 / 893.7, 478.3 / 920.8 ms against 448.4 / 875.3
+// (H100, `snarkd_gpu_bench --only=kinds`, one call).
 template <class F>
 inline constexpr int kAffineMinBlocks = kIsPrimeField<F> ? 3 : 1;
 template <class F>

@@ -87,8 +87,9 @@ inline uint32_t affine_waves() {
 // Whether the batch-affine lanes' steps run in two halves on two streams (msm_affine.cuh,
 // launch_affine_halves). H100, `snarkd_gpu_bench --only=kinds --reps=5`, one stream against two,
 // alternating: G1 2^26 464.9 / 463.2 → 446.2–447.0 ms, 2^24 124.2 / 124.3 → 120.4–120.7; G2 2^24
-// 342.4 / 341.1 → 366.1–367.1, so G2 keeps one stream. SNARKD_MSM_AFFINE_HALVES = 0 | 1 sets both
-// groups (read once; A/B runs).
+// 342.4 / 341.1 → 366.1–367.1, so G2 keeps one stream. More parts lose: G1 2^26 / 2^27 in 2, 3,
+// 4 parts on as many streams 448.4 / 875.1, 452.4 / 880.6, 451.7 / 878.5 ms (H100, one call).
+// SNARKD_MSM_AFFINE_HALVES = 0 | 1 sets both groups (read once; A/B runs).
 template <class F>
 bool affine_halves() {
   static const bool h = env_u64("SNARKD_MSM_AFFINE_HALVES", kIsPrimeField<F> ? 1 : 0, 0, 1) == 1;
