@@ -68,6 +68,16 @@ Sizes sizes() {
   return {{0, 1, 31, 1025, 4097}, {18}, (1u << 17) + 5, 1u << 16};
 }
 
+// n bases cycling through 4096 random ones: the large tests' scalars decide their buckets, and
+// 4096 points cost the CPU twin's set-up far less than n.
+template <class C>
+std::vector<ec::Affine<C>> tiled_points(std::mt19937_64& g, size_t n) {
+  const auto tile = random_points<C>(g, 4096);
+  std::vector<ec::Affine<C>> b(n);
+  for (size_t i = 0; i < n; ++i) b[i] = tile[i % tile.size()];
+  return b;
+}
+
 template <class C>
 class CudaMsm : public ::testing::Test {};
 TYPED_TEST_SUITE(CudaMsm, test::Groups, test::GroupNames);
@@ -247,10 +257,8 @@ TYPED_TEST(CudaMsm, OverlappedPassesAtScale) {
   using C = TypeParam;
   using F = DeviceFieldOf<C>;
   auto g = snarkd::test::current_test_rng();
-  const auto tile = random_points<C>(g, 4096);  // random bases repeated: only the scalars matter
   const size_t n = sizes<C>().large;
-  std::vector<ec::Affine<C>> b(n);
-  for (size_t i = 0; i < n; ++i) b[i] = tile[i % tile.size()];
+  const auto b = tiled_points<C>(g, n);
   const auto s = random_scalars<C>(g, n);
   const auto want = msm::msm<C>(b, s);
   Stream stream;
@@ -277,18 +285,12 @@ TYPED_TEST(CudaMsm, LargeAndSkewed) {
   SNARKD_SKIP_WITHOUT_GPU();
   using C = TypeParam;
   auto g = snarkd::test::current_test_rng();
-  const auto tile = random_points<C>(g, 4096);
-  auto tiled = [&](size_t n) {
-    std::vector<ec::Affine<C>> b(n);
-    for (size_t i = 0; i < n; ++i) b[i] = tile[i % tile.size()];
-    return b;
-  };
   const Sizes z = sizes<C>();
-  const auto b = tiled(z.large);
+  const auto b = tiled_points<C>(g, z.large);
   const auto s = random_scalars<C>(g, z.large);
   for (MsmAccumulation a : {MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine})
     expect_matches_cpu<C>(b, s, 0, "n = " + std::to_string(z.large), a);
-  const auto b2 = tiled(z.one_scalar);
+  const auto b2 = tiled_points<C>(g, z.one_scalar);
   const Scalars<C> same(b2.size(), C::Scalar::random(g));
   for (MsmAccumulation a : {MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine})
     expect_matches_cpu<C>(b2, same, 0, "one scalar", a);

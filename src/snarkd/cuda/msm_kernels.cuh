@@ -603,13 +603,6 @@ void accumulate_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 
-// One pass: prepare_pass, then accumulate_pass.
-template <class F>
-void run_pass(const Plan& p, const Buffers<F>& b, const Affine<F>* points, const ScalarOf<F>* scalars, size_t n,
-              const Pass& pass, cudaStream_t stream) {
-  accumulate_pass<F>(p, b, points, prepare_pass<F>(p, b, scalars, n, pass, stream), pass, stream);
-}
-
 // The scratch of a plan, checked.
 template <class F>
 Buffers<F> checked_carve(const Plan& p, void* d_scratch, size_t scratch_bytes, const char* who) {
@@ -632,7 +625,7 @@ void pippenger_chunk(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, si
   for (uint32_t q0 = 0; q0 < l.windows;) {
     Pass pass = make_pass(p.order, l.windows, q0, p.per_pass);
     pass.continues_all = !first;
-    run_pass<F>(p, b, d_points, d_scalars, n, pass, stream);
+    accumulate_pass<F>(p, b, d_points, prepare_pass<F>(p, b, d_scalars, n, pass, stream), pass, stream);
     q0 += pass.qc;
   }
 }
