@@ -373,6 +373,7 @@ std::vector<engine::JobResult> run_jobs(engine::Engine& e, const BenchCircuit& b
   return results;
 }
 
+// "a,,b" → {"a", "", "b"}: every comma splits, so the parsers below see (and refuse) empty items.
 std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> v;
   for (size_t start = 0;;) {
@@ -387,34 +388,26 @@ std::vector<std::string> split_list(const std::string& s) {
 // at large sizes, so a worker sweep should not repeat it).
 std::vector<uint32_t> parse_counts(const char* flag, const std::string& s) {
   std::vector<uint32_t> v;
-  size_t start = 0;
-  for (;;) {
-    const size_t comma = s.find(',', start);
-    const std::string item = s.substr(start, comma - start);
+  for (const std::string& item : split_list(s)) {
     char* end = nullptr;
     const unsigned long w = std::strtoul(item.c_str(), &end, 10);
     if (item.empty() || *end != '\0' || w == 0 || w > 64) throw UsageError(std::string(flag) + ": '" + item + "' is not 1..64");
     v.push_back(uint32_t(w));
-    if (comma == std::string::npos) return v;
-    start = comma + 1;
   }
+  return v;
 }
 
 // "16,24,0.02" → bytes per entry (GiB, fractions allowed; 0 = the device's default).
 std::vector<uint64_t> parse_gib_list(const char* flag, const std::string& s) {
   std::vector<uint64_t> v;
-  size_t start = 0;
-  for (;;) {
-    const size_t comma = s.find(',', start);
-    const std::string item = s.substr(start, comma - start);
+  for (const std::string& item : split_list(s)) {
     char* end = nullptr;
     const double g = std::strtod(item.c_str(), &end);
     if (item.empty() || *end != '\0' || !(g >= 0) || g > 1e6)
       throw UsageError(std::string(flag) + ": '" + item + "' is not a number of GiB");
     v.push_back(uint64_t(g * double(uint64_t{1} << 30)));
-    if (comma == std::string::npos) return v;
-    start = comma + 1;
   }
+  return v;
 }
 
 // A non-negative number (fractions allowed); UsageError naming the option otherwise.
