@@ -230,6 +230,18 @@ struct StreamingEngine {
     EXPECT_EQ(test::bls(res.proofs.at(0)), groth16::prove(*snarkd::test::bind(*family().pk, *family().circuit), family().witness(x), rs));
   }
 
+  // Cancels `id`: true once it has stopped (`why` names what would have kept it going), and then
+  // it is cancelled and holds nothing.
+  bool cancel_and_stop(JobId id, const char* why) const {
+    EXPECT_TRUE(e->cancel(id));
+    const bool stopped = e->wait_stopped(id, 60s);
+    EXPECT_TRUE(stopped) << why;
+    if (!stopped) return false;
+    EXPECT_EQ(e->peek(id).state, JobState::kCancelled);
+    expect_nothing_held();
+    return true;
+  }
+
   // After a cancel has taken effect: no working set, no lease, no subscription left.
   void expect_nothing_held() const {
     const EngineStats s = e->stats();
@@ -255,11 +267,8 @@ TEST(Cancel, StreamingPartitionCancelledInStepZeroNeverStartsStepOne) {
   const JobId id = e.submit(request({22}));
   ASSERT_TRUE(se.wait_for([&] { return se.dev->first_steps.load() == 2; }));
   EXPECT_GT(e.stats().ledgers[0].in_use, 0u);
-  EXPECT_TRUE(e.cancel(id));
-  ASSERT_TRUE(e.wait_stopped(id, 60s)) << "step 0 computed on after the cancel";
-  EXPECT_EQ(e.peek(id).state, JobState::kCancelled);
+  ASSERT_TRUE(se.cancel_and_stop(id, "step 0 computed on after the cancel"));
   EXPECT_EQ(se.dev->last_steps.load(), 1u) << "a cancelled partition started its second step";
-  se.expect_nothing_held();
   hold.remove();
   se.expect_proves_cpu_bytes(23, g);
   se.expect_nothing_held();
@@ -283,10 +292,7 @@ TEST(Cancel, OneStepStreamingPartitionCancelledInsideItsStep) {
     const JobId id = e.submit(request({42}));
     ASSERT_TRUE(se.wait_for([&] { return se.dev->last_steps.load() == 2; }));
     EXPECT_GT(e.stats().ledgers[0].in_use, 0u);
-    EXPECT_TRUE(e.cancel(id));
-    ASSERT_TRUE(e.wait_stopped(id, 60s)) << "the step computed on after the cancel";
-    EXPECT_EQ(e.peek(id).state, JobState::kCancelled);
-    se.expect_nothing_held();
+    ASSERT_TRUE(se.cancel_and_stop(id, "the step computed on after the cancel"));
     hold.remove();
     se.expect_proves_cpu_bytes(43, g);
     se.expect_nothing_held();
@@ -310,11 +316,8 @@ TEST(Cancel, StreamingStepWaitingForAChunkLeavesTheStreamer) {
     std::atomic<uint32_t>& entered = step == 0 ? se.dev->first_steps : se.dev->last_steps;
     ASSERT_TRUE(se.wait_for([&] { return entered.load() == 2 && se.dev->stream_stats().subscriptions > 0; }))
         << "the step never subscribed to a streamed chunk";
-    EXPECT_TRUE(e.cancel(id));
-    ASSERT_TRUE(e.wait_stopped(id, 60s)) << "the step went on waiting for its chunk after the cancel";
-    EXPECT_EQ(e.peek(id).state, JobState::kCancelled);
+    ASSERT_TRUE(se.cancel_and_stop(id, "the step went on waiting for its chunk after the cancel"));
     EXPECT_EQ(se.dev->last_steps.load(), step == 0 ? 1u : 2u);
-    se.expect_nothing_held();
     se.dev->hold_last_step = false;
     hold.remove();  // the held copy ends; the slot is reused
     se.expect_proves_cpu_bytes(33, g);
