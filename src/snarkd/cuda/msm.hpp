@@ -13,7 +13,7 @@
 //   2. sort: one CUB radix sort of the keys (c + log₂W bits) groups the points of each bucket.
 //   3. accumulate (MsmAccumulation): kChunkedXyzz / kChunkedAffine cut the sorted entries into
 //      equal chunks, one per lane, sum each run of one bucket inside a chunk (XYZZ mixed
-//      additions, or batch-affine additions sharing one inversion among a thread's 16 lanes) and
+//      additions, or batch-affine additions sharing one inversion among a thread's 64 lanes) and
 //      assemble the buckets that cross chunks in a fix-up (msm_accumulate.hpp); kBucketThreads
 //      (the first kernel) gives each bucket one thread that adds its run.
 //   4. reduce: per window, Σ j·B_j by running sums over segments of ≥ 32 buckets (several blocks

@@ -3,8 +3,8 @@
 //
 //   submit ──► host budget (witness bytes; wait FIFO or Busy) ──► queue ordered by
 //   (priority desc, submit order, partition) ──► a worker of any device pops the head and
-//   runs the partition's steps (Device::steps: one when the key is resident, two when it
-//   streams), each:
+//   runs the partition's steps (Device::steps: one; two only for a streamed key whose one
+//   step does not fit), each:
 //     memory stage   reserve the step's working set on the device's VRAM ledger (all-or-nothing,
 //                    FIFO), move the witness in (after the last step that needs it, the
 //                    witness's host bytes go back);

@@ -6,8 +6,10 @@
 // resident (the matrices first: the QAP reads them twice; then whole chunks of the query parts
 // in the order a, b_g1, l, b_g2, h — most bytes per second of MSM work first, h last because
 // its MSM is long enough to hide its copy), the rest stays in pinned host memory and passes
-// through the device's streaming slots. A streamed partition has two steps, each with its own
-// all-or-nothing reservation (no memory is held between them; the witness is uploaded in each):
+// through the device's streaming slots. A streamed partition runs in one step wherever it fits
+// (StepSizes::one: the witness uploaded once, the witness MSMs inside step 0's range before it
+// shrinks); otherwise in two steps, each with its own all-or-nothing reservation (no memory is
+// held between them; the witness is uploaded in each):
 //   step 0 "qap+h"  witness, a, b, NTT scratch (q bytes) → the H scalars; then it shrinks to
 //                   the H scalars and the MSM scratch (q_shrunk) for the H MSM over h's chunks;
 //   step 1 "msm"    witness + split-MSM buffers (m bytes): A, B (G1, G2) and L over their chunks.
