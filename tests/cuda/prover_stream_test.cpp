@@ -372,14 +372,18 @@ class TestFeed {
 // The two steps the engine's way, every buffer poisoned (0xFF) first; step 0's released head is
 // poisoned again before the H MSM. one_step: the engine's one-step order instead — the witness
 // uploaded once, Q, the witness MSMs in step 0's range (on that witness), then the head
-// poisoned and the H MSM on the kept tail. Returns the sums (throws what the steps throw).
+// poisoned and the H MSM on the kept tail. h_window: the carried H MSM's window (0: the
+// default). Returns the sums (throws what the steps throw).
 QuerySums run_steps(const DeviceProvingKey& key, const ProvingKey& pk, const r1cs::Circuit& c,
                     std::span<const ff::Fr> w, uint64_t points, uint64_t rows, uint64_t* streamed = nullptr,
-                    bool one_step = false) {
+                    bool one_step = false, uint32_t h_window = 0) {
   Stream stream;
   Event sync = Event::blocking();
   TestFeed feed(key, pk, c, points, rows, stream);
-  const StreamLayout l = stream_layout(pk, c, feed.limits(), one_step);
+  const StreamLayout l = stream_layout(pk, c, feed.limits(), one_step, h_window);
+  if (h_window) {
+    EXPECT_EQ(l.h_window, h_window);
+  }
   PinnedBuffer<DeviceSums> sums(1);
   PinnedBuffer<uint64_t> count(1);
   std::memset(static_cast<void*>(sums.data()), 0xff, sizeof(DeviceSums));
@@ -475,6 +479,9 @@ TEST(StreamProver, BellpersonStepsMatchTheCpuResidentStreamedAndMixed) {
       // The engine's one-step order (witness once, witness MSMs before the H MSM).
       expect_equal(run_steps(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, nullptr, true), want,
                    what + " [one step]");
+      // A carried H window wider than a chunk's default (SNARKD_STREAM_H_WINDOW's path).
+      expect_equal(run_steps(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, nullptr, true, 16), want,
+                   what + " [one step, H window 16]");
     }
   }
 }

@@ -125,6 +125,7 @@ struct StreamLayout {
   uint64_t hs_partials = 0, hs_gather = 0, hs_scratch = 0, hs_scratch_bytes = 0;
   uint32_t h_partials = 0;            // H chunks + 1 (the total)
   uint64_t h_chunk = 0;               // the largest H chunk: the H MSM's buckets are planned for it
+  uint32_t h_window = 0;              // the carried H MSM's window bits
   // Step 1: [w | tail (bases, then scalars: per part) | accumulators | partials | counters |
   // Pippenger scratch], m_bytes in all.
   uint64_t tail = 0, tail_bytes = 0, accum = 0, partials = 0, counters = 0, m_scratch = 0, m_scratch_bytes = 0;
@@ -137,8 +138,10 @@ struct StreamLayout {
 // From the key's shape alone (before it is placed). Asks CUB for sort sizes: needs a CUDA device
 // at run time. one_step: step 1's workspace [0, m_bytes) must end before the kept [hs | v1] (the
 // witness MSMs run in step 0's range on its witness), which can move v1 up and grow q_bytes.
+// h_window: the window bits of the H MSM whose buckets are carried across its chunks (4..24; 0:
+// SNARKD_STREAM_H_WINDOW, else the default for one chunk); wider windows carry more buckets.
 StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const StreamLimits& limits,
-                           bool one_step);
+                           bool one_step, uint32_t h_window = 0);
 
 // Timing of the steps' phases ("qap", "h", "msm_h"; "msm_a", "msm_b1", "msm_b2", "msm_l").
 class PhaseTimer {

@@ -105,12 +105,21 @@ uint32_t stream_lane_waves() {
   return w;
 }
 
-detail::WindowLayout window_layout(uint64_t n, uint64_t max_pass_entries) {
-  const uint32_t c = msm_default_window(n);
+detail::WindowLayout window_layout(uint64_t n, uint64_t max_pass_entries, uint32_t c = 0) {
+  if (c == 0) c = msm_default_window(n);
   const uint32_t windows = (256 + c - 1) / c;
   detail::WindowLayout l{c, windows, windows, 1, size_t(max_pass_entries)};
   l.lane_waves = stream_lane_waves();
   return l;
+}
+
+// The window of the H MSM whose buckets are carried across its chunks: the default for one chunk
+// (c = 20 at a PoRep partition's chunks of ≈ 6.3·10^6 points: 13 windows of 2^19 buckets,
+// 1.3 GB carried). SNARKD_STREAM_H_WINDOW=16..23 overrides it (A/B runs: c = 22 takes 12
+// windows of 2^21 buckets, 4.8 GB carried, as the resident 2^27 MSM does).
+uint32_t stream_h_window(uint64_t chunk) {
+  static const uint32_t c = uint32_t(env_u64("SNARKD_STREAM_H_WINDOW", 0, 16, 23));
+  return c ? c : msm_default_window(chunk);
 }
 
 template <class F>
@@ -136,7 +145,7 @@ uint64_t StreamLayout::tail_scalars(uint64_t point_bytes) const {
 }
 
 StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const StreamLimits& limits,
-                           bool one_step) {
+                           bool one_step, uint32_t h_window) {
   StreamLayout l;
   const uint32_t L = pk.log_domain;
   l.depth = split_depth(pk.flavour, L);
@@ -158,7 +167,10 @@ StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& c
   l.hs_gather = align256(l.h_partials * sizeof(G1Xyzz));
   l.hs_scratch = l.hs_gather + (l.depth ? align256(ch * sizeof(Fr)) : 0);
   // Either H path's scratch: a Pippenger per chunk (any size up to ch) or buckets carried.
-  l.hs_scratch_bytes = align256(pippenger_bound<Fp>(ch, l.max_pass_entries));
+  l.h_window = h_window ? h_window : stream_h_window(ch);
+  l.hs_scratch_bytes = align256(std::max<uint64_t>(
+      pippenger_bound<Fp>(ch, l.max_pass_entries),
+      ch ? detail::pippenger_scratch_bytes<Fp>(ch, window_layout(ch, l.max_pass_entries, l.h_window)) : 0));
   const uint64_t hs = l.hs_scratch + l.hs_scratch_bytes;
   l.v1 = std::max(head, hs);
   l.q_bytes = l.v1 + vb;
@@ -432,7 +444,7 @@ void stream_h_msm(const DeviceProvingKey& key, const StreamLayout& l, void* d_ke
   auto* partials = reinterpret_cast<G1Xyzz*>(base + l.hs_partials);
   Fr* gathered = reinterpret_cast<Fr*>(base + l.hs_gather);
   const bool per_chunk = !prover_paths().h_buckets_across_chunks;
-  const detail::WindowLayout hl = window_layout(l.h_chunk, l.max_pass_entries);
+  const detail::WindowLayout hl = window_layout(l.h_chunk, l.max_pass_entries, l.h_window);
   G1Xyzz* total = &partials[l.h_partials - 1];
   uint32_t np = 0;
   stop_point(stop, stream, sync, "stream_h_msm");
