@@ -17,8 +17,9 @@
 // --only=window times the plain MSM per accumulation kind at the widths around its default window
 // (G1 at 52,000 and 2^min..2^max, G2 up to 2^24; msm_bench.cu);
 // --only=products|kinds|stream|h run kinds_bench.cu (field throughput per SM; the MSM accumulation
-// kinds side by side; the streamed H MSM's pass widths and lane waves at 2^max-log; the fused H
-// phase against the unfused sequence); --only=sort times the MSM's key sort alone (sort_bench.cu);
+// kinds side by side; the streamed H MSM's pass widths, lane waves and window (the default, c = 22)
+// at 2^max-log; the fused H phase against the unfused sequence); --only=sort times the MSM's key
+// sort alone (sort_bench.cu);
 // "all" (the default) is NTT + MSM.
 // --curve=bn254 measures BN254's kernels instead (the field rates, then --only=ntt, msm, products,
 // kinds or all: NTT over BN254's Fr, plain G1/G2 MSM); the other modes are BLS12-381's only.
