@@ -115,8 +115,10 @@ detail::WindowLayout window_layout(uint64_t n, uint64_t max_pass_entries, uint32
 
 // The window of the H MSM whose buckets are carried across its chunks: the default for one chunk
 // (c = 20 at a PoRep partition's chunks of ≈ 6.3·10^6 points: 13 windows of 2^19 buckets,
-// 1.3 GB carried). SNARKD_STREAM_H_WINDOW=16..23 overrides it (A/B runs: c = 22 takes 12
-// windows of 2^21 buckets, 4.8 GB carried, as the resident 2^27 MSM does).
+// 1.3 GB carried). SNARKD_STREAM_H_WINDOW=16..23 overrides it (A/B runs). c = 22 (12 windows of
+// 2^21 buckets, 4.8 GB carried, as the resident 2^27 MSM) took 50 ms off the H MSM alone and 43
+// ms in a 24 GiB partition, whose matrices its 3.4 GiB pushed out of residency: 1.857 against
+// 1.825 s a partition (H100, docs/PERFORMANCE.md).
 uint32_t stream_h_window(uint64_t chunk) {
   static const uint32_t c = uint32_t(env_u64("SNARKD_STREAM_H_WINDOW", 0, 16, 23));
   return c ? c : msm_default_window(chunk);
