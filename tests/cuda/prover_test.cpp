@@ -29,6 +29,7 @@
 #include "common/seed.hpp"
 #include "gpu_test_util.hpp"
 #include "snarkd/cuda/h_phase.hpp"
+#include "snarkd/cuda/msm.hpp"
 #include "snarkd/cuda/prover.hpp"
 #include "snarkd/ec/fixed_base.hpp"
 #include "snarkd/groth16/bellperson_io.hpp"
@@ -393,6 +394,8 @@ TEST(CudaProverPaths, OverrideNestsAndScratchCoversBothPaths) {
     {
       const detail::ScopedProverPaths inner(ProverPaths{true, false});
       EXPECT_EQ(prover_paths(), (ProverPaths{true, false}));
+      const detail::ScopedProverPaths plain_h(ProverPaths{false, false, false, true});
+      EXPECT_EQ(prover_paths(), (ProverPaths{false, false, false, true}));
     }
     EXPECT_EQ(prover_paths(), (ProverPaths{false, true}));
   }
@@ -400,6 +403,20 @@ TEST(CudaProverPaths, OverrideNestsAndScratchCoversBothPaths) {
   for (uint32_t k = 0; k <= NttTables::kMaxLogN; ++k) {
     EXPECT_GE(h_scalars_scratch_bytes(k), ntt_scratch_bytes(k)) << "2^" << k;
     EXPECT_EQ(h_scalars_scratch_bytes(k), h_phase_scratch_bytes(k, k)) << "2^" << k;
+  }
+}
+
+// The H MSM's kind follows the workspace: sized under h_msm_plain, a 2^24-point H's workspace holds
+// the plain MSM's scratch (G1's batch-affine lanes), which the group's default kind does not need.
+// (The scratch sizes ask CUB for its sort's temp, so this needs a device.)
+TEST(CudaProverPaths, PlainHMsmSizesTheWorkspace) {
+  SNARKD_SKIP_WITHOUT_GPU();
+  constexpr uint64_t kH = uint64_t{1} << 24;
+  const uint64_t plain = msm_scratch_bytes<Fp>(kH, MsmOptions{});
+  ASSERT_GT(plain, msm_scratch_bytes<Fp>(kH, group_default_options<Fp>()));
+  for (const bool p : {false, true}) {
+    const detail::ScopedProverPaths scoped(ProverPaths{true, true, true, p});
+    EXPECT_EQ(detail::prover_msm_scratch_bytes(1, 1, 1, kH) >= plain, p) << "h_msm_plain " << p;
   }
 }
 

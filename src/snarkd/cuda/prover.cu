@@ -79,11 +79,16 @@ void witness_msm_b(const G1Affine* g1, const G2Affine* g2, const Fr* scalars, ui
 }
 
 // The H sum: random-looking scalars, plain Pippenger (as groth16::compute_sums does), in G1's
-// default kind (group_default_options).
-uint64_t h_msm_scratch_bytes(uint64_t n) { return msm_scratch_bytes<Fp>(n, group_default_options<Fp>()); }
+// default kind (group_default_options) or, with ProverPaths::h_msm_plain, in the plain MSM's kind
+// for its size where the workspace (sized when the key was placed, under the paths of then) holds
+// that kind's scratch.
+uint64_t h_msm_scratch_bytes(uint64_t n) {
+  return msm_scratch_bytes<Fp>(n, prover_paths().h_msm_plain ? MsmOptions{} : group_default_options<Fp>());
+}
 void h_msm(const G1Affine* bases, const Fr* scalars, uint64_t n, G1Xyzz* out, void* scratch, uint64_t scratch_bytes,
            cudaStream_t stream) {
-  msm<Fp>(bases, scalars, n, out, scratch, scratch_bytes, stream, group_default_options<Fp>());
+  const bool plain = prover_paths().h_msm_plain && msm_scratch_bytes<Fp>(n, MsmOptions{}) <= scratch_bytes;
+  msm<Fp>(bases, scalars, n, out, scratch, scratch_bytes, stream, plain ? MsmOptions{} : group_default_options<Fp>());
 }
 
 // Pointers into one partition's workspace.

@@ -207,11 +207,15 @@ struct ProverPaths {
   // 16 GiB spent 0.26 s in per-chunk reductions and Horner steps; carried, the partition costs
   // 2.355 against 2.404 s (and 2.906 against 3.030 s in an earlier lease; docs/PERFORMANCE.md).
   bool h_buckets_across_chunks = true;
+  // The resident provers' H MSM: (the default) the group's default kind (group_default_options),
+  // or the kind the plain msm() takes for its size (G1's batch-affine lanes from 2^24 points:
+  // ≈ 2.3 GB more of a 2^27 partition's working set), where the workspace holds its scratch.
+  bool h_msm_plain = false;
   bool operator==(const ProverPaths&) const = default;
 };
-// The paths in force: SNARKD_H_PHASE = fused | unfused, SNARKD_B_CLASSIFY = once | twice and
-// SNARKD_STREAM_H_MSM = buckets | chunks (read once per process; InvalidArgument naming the variable for another value), unless a
-// ScopedProverPaths overrides them.
+// The paths in force: SNARKD_H_PHASE = fused | unfused, SNARKD_B_CLASSIFY = once | twice,
+// SNARKD_STREAM_H_MSM = buckets | chunks and SNARKD_H_MSM = group | plain (read once per process;
+// InvalidArgument naming the variable for another value), unless a ScopedProverPaths overrides them.
 ProverPaths prover_paths();
 namespace detail {
 // Tests: every prover in the process takes `p` while this lives (not nested across threads).

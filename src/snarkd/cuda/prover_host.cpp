@@ -246,27 +246,29 @@ bool env_switch(const char* var, const char* on, const char* off) {
   throw InvalidArgument(std::string(var) + ": '" + v + "' is not one of " + on + ", " + off);
 }
 
-// ScopedProverPaths' override: 0 = none, else 8 | fused_h | shared_b << 1 | h_buckets_across_chunks << 2.
+// ScopedProverPaths' override: 0 = none, else 16 | fused_h | shared_b << 1 | h_buckets_across_chunks << 2 |
+// h_msm_plain << 3.
 std::atomic<uint32_t> g_paths_override{0};
 
 }  // namespace
 
 ProverPaths prover_paths() {
   if (const uint32_t o = g_paths_override.load(std::memory_order_acquire); o != 0)
-    return ProverPaths{(o & 1) != 0, (o & 2) != 0, (o & 4) != 0};
+    return ProverPaths{(o & 1) != 0, (o & 2) != 0, (o & 4) != 0, (o & 8) != 0};
   static const ProverPaths env = [] {
     ProverPaths p;
     p.fused_h = env_switch("SNARKD_H_PHASE", "fused", "unfused");
     p.shared_b = env_switch("SNARKD_B_CLASSIFY", "once", "twice");
     p.h_buckets_across_chunks = env_switch("SNARKD_STREAM_H_MSM", "buckets", "chunks");
+    p.h_msm_plain = !env_switch("SNARKD_H_MSM", "group", "plain");
     return p;
   }();
   return env;
 }
 
 detail::ScopedProverPaths::ScopedProverPaths(const ProverPaths& p)
-    : previous_(g_paths_override.exchange(8u | uint32_t(p.fused_h) | uint32_t(p.shared_b) << 1 |
-                                          uint32_t(p.h_buckets_across_chunks) << 2)) {}
+    : previous_(g_paths_override.exchange(16u | uint32_t(p.fused_h) | uint32_t(p.shared_b) << 1 |
+                                          uint32_t(p.h_buckets_across_chunks) << 2 | uint32_t(p.h_msm_plain) << 3)) {}
 detail::ScopedProverPaths::~ScopedProverPaths() { g_paths_override.store(previous_); }
 
 void enqueue_witness_upload(const DeviceProvingKey& key, const ff::Fr* h_witness, void* d_workspace,

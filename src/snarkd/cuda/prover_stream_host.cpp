@@ -125,8 +125,8 @@ uint32_t stream_h_window(uint64_t chunk) {
 }
 
 template <class F>
-uint64_t pippenger_bytes(uint64_t n, uint64_t max_pass_entries) {
-  return n == 0 ? 0 : detail::pippenger_scratch_bytes<F>(n, window_layout(n, max_pass_entries));
+uint64_t pippenger_bytes(uint64_t n, uint64_t max_pass_entries, uint32_t c = 0) {
+  return n == 0 ? 0 : detail::pippenger_scratch_bytes<F>(n, window_layout(n, max_pass_entries, c));
 }
 
 // Scratch for any Pippenger of 1 .. max_n points (scratch_bound.hpp). The H MSM over chunks
@@ -170,9 +170,8 @@ StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& c
   l.hs_scratch = l.hs_gather + (l.depth ? align256(ch * sizeof(Fr)) : 0);
   // Either H path's scratch: a Pippenger per chunk (any size up to ch) or buckets carried.
   l.h_window = h_window ? h_window : stream_h_window(ch);
-  l.hs_scratch_bytes = align256(std::max<uint64_t>(
-      pippenger_bound<Fp>(ch, l.max_pass_entries),
-      ch ? detail::pippenger_scratch_bytes<Fp>(ch, window_layout(ch, l.max_pass_entries, l.h_window)) : 0));
+  l.hs_scratch_bytes = align256(std::max<uint64_t>(pippenger_bound<Fp>(ch, l.max_pass_entries),
+                                                   pippenger_bytes<Fp>(ch, l.max_pass_entries, l.h_window)));
   const uint64_t hs = l.hs_scratch + l.hs_scratch_bytes;
   l.v1 = std::max(head, hs);
   l.q_bytes = l.v1 + vb;
