@@ -13,7 +13,9 @@
 # 510 s limit (BENCH_LIMIT): split them over calls in one lease (RUNS=16:1,16:2,16:3, then
 # RUNS=24:3,0:3). SNARKD_WITNESS_COMPACT=0: witnesses uploaded plain, not compacted
 # (engine/compact_upload.hpp). SNARKD_MSM_LANES=1 in the environment: a streamed partition's witness MSMs
-# run after its H MSM instead of beside it (engine/cuda_worker.cpp).
+# run after its H MSM instead of beside it (engine/cuda_worker.cpp). SNARKD_H_MSM=plain: an uncapped (resident)
+# partition's H MSM in the plain MSM's kind, its workspace sized for it (cuda/prover.hpp, ProverPaths::h_msm_plain);
+# the A/B: RUNS=0:3 once with it and once without, one process each, in one lease (H200).
 set -u
 OUT=${OUT:-/tmp/snarkd-small-cards}
 B=${B:-build}
