@@ -6,12 +6,13 @@
 # process (the circuit and the ~70 GB development key are set up once, ~2 min of GPU time);
 # device memory sampled by nvidia-smi from another process every 200 ms meanwhile.
 # Writes to $OUT: summary.txt (printed last), bench.log, memory.csv, runs.tgz (JSON reports and
-# timelines of every run). Wall: ≈ 7–8 min (set-up ≈ 2.5 min, five runs of 20 partitions); the
-# bench is stopped at 510 s whatever happens, and the summary still comes out.
+# timelines of every run). Wall: 94 s before the first run (the key 69 s) and 180 s for the four capped runs on an
+# H100 (2026-12-07), ≈ 2.5 min of set-up on the H200 before; the bench is stopped at 510 s
+# whatever happens, and the summary still comes out.
 #   usage: [RUNS=16:1,16:2,16:3,24:3,0:3] sh scripts/gpu/porep_small_cards.sh [extra bench arguments]
-# RUNS: the bench's --runs list (cap GiB:workers; 0 = no cap); PARTS: partitions per job (10). The five runs rarely fit the
-# 510 s limit (BENCH_LIMIT): split them over calls in one lease (RUNS=16:1,16:2,16:3, then
-# RUNS=24:3,0:3). SNARKD_WITNESS_COMPACT=0: witnesses uploaded plain, not compacted
+# RUNS: the bench's --runs list (cap GiB:workers; 0 = no cap); PARTS: partitions per job (10). Where the five runs do not
+# fit the 510 s limit (BENCH_LIMIT, at most a call's 600 s), split them over calls in one lease
+# (RUNS=16:1,16:2,16:3, then RUNS=24:3,0:3). SNARKD_WITNESS_COMPACT=0: witnesses uploaded plain, not compacted
 # (engine/compact_upload.hpp). SNARKD_MSM_LANES=1 in the environment: a streamed partition's witness MSMs
 # run after its H MSM instead of beside it (engine/cuda_worker.cpp). SNARKD_H_MSM=plain: an uncapped (resident)
 # partition's H MSM in the plain MSM's kind, its workspace sized for it (cuda/prover.hpp, ProverPaths::h_msm_plain);
