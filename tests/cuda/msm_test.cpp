@@ -214,10 +214,12 @@ TYPED_TEST(CudaMsm, StreamOrderedWithPoisonedOutputAndScratch) {
   }
 }
 
-// Passes of 1, 2 and 3 windows (the last one shorter) through detail::pippenger without copies:
-// each pass reduces its own windows' buckets, which the next pass reuses (msm_kernels.cuh,
-// Plan::pass_buckets), in poisoned scratch of pippenger_scratch_bytes (the all-window bound).
-// msm_scratch_bytes, one pass's buckets, is below that bound where the passes are several.
+// Passes of 1, 2 and 3 windows (the last one shorter) through detail::pippenger without copies,
+// in poisoned scratch. In a scratch one aligned block short of pippenger_scratch_bytes (the
+// all-window bound) each pass reduces its own windows' buckets, which the next pass reuses
+// (msm_kernels.cuh, Plan::pass_buckets); in the whole bound every window keeps its buckets and
+// one call reduces them after the last pass (whole_msm_plan: these passes' reductions are
+// narrow). msm_scratch_bytes, one pass's buckets, is below that bound where the passes are several.
 TYPED_TEST(CudaMsm, PassesReduceTheirOwnBuckets) {
   SNARKD_SKIP_WITHOUT_GPU();
   using C = TypeParam;
@@ -234,11 +236,14 @@ TYPED_TEST(CudaMsm, PassesReduceTheirOwnBuckets) {
         l.max_pass_entries = per_pass * n;
         const size_t all = detail::pippenger_scratch_bytes<F>(n, l);
         DeviceBuffer<uint8_t> scratch(all);
-        scratch.fill_bytes(0xa5, in.stream);
-        in.d_r.fill_bytes(0xff, in.stream);
-        detail::pippenger<F>(in.d_b.data(), in.d_s.data(), n, l, in.d_r.data(), scratch.data(), scratch.size(),
-                             in.stream, "test");
-        EXPECT_EQ(in.result(), in.want) << "c=" << c << " " << msm_accumulation_name(a) << " passes of " << per_pass;
+        for (const size_t bytes : {all - 256, all}) {
+          scratch.fill_bytes(0xa5, in.stream);
+          in.d_r.fill_bytes(0xff, in.stream);
+          detail::pippenger<F>(in.d_b.data(), in.d_s.data(), n, l, in.d_r.data(), scratch.data(), bytes, in.stream,
+                               "test");
+          EXPECT_EQ(in.result(), in.want) << "c=" << c << " " << msm_accumulation_name(a) << " passes of " << per_pass
+                                          << (bytes == all ? ", reduced once" : ", reduced per pass");
+        }
       }
   // msm()'s scratch: one pass's buckets where its passes are several (2^27 points: passes of 2
   // of the 16 windows), the same as all windows' where one pass takes them all.
@@ -250,8 +255,10 @@ TYPED_TEST(CudaMsm, PassesReduceTheirOwnBuckets) {
 }
 
 // Passes of two windows over the large size: each pass's reduction runs on a side stream beside
-// the next pass's sort (pippenger, reduce_overlap), the batch-affine lanes' steps in two halves on
-// two streams (G1; affine_halves), both at a scale where every pass has thousands of lane threads.
+// the next pass's sort (pippenger, reduce_overlap; the scratch one block short of the all-window
+// bound) or all windows' once after the last pass (the whole bound: whole_msm_plan), the
+// batch-affine lanes' steps in two halves on two streams (G1; affine_halves), both at a scale
+// where every pass has thousands of lane threads.
 TYPED_TEST(CudaMsm, OverlappedPassesAtScale) {
   SNARKD_SKIP_WITHOUT_GPU();
   using C = TypeParam;
@@ -268,12 +275,16 @@ TYPED_TEST(CudaMsm, OverlappedPassesAtScale) {
   for (MsmAccumulation a : {MsmAccumulation::kChunkedXyzz, MsmAccumulation::kChunkedAffine}) {
     detail::WindowLayout l = detail::plain_layout<F>(n, MsmOptions{0, a});
     l.max_pass_entries = 2 * n;
-    DeviceBuffer<uint8_t> scratch(detail::pippenger_scratch_bytes<F>(n, l));
-    scratch.fill_bytes(0xa5, stream);
-    d_r.fill_bytes(0xff, stream);
-    detail::pippenger<F>(d_b.data(), d_s.data(), n, l, d_r.data(), scratch.data(), scratch.size(), stream, "test");
-    EXPECT_EQ(test::to_host<ec::Xyzz<C>>(d_r, stream)[0].to_jacobian(), want)
-        << msm_accumulation_name(a) << " c=" << l.c << ", passes of 2 windows";
+    const size_t all = detail::pippenger_scratch_bytes<F>(n, l);
+    DeviceBuffer<uint8_t> scratch(all);
+    for (const size_t bytes : {all - 256, all}) {
+      scratch.fill_bytes(0xa5, stream);
+      d_r.fill_bytes(0xff, stream);
+      detail::pippenger<F>(d_b.data(), d_s.data(), n, l, d_r.data(), scratch.data(), bytes, stream, "test");
+      EXPECT_EQ(test::to_host<ec::Xyzz<C>>(d_r, stream)[0].to_jacobian(), want)
+          << msm_accumulation_name(a) << " c=" << l.c << ", passes of 2 windows"
+          << (bytes == all ? ", reduced once" : ", reduced per pass");
+    }
   }
 }
 

@@ -763,13 +763,37 @@ inline bool reduce_overlap() {
   return o;
 }
 
+// Whether a whole MSM whose pass's reduction is narrow keeps every window's buckets, where its
+// scratch holds them, and reduces them in one call after the last pass (whole_msm_plan). Read
+// once; SNARKD_MSM_REDUCE_ONCE = 0 | 1 (A/B runs).
+inline bool reduce_once() {
+  static const bool o = env_u64("SNARKD_MSM_REDUCE_ONCE", 1, 0, 1) == 1;
+  return o;
+}
+
+// A whole MSM's plan: one pass's buckets, each pass reduced after it (make_plan's pass_buckets),
+// unless that reduction is narrow — fewer blocks than one reduction grid (kReduceBlocks): a G2
+// window of 2^15 buckets takes 4 blocks, whose threads each run ≈ 95 dependent full additions,
+// so a call costs ≈ 7–9 ms on an H100 whether it reduces 2 windows or 16 — and the caller's
+// scratch holds every window's buckets (the streamed prover's tails: pippenger_scratch_bytes'
+// bound). Then all windows are reduced in one wider call after the last pass: the streamed B G2
+// tail's five calls of 8–52 blocks (39 ms of a 24 GiB partition's kernels, ncu) become one of 64.
+template <class F>
+Plan whole_msm_plan(size_t n, const WindowLayout& l, size_t scratch_bytes, const char* who) {
+  Plan p = make_plan<F>(n, l, who, true);
+  if (!p.pass_buckets || p.per_pass >= l.windows || !reduce_once()) return p;
+  if (size_t{p.blocks_per_window} * std::min(p.per_pass, l.virtual_windows) >= kReduceBlocks) return p;
+  Plan all = make_plan<F>(n, l, who, false);
+  return all.total <= scratch_bytes ? all : p;
+}
+
 // A whole MSM: each pass's windows reduced after the pass where the plan holds one pass's
-// buckets (make_plan), beside the next pass's sort where reduce_overlap(), else all windows after
-// the last pass.
+// buckets (whole_msm_plan), beside the next pass's sort where reduce_overlap(), else all windows
+// after the last pass.
 template <class F>
 void pippenger(const Affine<F>* d_points, const ScalarOf<F>* d_scalars, size_t n, const WindowLayout& l,
                Xyzz<F>* d_result, void* d_scratch, size_t scratch_bytes, cudaStream_t stream, const char* who) {
-  const Plan p = make_plan<F>(n, l, who, true);
+  const Plan p = whole_msm_plan<F>(n, l, scratch_bytes, who);
   if (n == 0) {
     set_infinity_kernel<F><<<1, 1, 0, stream>>>(d_result);
     SNARKD_CUDA_CHECK_LAUNCH();

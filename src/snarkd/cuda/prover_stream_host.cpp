@@ -497,12 +497,14 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* b
   SNARKD_CUDA_CHECK(cudaMemsetAsync(tail_count, 0, 2 * sizeof(uint64_t), stream));
   uint32_t np = 0;
   detail::TailLength tail;
+  auto exact_length = [&] {  // from the device
+    if (tail.exact()) return;
+    SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_count, tail_count, sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
+    wait(stream, sync);
+    tail.set(*h_count);
+  };
   auto flush = [&] {
-    if (!tail.exact()) {  // the exact length, from the device
-      SNARKD_CUDA_CHECK(cudaMemcpyAsync(h_count, tail_count, sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
-      wait(stream, sync);
-      tail.set(*h_count);
-    }
+    exact_length();
     if (tail.value() == 0) return;
     if (np + 2 >= l.max_partials) throw std::logic_error("stream_witness_msms: more flushes than the layout has room for");
     detail::pippenger<F>(tail_bases, tail_scalars, tail.value(), window_layout(tail.value(), l.max_pass_entries),
@@ -525,6 +527,10 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* b
       others = *h_count;
       if (record) record->record(c.first, c.count, others);
     }
+    // A bounded tail that seems full is measured first: B G2's bounds (B G1's chunks, each
+    // overlapping two G2 chunks) count its others about twice, and a flush costs a Pippenger
+    // (a 24 GiB PoRep partition's B G2 tail ran three flushes where its ≈ 2.9·10^6 others fit one).
+    if (!tail.fits(others, cap)) exact_length();
     if (!tail.fits(others, cap)) flush();
     detail::launch_ones_gather<F>(c, w, offset, accum, l.accum_threads, tail_bases, tail_scalars, tail_count, stream);
     tail.add(others, exact);
