@@ -105,8 +105,14 @@ uint32_t stream_lane_waves() {
   return w;
 }
 
+// The window is the one for the accumulation kind the group's default runs (c = 0): G2's bucket
+// threads take c = 16 from 2^15 points. G1's chunked-XYZZ window, which the G2 tails took before,
+// is 17–19 from 2^21 points, where a bucket thread of the top window (its 4–10 bits) sums
+// ≈ n/2^(bits−1) points alone: a B G2 tail of 2.76·10^6 points in one flush took 704 ms of
+// accumulation at c = 19, where three flushes at c = 16 had taken 107 (H100 ncu, 2026-12-07).
+template <class F>
 detail::WindowLayout window_layout(uint64_t n, uint64_t max_pass_entries, uint32_t c = 0) {
-  if (c == 0) c = msm_default_window(n);
+  if (c == 0) c = msm_window<F>(n);
   const uint32_t windows = (256 + c - 1) / c;
   detail::WindowLayout l{c, windows, windows, 1, size_t(max_pass_entries)};
   l.lane_waves = stream_lane_waves();
@@ -126,7 +132,7 @@ uint32_t stream_h_window(uint64_t chunk) {
 
 template <class F>
 uint64_t pippenger_bytes(uint64_t n, uint64_t max_pass_entries, uint32_t c = 0) {
-  return n == 0 ? 0 : detail::pippenger_scratch_bytes<F>(n, window_layout(n, max_pass_entries, c));
+  return n == 0 ? 0 : detail::pippenger_scratch_bytes<F>(n, window_layout<F>(n, max_pass_entries, c));
 }
 
 // Scratch for any Pippenger of 1 .. max_n points (scratch_bound.hpp). The H MSM over chunks
@@ -445,7 +451,7 @@ void stream_h_msm(const DeviceProvingKey& key, const StreamLayout& l, void* d_ke
   auto* partials = reinterpret_cast<G1Xyzz*>(base + l.hs_partials);
   Fr* gathered = reinterpret_cast<Fr*>(base + l.hs_gather);
   const bool per_chunk = !prover_paths().h_buckets_across_chunks;
-  const detail::WindowLayout hl = window_layout(l.h_chunk, l.max_pass_entries, l.h_window);
+  const detail::WindowLayout hl = window_layout<Fp>(l.h_chunk, l.max_pass_entries, l.h_window);
   G1Xyzz* total = &partials[l.h_partials - 1];
   uint32_t np = 0;
   stop_point(stop, stream, sync, "stream_h_msm");
@@ -460,7 +466,7 @@ void stream_h_msm(const DeviceProvingKey& key, const StreamLayout& l, void* d_ke
     }
     const auto* points = static_cast<const G1Affine*>(c.points);
     if (per_chunk)
-      detail::pippenger<Fp>(points, scalars, c.count, window_layout(c.count, l.max_pass_entries), &partials[np],
+      detail::pippenger<Fp>(points, scalars, c.count, window_layout<Fp>(c.count, l.max_pass_entries), &partials[np],
                             base + l.hs_scratch, l.hs_scratch_bytes, stream, "stream_h_msm");
     else
       detail::pippenger_chunk<Fp>(points, scalars, c.count, l.h_chunk, hl, np == 0, base + l.hs_scratch,
@@ -507,7 +513,7 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* b
     exact_length();
     if (tail.value() == 0) return;
     if (np + 2 >= l.max_partials) throw std::logic_error("stream_witness_msms: more flushes than the layout has room for");
-    detail::pippenger<F>(tail_bases, tail_scalars, tail.value(), window_layout(tail.value(), l.max_pass_entries),
+    detail::pippenger<F>(tail_bases, tail_scalars, tail.value(), window_layout<F>(tail.value(), l.max_pass_entries),
                          &partials[np++], base + l.m_scratch, l.m_scratch_bytes, stream, "stream_witness_msms");
     SNARKD_CUDA_CHECK(cudaMemsetAsync(tail_count, 0, sizeof(uint64_t), stream));
     tail.set(0);
