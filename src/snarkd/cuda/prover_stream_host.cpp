@@ -535,7 +535,7 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* b
     }
     // A bounded tail that seems full is measured first: B G2's bounds (B G1's chunks, each
     // overlapping two G2 chunks) count its others about twice, and a flush costs a Pippenger
-    // (a 24 GiB PoRep partition's B G2 tail ran three flushes where its ≈ 2.9·10^6 others fit one).
+    // (a 24 GiB PoRep partition's B G2 tail ran three flushes where its 2.76·10^6 others fit one).
     if (!tail.fits(others, cap)) exact_length();
     if (!tail.fits(others, cap)) flush();
     detail::launch_ones_gather<F>(c, w, offset, accum, l.accum_threads, tail_bases, tail_scalars, tail_count, stream);
