@@ -38,6 +38,17 @@ std::vector<ff::Fr> to_ff(const std::vector<Fr>& v) {
   return out;
 }
 
+// The compact form's arrays packed as the engine uploads them (r1cs::compact_layout(c)).
+std::vector<uint8_t> pack(const r1cs::CompactWitness& c) {
+  const r1cs::CompactLayout l = r1cs::compact_layout(c);
+  std::vector<uint8_t> out(l.total, 0xee);  // padding poisoned
+  std::memcpy(out.data() + l.ones, c.ones.data(), c.ones.size() * 8);
+  std::memcpy(out.data() + l.others, c.others.data(), c.others.size() * 8);
+  std::memcpy(out.data() + l.offset, c.offset.data(), c.offset.size() * 4);
+  std::memcpy(out.data() + l.values, c.values.data(), c.values.size() * sizeof(ff::Fr));
+  return out;
+}
+
 // The host twin of a layer pass: split_butterfly on every pair, levels in the given order.
 void layers(std::vector<Fr>& v, const stream_ops::SplitTwiddles& t, bool dit, bool inverse, BlockScale scale) {
   const uint64_t pairs = v.size() / 2;
@@ -113,36 +124,44 @@ TEST(StreamOps, RowDotOverChunksEqualsEvaluate) {
   p.num_inputs = 5;
   p.seed = g();
   const auto sc = r1cs::generate_synthetic(p);
-  const std::vector<Fr> dict = to_dev(sc.circuit.coeffs), w = to_dev(sc.witness);
-  for (r1cs::Matrix m : {r1cs::Matrix::A, r1cs::Matrix::B, r1cs::Matrix::C}) {
-    const r1cs::CsrMatrix& csr = sc.circuit.matrix(m);
-    std::vector<ff::Fr> want(sc.circuit.num_constraints());
-    r1cs::evaluate(sc.circuit, m, sc.witness, want);
-    for (uint64_t chunk : {uint64_t(1), uint64_t(7), uint64_t(1000), uint64_t(3000)})
-      for (uint64_t first = 0; first < csr.num_rows(); first += chunk) {
-        const uint64_t count = std::min(chunk, csr.num_rows() - first), k0 = csr.row_ptr[first];
-        // The chunk as a slot holds it: row_ptr[first .. first + count], col/coeff from k0.
-        const std::vector<uint64_t> rp(csr.row_ptr.begin() + first, csr.row_ptr.begin() + first + count + 1);
-        for (uint64_t r = 0; r < count; ++r) {
-          const Fr got = stream_ops::row_dot(rp.data(), csr.col.data() + k0, csr.coeff.data() + k0, r, dict.data(), w.data());
-          ASSERT_EQ(got.to_host(), want[first + r]) << r1cs::matrix_name(m) << " row " << first + r;
+  const std::vector<Fr> dict = to_dev(sc.circuit.coeffs), plain = to_dev(sc.witness);
+  const auto cw = r1cs::compact_witness(sc.witness, 1.0);
+  ASSERT_TRUE(cw);
+  const std::vector<uint8_t> packed = pack(*cw);
+  // The plain witness, and its compact form read in place.
+  const stream_ops::WitnessView views[] = {stream_ops::WitnessView(plain.data()),
+                                           stream_ops::WitnessView::compact(packed.data(), r1cs::compact_layout(*cw))};
+  for (const stream_ops::WitnessView& w : views)
+    for (r1cs::Matrix m : {r1cs::Matrix::A, r1cs::Matrix::B, r1cs::Matrix::C}) {
+      const r1cs::CsrMatrix& csr = sc.circuit.matrix(m);
+      std::vector<ff::Fr> want(sc.circuit.num_constraints());
+      r1cs::evaluate(sc.circuit, m, sc.witness, want);
+      for (uint64_t chunk : {uint64_t(1), uint64_t(7), uint64_t(1000), uint64_t(3000)})
+        for (uint64_t first = 0; first < csr.num_rows(); first += chunk) {
+          const uint64_t count = std::min(chunk, csr.num_rows() - first), k0 = csr.row_ptr[first];
+          // The chunk as a slot holds it: row_ptr[first .. first + count], col/coeff from k0.
+          const std::vector<uint64_t> rp(csr.row_ptr.begin() + first, csr.row_ptr.begin() + first + count + 1);
+          for (uint64_t r = 0; r < count; ++r) {
+            const Fr got =
+                stream_ops::row_dot(rp.data(), csr.col.data() + k0, csr.coeff.data() + k0, r, dict.data(), w);
+            ASSERT_EQ(got.to_host(), want[first + r]) << r1cs::matrix_name(m) << " row " << first + r;
+          }
         }
-      }
-    // The short form, decoded as the sequential twin of the kernels' block scan.
-    const std::optional<r1cs::ShortRows> sr = r1cs::short_rows(csr);
-    ASSERT_TRUE(sr);
-    for (uint64_t chunk : {r1cs::kRowGroup, 3 * r1cs::kRowGroup})
-      for (uint64_t first = 0; first < csr.num_rows(); first += chunk) {
-        const uint64_t count = std::min(chunk, csr.num_rows() - first), k0 = csr.row_ptr[first];
-        const std::vector<uint64_t> rp =
-            r1cs::expand_short_rows(sr->group_start.data() + first / r1cs::kRowGroup, sr->len.data() + first, count);
-        for (uint64_t r = 0; r < count; ++r) {
-          const Fr got = stream_ops::span_dot(csr.col.data() + k0, csr.coeff.data() + k0, rp[r], rp[r + 1] - rp[r],
-                                              dict.data(), w.data());
-          ASSERT_EQ(got.to_host(), want[first + r]) << r1cs::matrix_name(m) << " short row " << first + r;
+      // The short form, decoded as the sequential twin of the kernels' block scan.
+      const std::optional<r1cs::ShortRows> sr = r1cs::short_rows(csr);
+      ASSERT_TRUE(sr);
+      for (uint64_t chunk : {r1cs::kRowGroup, 3 * r1cs::kRowGroup})
+        for (uint64_t first = 0; first < csr.num_rows(); first += chunk) {
+          const uint64_t count = std::min(chunk, csr.num_rows() - first), k0 = csr.row_ptr[first];
+          const std::vector<uint64_t> rp =
+              r1cs::expand_short_rows(sr->group_start.data() + first / r1cs::kRowGroup, sr->len.data() + first, count);
+          for (uint64_t r = 0; r < count; ++r) {
+            const Fr got = stream_ops::span_dot(csr.col.data() + k0, csr.coeff.data() + k0, rp[r], rp[r + 1] - rp[r],
+                                                dict.data(), w);
+            ASSERT_EQ(got.to_host(), want[first + r]) << r1cs::matrix_name(m) << " short row " << first + r;
+          }
         }
-      }
-  }
+    }
 }
 
 // scalar_kind and chunk_scalar agree with the CPU split's classes and gathers.
@@ -243,6 +262,33 @@ TEST(StreamOps, ScalarClassesAndChunkScalars) {
   for (uint64_t k = 0; k < index.size(); ++k)
     EXPECT_EQ(stream_ops::chunk_scalar(dw.data(), index.data(), 7, 100, k).to_host(), w[index[k]]);
   EXPECT_EQ(stream_ops::chunk_scalar(dw.data(), nullptr, 7, 100, 5).to_host(), w[112]);  // offset + first + k
+}
+
+// The compact witness read in place (WitnessView over the packed arrays, as the kernels read
+// them) gives every value that r1cs::expand_witness gives, and chunk_scalar through it the same
+// scalars; sizes around a word, all-zero, all-one and all-other witnesses, 2 as a non-bit.
+TEST(StreamOps, WitnessViewReadsTheCompactFormAsExpanded) {
+  auto g = snarkd::test::rng("stream-ops-witness-view");
+  for (const uint64_t n : {uint64_t(1), uint64_t(63), uint64_t(64), uint64_t(65), uint64_t(1000), uint64_t(4099)})
+    for (const int mix : {0, 1, 2, 3}) {  // random 0/1/other; all 0; all 1; all other
+      std::vector<ff::Fr> w(n);
+      for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t r = mix == 0 ? g() % 3 : uint64_t(mix - 1);
+        const ff::Fr other = i % 7 == 0 ? ff::Fr::from_u64(2) : ff::Fr::random(g);
+        w[i] = r == 0 ? ff::Fr::zero() : r == 1 ? ff::Fr::one() : other;
+      }
+      const auto cw = r1cs::compact_witness(w, 2.0);
+      ASSERT_TRUE(cw);
+      const std::vector<ff::Fr> want = r1cs::expand_witness(*cw);
+      ASSERT_EQ(want, w);
+      const std::vector<uint8_t> packed = pack(*cw);
+      const auto view = stream_ops::WitnessView::compact(packed.data(), r1cs::compact_layout(*cw));
+      for (uint64_t i = 0; i < n; ++i) ASSERT_EQ(view[i].to_host(), w[i]) << "n=" << n << " mix=" << mix << " i=" << i;
+      const std::vector<uint32_t> index = {uint32_t(n - 1), 0, uint32_t(n / 2)};
+      for (uint64_t k = 0; k < index.size(); ++k)
+        EXPECT_EQ(stream_ops::chunk_scalar(view, index.data(), 0, 0, k).to_host(), w[index[k]]);
+      EXPECT_EQ(stream_ops::chunk_scalar(view, nullptr, n / 3, 0, 0).to_host(), w[n / 3]);
+    }
 }
 
 // ---- on the device ---------------------------------------------------------------------------
@@ -376,13 +422,28 @@ class TestFeed {
 // uploaded once, Q, the witness MSMs in step 0's range (on that witness), then the head
 // poisoned and the H MSM on the kept tail. h_window: the carried H MSM's window (0: the
 // default). Returns the sums (throws what the steps throw).
+// in_place: the witness uploaded in its compact form and read in place (a layout with room for
+// exactly its others, grown by 256 bytes as the engine grows it to its planned step).
 QuerySums run_steps(const DeviceProvingKey& key, const ProvingKey& pk, const r1cs::Circuit& c,
                     std::span<const ff::Fr> w, uint64_t points, uint64_t rows, uint64_t* streamed = nullptr,
-                    bool one_step = false, uint32_t h_window = 0) {
+                    bool one_step = false, uint32_t h_window = 0, bool in_place = false) {
   Stream stream;
   Event sync = Event::blocking();
   TestFeed feed(key, pk, c, points, rows, stream);
-  const StreamLayout l = stream_layout(pk, c, feed.limits(), one_step, h_window);
+  std::optional<r1cs::CompactWitness> cw;
+  std::vector<uint8_t> packed;
+  if (in_place) {
+    cw = r1cs::compact_witness(w, 2.0);
+    packed = pack(*cw);
+  }
+  StreamLayout l = stream_layout(pk, c, feed.limits(), one_step, h_window,
+                                 cw ? std::optional<uint64_t>(cw->values.size()) : std::nullopt);
+  if (in_place) l.grow_to(l.q_bytes + 256);
+  const void* upload = cw ? static_cast<const void*>(packed.data()) : w.data();
+  const uint64_t upload_bytes = cw ? packed.size() : w.size_bytes();
+  if (cw) {
+    EXPECT_EQ(r1cs::compact_layout(*cw).total, l.cw.total);
+  }
   if (h_window) {
     EXPECT_EQ(l.h_window, h_window);
   }
@@ -395,7 +456,7 @@ QuerySums run_steps(const DeviceProvingKey& key, const ProvingKey& pk, const r1c
   DeviceBuffer<uint8_t> ws0(l.q_bytes), ws1(one_step ? 256 : l.m_bytes);
   ws0.fill_bytes(0xff, stream);
   ws1.fill_bytes(0xff, stream);
-  SNARKD_CUDA_CHECK(cudaMemcpyAsync(ws0.data() + l.w, w.data(), w.size_bytes(), cudaMemcpyHostToDevice, stream));
+  SNARKD_CUDA_CHECK(cudaMemcpyAsync(ws0.data() + l.w, upload, upload_bytes, cudaMemcpyHostToDevice, stream));
   if (one_step) {
     stream_qap_h(key, l, ws0.data(), feed.feed(), stream, sync.get(), sums.data());
     stream_witness_msms(key, l, ws0.data(), feed.feed(), stream, sync.get(), sums.data(), count.data());
@@ -404,7 +465,7 @@ QuerySums run_steps(const DeviceProvingKey& key, const ProvingKey& pk, const r1c
     if (streamed) *streamed = feed.streamed_chunks;
     return to_query_sums(key, sums[0]);
   }
-  SNARKD_CUDA_CHECK(cudaMemcpyAsync(ws1.data() + l.w, w.data(), w.size_bytes(), cudaMemcpyHostToDevice, stream));
+  SNARKD_CUDA_CHECK(cudaMemcpyAsync(ws1.data() + l.w, upload, upload_bytes, cudaMemcpyHostToDevice, stream));
   stream_qap_h(key, l, ws0.data(), feed.feed(), stream, sync.get(), sums.data());
   SNARKD_CUDA_CHECK(cudaMemsetAsync(ws0.data(), 0xff, l.q_bytes - l.keep_bytes, stream));
   stream_h_msm(key, l, ws0.data() + (l.q_bytes - l.keep_bytes), feed.feed(), stream, sync.get(), sums.data());
@@ -484,6 +545,11 @@ TEST(StreamProver, BellpersonStepsMatchTheCpuResidentStreamedAndMixed) {
       // A carried H window wider than a chunk's default (SNARKD_STREAM_H_WINDOW's path).
       expect_equal(run_steps(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, nullptr, true, 16), want,
                    what + " [one step, H window 16]");
+      // The witness read in place in its compact form: two steps, and one step with a wider window.
+      expect_equal(run_steps(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, nullptr, false, 0, true), want,
+                   what + " [compact witness in place]");
+      expect_equal(run_steps(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, nullptr, true, 16, true), want,
+                   what + " [one step, compact witness in place, H window 16]");
     }
   }
 }
@@ -527,6 +593,8 @@ TEST(StreamProver, SnarkjsFlavourStepsMatchTheCpu) {
     expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 250, nullptr, true), want, "snarkjs [one step]");
     expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 512, nullptr, true), want,
                  "snarkjs [one step, short rows]");
+    expect_equal(run_steps(*placed.key, sj, sc.circuit, w, 333, 250, nullptr, true, 0, true), want,
+                 "snarkjs [one step, compact witness in place]");
   }
 }
 
@@ -548,15 +616,17 @@ TEST(StreamProver, RefusesAnUnsatisfiedWitnessNamingTheRow) {
   for (const KeyResidency& res : {none(), KeyResidency{}}) {
     Placed placed(pk, sc.circuit, res);
     for (const bool one_step : {false, true})
-      for (const uint64_t rows : {uint64_t(300), uint64_t(512)}) {  // row_ptr, the short form
-        const std::string what = std::string(one_step ? "one step" : "two steps") + ", rows " + std::to_string(rows);
-        try {
-          run_steps(*placed.key, pk, sc.circuit, w, 500, rows, nullptr, one_step);
-          ADD_FAILURE() << "an unsatisfied witness was proven (" << what << ")";
-        } catch (const groth16::UnsatisfiedWitness& e) {
-          EXPECT_EQ(std::string(e.what()), cpu_message) << what;
+      for (const uint64_t rows : {uint64_t(300), uint64_t(512)})  // row_ptr, the short form
+        for (const bool in_place : {false, true}) {
+          const std::string what = std::string(one_step ? "one step" : "two steps") + ", rows " + std::to_string(rows) +
+                                   (in_place ? ", compact witness in place" : "");
+          try {
+            run_steps(*placed.key, pk, sc.circuit, w, 500, rows, nullptr, one_step, 0, in_place);
+            ADD_FAILURE() << "an unsatisfied witness was proven (" << what << ")";
+          } catch (const groth16::UnsatisfiedWitness& e) {
+            EXPECT_EQ(std::string(e.what()), cpu_message) << what;
+          }
         }
-      }
   }
 }
 

@@ -9,6 +9,9 @@
 #include "snarkd/util/error.hpp"
 
 namespace snarkd::cuda {
+
+using stream_ops::WitnessView;
+
 namespace {
 
 using detail::prover_kernels::blocks_for;
@@ -57,13 +60,13 @@ __device__ RowSpan row_span(const ChunkView& v, int i, uint64_t g0, uint32_t* su
   return {v.group_start[i][g0 / kThreads] - v.group_start[i][0] + before, len};
 }
 
-__device__ Fr span_dot(const ChunkView& v, int i, const RowSpan& s, const Fr* dict, const Fr* w) {
+__device__ Fr span_dot(const ChunkView& v, int i, const RowSpan& s, const Fr* dict, const WitnessView& w) {
   return stream_ops::span_dot(v.col[i], v.coeff[i], s.start, s.len, dict, w);
 }
 
 // Pass 1 over a rows chunk (A and B): a and b. Launched with kThreads threads a block, a block
 // taking one row group per grid-stride step (uniform trip counts: row_span scans in the block).
-__global__ void __launch_bounds__(kThreads) qap_pass1_kernel(ChunkView v, const Fr* dict, const Fr* w, Fr* a, Fr* b) {
+__global__ void __launch_bounds__(kThreads) qap_pass1_kernel(ChunkView v, const Fr* dict, WitnessView w, Fr* a, Fr* b) {
   __shared__ uint32_t sums[kThreads / 32];
   for (uint64_t g0 = uint64_t(blockIdx.x) * kThreads; g0 < v.count; g0 += grid_stride()) {
     const RowSpan sa = row_span(v, 0, g0, sums), sb = row_span(v, 1, g0, sums);
@@ -88,7 +91,7 @@ __global__ void first_mismatch_kernel(const Fr* x, const Fr* y, uint64_t m, unsi
 // Pass 2: c = C·w (bellperson; the chunk holds C alone) or (A·w)(B·w) (snarkjs: c = a∘b). Same
 // launch shape as pass 1.
 __global__ void __launch_bounds__(kThreads)
-    qap_pass2_kernel(ChunkView v, const Fr* dict, const Fr* w, Fr* c, bool bellperson) {
+    qap_pass2_kernel(ChunkView v, const Fr* dict, WitnessView w, Fr* c, bool bellperson) {
   __shared__ uint32_t sums[kThreads / 32];
   for (uint64_t g0 = uint64_t(blockIdx.x) * kThreads; g0 < v.count; g0 += grid_stride()) {
     const RowSpan s0 = row_span(v, 0, g0, sums);
@@ -100,7 +103,7 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-__global__ void qap_tail_kernel(Fr* a, Fr* b, const Fr* w, uint64_t m, uint64_t n, uint64_t num_inputs,
+__global__ void qap_tail_kernel(Fr* a, Fr* b, WitnessView w, uint64_t m, uint64_t n, uint64_t num_inputs,
                                 bool bellperson, uint64_t* one_ok) {
   if (first_index() == 0 && one_ok) *one_ok = w[0] == Fr::one() ? 1 : 0;
   for (uint64_t i = m + first_index(); i < n; i += grid_stride()) {
@@ -128,7 +131,7 @@ __global__ void gather_split_kernel(const Fr* v, uint64_t first, uint64_t count,
 }
 
 // Counts a chunk's "other" scalars: a warp's count by shuffles, one atomic per warp.
-__global__ void count_others_kernel(ChunkView v, const Fr* w, uint64_t offset, unsigned long long* counter) {
+__global__ void count_others_kernel(ChunkView v, WitnessView w, uint64_t offset, unsigned long long* counter) {
   unsigned long long n = 0;
   for (uint64_t k = first_index(); k < v.count; k += grid_stride())
     n += stream_ops::scalar_kind(stream_ops::chunk_scalar(w, v.index, offset, v.first, k)) == stream_ops::kOther;
@@ -156,7 +159,7 @@ __device__ __forceinline__ void prefetch_l1(const T* p) {
 }
 
 template <class F>
-__global__ void __launch_bounds__(kThreads) ones_gather_kernel(ChunkView v, const Fr* w, uint64_t offset,
+__global__ void __launch_bounds__(kThreads) ones_gather_kernel(ChunkView v, WitnessView w, uint64_t offset,
                                                                Xyzz<F>* accum, Affine<F>* tail_bases,
                                                                Fr* tail_scalars, unsigned long long* tail_count) {
   __shared__ uint32_t ring[kThreads / 32][kRing];
@@ -226,7 +229,7 @@ __global__ void sum_points_kernel(Xyzz<F>* in, uint64_t count, uint64_t stride, 
 
 namespace detail {
 
-void launch_qap_pass1(const ChunkView& v, const Fr* dict, const Fr* w, Fr* a, Fr* b, cudaStream_t stream) {
+void launch_qap_pass1(const ChunkView& v, const Fr* dict, WitnessView w, Fr* a, Fr* b, cudaStream_t stream) {
   if (v.count == 0) return;
   qap_pass1_kernel<<<blocks_for(v.count), kThreads, 0, stream>>>(v, dict, w, a, b);
   SNARKD_CUDA_CHECK_LAUNCH();
@@ -243,13 +246,13 @@ void launch_first_mismatch(const Fr* x, const Fr* y, uint64_t m, unsigned long l
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 
-void launch_qap_pass2(const ChunkView& v, const Fr* dict, const Fr* w, Fr* c, bool bellperson, cudaStream_t stream) {
+void launch_qap_pass2(const ChunkView& v, const Fr* dict, WitnessView w, Fr* c, bool bellperson, cudaStream_t stream) {
   if (v.count == 0) return;
   qap_pass2_kernel<<<blocks_for(v.count), kThreads, 0, stream>>>(v, dict, w, c, bellperson);
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 
-void launch_qap_tail(Fr* a, Fr* b, const Fr* w, uint64_t m, uint64_t n, uint64_t num_inputs, bool bellperson,
+void launch_qap_tail(Fr* a, Fr* b, WitnessView w, uint64_t m, uint64_t n, uint64_t num_inputs, bool bellperson,
                      uint64_t* witness_one_ok, cudaStream_t stream) {
   qap_tail_kernel<<<blocks_for(n > m ? n - m : 1), kThreads, 0, stream>>>(a, b, w, m, n, num_inputs, bellperson,
                                                                          witness_one_ok);
@@ -285,7 +288,7 @@ void launch_gather_split(const Fr* v, uint64_t first, uint64_t count, uint32_t l
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 
-void launch_count_others(const ChunkView& v, const Fr* w, uint64_t offset, unsigned long long* counter,
+void launch_count_others(const ChunkView& v, WitnessView w, uint64_t offset, unsigned long long* counter,
                          cudaStream_t stream) {
   if (v.count == 0) return;
   count_others_kernel<<<blocks_for(v.count), kThreads, 0, stream>>>(v, w, offset, counter);
@@ -293,7 +296,7 @@ void launch_count_others(const ChunkView& v, const Fr* w, uint64_t offset, unsig
 }
 
 template <class F>
-void launch_ones_gather(const ChunkView& v, const Fr* w, uint64_t offset, Xyzz<F>* accum, uint32_t threads,
+void launch_ones_gather(const ChunkView& v, WitnessView w, uint64_t offset, Xyzz<F>* accum, uint32_t threads,
                         Affine<F>* tail_bases, Fr* tail_scalars, unsigned long long* tail_count, cudaStream_t stream) {
   if (threads % kThreads != 0) throw InvalidArgument("launch_ones_gather: threads must be a multiple of 256");
   if (v.count == 0) return;
@@ -326,8 +329,8 @@ void launch_sum_points(Xyzz<F>* in, uint64_t count, Xyzz<F>* out, cudaStream_t s
 }
 
 #define SNARKD_STREAM_DEFINE(F)                                                                                  \
-  template void launch_ones_gather<F>(const ChunkView&, const Fr*, uint64_t, Xyzz<F>*, uint32_t, Affine<F>*, Fr*, \
-                                      unsigned long long*, cudaStream_t);                                        \
+  template void launch_ones_gather<F>(const ChunkView&, WitnessView, uint64_t, Xyzz<F>*, uint32_t, Affine<F>*, Fr*, \
+                                      unsigned long long*, cudaStream_t);                                          \
   template void launch_set_infinity<F>(Xyzz<F>*, uint64_t, cudaStream_t);                                        \
   template void launch_sum_points<F>(Xyzz<F>*, uint64_t, Xyzz<F>*, cudaStream_t);
 SNARKD_STREAM_DEFINE(Fp)

@@ -131,17 +131,30 @@ struct StreamLayout {
   uint64_t tail = 0, tail_bytes = 0, accum = 0, partials = 0, counters = 0, m_scratch = 0, m_scratch_bytes = 0;
   uint64_t m_bytes = 0;  // one_step: ≤ v1 − keep_v1 (step 1 also runs in step 0's range)
   uint32_t accum_threads = 0, max_partials = 0;
+  // The witness at w: its num_vars plain values, or (compact) the arrays of r1cs::CompactWitness
+  // as `cw` lays them out from w, with room for compact_capacity values that are neither 0 nor 1.
+  bool compact = false;
+  r1cs::CompactLayout cw;
+  uint64_t compact_capacity = 0;
   // A part's tail: the most points its region holds (≥ its largest chunk), where its scalars go.
   uint64_t tail_capacity(uint64_t point_bytes) const;
   uint64_t tail_scalars(uint64_t point_bytes) const;
+  // The witness of the workspace at `base` as the kernels read it.
+  stream_ops::WitnessView witness(const void* base) const;
+  // Step 0's range grown to q ≥ q_bytes (a reservation planned for another layout): v1 moves up,
+  // so the kept [hs | v1] stays the range's last keep_bytes.
+  void grow_to(uint64_t q);
 };
 // From the key's shape alone (before it is placed). Asks CUB for sort sizes: needs a CUDA device
 // at run time. one_step: step 1's workspace [0, m_bytes) must end before the kept [hs | v1] (the
 // witness MSMs run in step 0's range on its witness), which can move v1 up and grow q_bytes.
 // h_window: the window bits of the H MSM whose buckets are carried across its chunks (4..24; 0:
 // SNARKD_STREAM_H_WINDOW, else the default for one chunk); wider windows carry more buckets.
+// compact_capacity: the witness read in place in its compact form with room for that many values
+// that are neither 0 nor 1 (nullopt: the plain witness).
 StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const StreamLimits& limits,
-                           bool one_step, uint32_t h_window = 0);
+                           bool one_step, uint32_t h_window = 0,
+                           std::optional<uint64_t> compact_capacity = std::nullopt);
 
 // Timing of the steps' phases ("qap", "h", "msm_h"; "msm_a", "msm_b1", "msm_b2", "msm_l").
 class PhaseTimer {
@@ -213,17 +226,18 @@ class TailLength {
 };
 
 // Kernel launchers (prover_stream.cu), each enqueued on `stream`; the drivers above sequence them.
+using stream_ops::WitnessView;
 // The first failing row's placeholder when H's top coefficient shows that some row fails
 // (stream_qap_h then finds which).
 inline constexpr uint64_t kUnsatisfiedRowUnknown = UINT64_MAX - 1;
-void launch_qap_pass1(const ChunkView& v, const Fr* dict, const Fr* w, Fr* a, Fr* b, cudaStream_t stream);
+void launch_qap_pass1(const ChunkView& v, const Fr* dict, WitnessView w, Fr* a, Fr* b, cudaStream_t stream);
 // *flag = kUnsatisfiedRowUnknown when *x ≠ 0.
 void launch_flag_nonzero(const Fr* x, unsigned long long* flag, cudaStream_t stream);
 // *first = min(*first, the first i < m with x_i ≠ y_i).
 void launch_first_mismatch(const Fr* x, const Fr* y, uint64_t m, unsigned long long* first, cudaStream_t stream);
-void launch_qap_pass2(const ChunkView& v, const Fr* dict, const Fr* w, Fr* c, bool bellperson, cudaStream_t stream);
+void launch_qap_pass2(const ChunkView& v, const Fr* dict, WitnessView w, Fr* c, bool bellperson, cudaStream_t stream);
 // Rows m ≤ i < n of a and b (bellperson input rows a = w_(i−m), else 0; b = 0), and whether w_0 = 1.
-void launch_qap_tail(Fr* a, Fr* b, const Fr* w, uint64_t m, uint64_t n, uint64_t num_inputs, bool bellperson,
+void launch_qap_tail(Fr* a, Fr* b, WitnessView w, uint64_t m, uint64_t n, uint64_t num_inputs, bool bellperson,
                      uint64_t* witness_one_ok, cudaStream_t stream);
 void launch_fill_zero(Fr* v, uint64_t count, cudaStream_t stream);
 void launch_split_layer(Fr* v, uint32_t level, bool dit, bool inverse, stream_ops::BlockScale scale,
@@ -234,12 +248,12 @@ void launch_sub_scale(Fr* a, const Fr* b, uint64_t n, Fr factor, bool scale, cud
 void launch_gather_split(const Fr* v, uint64_t first, uint64_t count, uint32_t log_n, uint32_t depth, Fr* out,
                          cudaStream_t stream);
 // Adds the chunk's "other" scalars to *counter.
-void launch_count_others(const ChunkView& v, const Fr* w, uint64_t offset, unsigned long long* counter,
+void launch_count_others(const ChunkView& v, WitnessView w, uint64_t offset, unsigned long long* counter,
                          cudaStream_t stream);
 // accum[t] += the bases whose scalar is 1 (thread t of `threads` takes every threads-th point);
 // the others' bases and scalars are appended at tail[*tail_count++].
 template <class F>
-void launch_ones_gather(const ChunkView& v, const Fr* w, uint64_t offset, Xyzz<F>* accum, uint32_t threads,
+void launch_ones_gather(const ChunkView& v, WitnessView w, uint64_t offset, Xyzz<F>* accum, uint32_t threads,
                         Affine<F>* tail_bases, Fr* tail_scalars, unsigned long long* tail_count, cudaStream_t stream);
 template <class F>
 void launch_set_infinity(Xyzz<F>* p, uint64_t count, cudaStream_t stream);

@@ -152,13 +152,31 @@ uint64_t StreamLayout::tail_scalars(uint64_t point_bytes) const {
   return tail + align256(tail_capacity(point_bytes) * point_bytes);
 }
 
+void StreamLayout::grow_to(uint64_t q) {
+  if (q < q_bytes)
+    throw std::logic_error("StreamLayout::grow_to: " + std::to_string(q) + " bytes < " + std::to_string(q_bytes));
+  v1 += q - q_bytes;
+  q_bytes = q;
+}
+
+stream_ops::WitnessView StreamLayout::witness(const void* base) const {
+  const auto* at = static_cast<const uint8_t*>(base) + w;
+  return compact ? stream_ops::WitnessView::compact(at, cw) : stream_ops::WitnessView(reinterpret_cast<const Fr*>(at));
+}
+
 StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const StreamLimits& limits,
-                           bool one_step, uint32_t h_window) {
+                           bool one_step, uint32_t h_window, std::optional<uint64_t> compact_capacity) {
   StreamLayout l;
   const uint32_t L = pk.log_domain;
   l.depth = split_depth(pk.flavour, L);
   l.max_pass_entries = stream_pass_entries();
-  const uint64_t n = pk.domain_size(), wb = align256(circuit.num_vars() * sizeof(Fr)), vb = align256(n * sizeof(Fr));
+  if (compact_capacity) {
+    l.compact = true;
+    l.compact_capacity = *compact_capacity;
+    l.cw = r1cs::compact_layout(circuit.num_vars(), *compact_capacity);
+  }
+  const uint64_t n = pk.domain_size(), vb = align256(n * sizeof(Fr));
+  const uint64_t wb = l.compact ? l.cw.total : align256(circuit.num_vars() * sizeof(Fr));
   // Step 0.
   l.w = 0;
   l.v2 = wb;
@@ -369,7 +387,7 @@ void stream_qap_h(const DeviceProvingKey& key, const StreamLayout& l, void* d_ws
   detail::check_prover_workspace(d_ws, "stream_qap_h");
   DeviceGuard guard(key.device());
   auto* base = static_cast<uint8_t*>(d_ws);
-  const Fr* w = reinterpret_cast<const Fr*>(base + l.w);
+  const stream_ops::WitnessView w = l.witness(base);
   Fr* v1 = reinterpret_cast<Fr*>(base + l.v1);
   Fr* v2 = reinterpret_cast<Fr*>(base + l.v2);
   void* scratch = base + l.ntt_scratch;
@@ -490,7 +508,7 @@ void witness_part(const DeviceProvingKey& key, const StreamLayout& l, uint8_t* b
                   const ChunkFeed& feed, cudaStream_t stream, cudaEvent_t sync, Xyzz<F>* out, uint64_t* h_count,
                   const std::stop_token& stop, detail::ChunkCounts* record = nullptr,
                   const detail::ChunkCounts* known = nullptr) {
-  const Fr* w = reinterpret_cast<const Fr*>(base + l.w);
+  const stream_ops::WitnessView w = l.witness(base);
   const uint64_t offset = part == StreamPart::kL ? key.num_inputs() : 0;
   auto* accum = reinterpret_cast<Xyzz<F>*>(base + l.accum);
   auto* partials = reinterpret_cast<Xyzz<F>*>(base + l.partials);

@@ -6,15 +6,60 @@
 
 #include "snarkd/cuda/curve.hpp"
 #include "snarkd/cuda/field.hpp"
+#include "snarkd/r1cs/compact_witness.hpp"
 #include "snarkd/r1cs/r1cs.hpp"
 
 namespace snarkd::cuda::stream_ops {
+
+// The witness as the streamed kernels read it: the plain values (32-byte Montgomery), or the
+// compact form of r1cs::CompactWitness where it was uploaded (the arrays r1cs::compact_layout
+// places): value i is 1 or 0 from two bits, else values[offset[i/64] + the others below it in
+// its word]. A PoRep partition's witness is then ≈ 0.25 GB instead of 4.17 (its bit vectors,
+// 16 MB each, stay in L2 for the QAP passes' random reads). A plain pointer converts to a view.
+struct WitnessView {
+  const Fr* plain = nullptr;  // set: the plain witness; the arrays below are unused
+  const uint64_t* ones = nullptr;
+  const uint64_t* others = nullptr;
+  const uint32_t* offset = nullptr;
+  const Fr* values = nullptr;
+
+  WitnessView() = default;
+  SNARKD_HD WitnessView(const Fr* w) : plain(w) {}  // NOLINT(google-explicit-constructor)
+  // The compact arrays at `base` as `l` lays them out.
+  static WitnessView compact(const void* base, const r1cs::CompactLayout& l) {
+    const auto* b = static_cast<const uint8_t*>(base);
+    WitnessView v;
+    v.ones = reinterpret_cast<const uint64_t*>(b + l.ones);
+    v.others = reinterpret_cast<const uint64_t*>(b + l.others);
+    v.offset = reinterpret_cast<const uint32_t*>(b + l.offset);
+    v.values = reinterpret_cast<const Fr*>(b + l.values);
+    return v;
+  }
+  // The word's three loads are issued together, so an other costs one dependent load after
+  // them (ones_gather, latency-bound, lost 41 ms of a PoRep partition with the loads in turn).
+  SNARKD_HD Fr operator[](uint64_t i) const {
+    if (plain) return plain[i];
+    const uint64_t q = i / 64, bit = uint64_t{1} << (i % 64);
+    const uint64_t o = ones[q], x = others[q];
+    const uint32_t at = offset[q];
+    if (o & bit) return Fr::one();
+    if (!(x & bit)) return Fr::zero();
+    return values[at + uint32_t(popcount64(x & (bit - 1)))];
+  }
+  SNARKD_HD static uint32_t popcount64(uint64_t x) {
+#ifdef __CUDA_ARCH__
+    return uint32_t(__popcll(x));
+#else
+    return uint32_t(__builtin_popcountll(x));
+#endif
+  }
+};
 
 // Σ dict[coeff[k]]·w[col[k]] over the non-zeros [start, start + len) of a chunk's col/coeff. 1
 // and −1 are applied by addition and subtraction (r1cs::kCoeffOne, kCoeffMinusOne), as
 // r1cs::evaluate does.
 SNARKD_HD Fr span_dot(const uint32_t* col, const uint32_t* coeff, uint64_t start, uint64_t len, const Fr* dict,
-                      const Fr* w) {
+                      const WitnessView& w) {
   Fr acc = Fr::zero();
   for (uint64_t k = start, end = start + len; k < end; ++k) {
     const Fr x = w[col[k]];
@@ -29,7 +74,7 @@ SNARKD_HD Fr span_dot(const uint32_t* col, const uint32_t* coeff, uint64_t start
 // Row r of a chunk of rows whose row_ptr holds absolute offsets (row_ptr[0] is the chunk's first
 // non-zero; col/coeff start there).
 SNARKD_HD Fr row_dot(const uint64_t* row_ptr, const uint32_t* col, const uint32_t* coeff, uint64_t r, const Fr* dict,
-                     const Fr* w) {
+                     const WitnessView& w) {
   return span_dot(col, coeff, row_ptr[r] - row_ptr[0], row_ptr[r + 1] - row_ptr[r], dict, w);
 }
 
@@ -129,7 +174,7 @@ SNARKD_HD void split_butterfly(Fr* v, uint64_t p, uint32_t level, bool dit, bool
 
 // The bit-split MSM's per-chunk work for one scalar: its value (a density query reads the
 // witness through its index list; a full query and L read it at offset + position).
-SNARKD_HD Fr chunk_scalar(const Fr* w, const uint32_t* index, uint64_t offset, uint64_t first, uint64_t k) {
+SNARKD_HD Fr chunk_scalar(const WitnessView& w, const uint32_t* index, uint64_t offset, uint64_t first, uint64_t k) {
   return index ? w[index[k]] : w[offset + first + k];
 }
 

@@ -44,14 +44,19 @@ void WitnessStager::enqueue(const void* host, size_t bytes, void* d_dst, cudaStr
   staged_ += bytes;
 }
 
-void WitnessStager::enqueue_compact(const r1cs::CompactWitness& c, void* d_scratch, void* d_dst,
-                                    cudaStream_t copy_stream) {
+void WitnessStager::enqueue_compact_arrays(const r1cs::CompactWitness& c, void* d_dst, cudaStream_t copy_stream) {
   const r1cs::CompactLayout l = r1cs::compact_layout(c);
-  auto* s = static_cast<std::byte*>(d_scratch);
+  auto* s = static_cast<std::byte*>(d_dst);
   enqueue(c.ones.data(), c.ones.size() * 8, s + l.ones, copy_stream);
   enqueue(c.others.data(), c.others.size() * 8, s + l.others, copy_stream);
   enqueue(c.offset.data(), c.offset.size() * 4, s + l.offset, copy_stream);
   enqueue(c.values.data(), c.values.size() * sizeof(ff::Fr), s + l.values, copy_stream);
+}
+
+void WitnessStager::enqueue_compact(const r1cs::CompactWitness& c, void* d_scratch, void* d_dst,
+                                    cudaStream_t copy_stream) {
+  const r1cs::CompactLayout l = r1cs::compact_layout(c);
+  enqueue_compact_arrays(c, d_scratch, copy_stream);
   const ff::Fr one = ff::Fr::one();
   std::array<uint64_t, 4> limbs;
   std::memcpy(limbs.data(), &one, sizeof limbs);

@@ -29,6 +29,9 @@ class WitnessStager {
   // bytes, not overlapping d_dst), then the expansion into d_dst (c.n 32-byte values), both on
   // `copy_stream`; wait_in covers the expansion.
   void enqueue_compact(const r1cs::CompactWitness& c, void* d_scratch, void* d_dst, cudaStream_t copy_stream);
+  // The compact form's arrays alone into d_dst (r1cs::compact_layout(c)), for kernels that read
+  // it in place (cuda::stream_ops::WitnessView); wait_in covers them.
+  void enqueue_compact_arrays(const r1cs::CompactWitness& c, void* d_dst, cudaStream_t copy_stream);
   // Makes `stream` wait (on the device) for the last enqueue's copies.
   void wait_in(cudaStream_t stream) const { uploaded_.wait_in(stream); }
   uint64_t bytes_staged() const { return staged_; }

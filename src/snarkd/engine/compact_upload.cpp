@@ -21,9 +21,13 @@ double PreparedWitness::prepare(const CircuitEntry& c, const groth16::AnyScalars
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+const r1cs::CompactWitness* PreparedWitness::of(const void* data, uint64_t bytes) const {
+  return compact_ && of_ == data && compact_->n * sizeof(ff::Fr) == bytes ? &*compact_ : nullptr;
+}
+
 const r1cs::CompactWitness* PreparedWitness::usable(const void* data, uint64_t bytes, uint64_t at, uint64_t reserved,
                                                     uint64_t* scratch) const {
-  if (!compact_ || of_ != data || compact_->n * sizeof(ff::Fr) != bytes) return nullptr;
+  if (!of(data, bytes)) return nullptr;
   *scratch = at + (bytes + 255) / 256 * 256;
   return *scratch + r1cs::compact_layout(*compact_).total <= reserved ? &*compact_ : nullptr;
 }

@@ -6,9 +6,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 #include "snarkd/cuda/host_pinning.hpp"
+#include "snarkd/cuda/msm.hpp"
 #include "snarkd/util/env.hpp"
 #include "snarkd/util/error.hpp"
 
@@ -37,6 +39,46 @@ std::string bytes_text(uint64_t b) {
   char mib[32];
   std::snprintf(mib, sizeof mib, "%.1f", double(b) / double(uint64_t{1} << 20));
   return std::to_string(b) + " bytes (" + mib + " MiB)";
+}
+
+// The layout of a streamed partition whose witness the kernels read in its compact form
+// (cuda::stream_ops::WitnessView: a PoRep partition's 4.17 GB in ≈ 0.25 GB) within the planned
+// layout's step sizes, so the plan and its reservations stay as they are. The memory this frees
+// goes first to the carried H MSM's window, up to the cost model's window for the whole H query
+// rather than for one chunk (c = 22 at a PoRep partition instead of 20: 12 windows instead of
+// 13, 3.4 GiB more buckets; −43 ms of the H MSM's phase in a 24 GiB partition, H100,
+// docs/PERFORMANCE.md), then to room for the witness's values that are neither 0 nor 1. A
+// witness with more of those than that room uploads plainly into the planned layout.
+// nullopt: SNARKD_WITNESS_IN_PLACE=0 (A/B runs), or no window leaves room.
+std::optional<cuda::StreamLayout> in_place_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit,
+                                                  const cuda::StreamLimits& limits, const cuda::StreamLayout& planned,
+                                                  bool one_step) {
+  static const bool enabled = env_u64("SNARKD_WITNESS_IN_PLACE", 1, 0, 1) == 1;
+  if (!enabled) return std::nullopt;
+  auto fits = [&](const cuda::StreamLayout& x) {  // step 1 and (two steps) the kept range too
+    return x.q_bytes <= planned.q_bytes && x.m_bytes <= planned.m_bytes &&
+           (one_step || x.keep_bytes <= planned.keep_bytes);
+  };
+  const uint32_t narrow = planned.h_window;  // SNARKD_STREAM_H_WINDOW, when set, holds
+  const uint32_t whole = cuda::msm_default_window(pk.h.size());
+  const uint32_t wide = std::getenv("SNARKD_STREAM_H_WINDOW") ? narrow : std::max(narrow, whole);
+  for (uint32_t c = wide; c >= narrow && c > 0; --c) {
+    const cuda::StreamLayout empty = cuda::stream_layout(pk, circuit, limits, one_step, c, 0);
+    if (!fits(empty)) continue;
+    // The witness's region starts both steps, so growing it by b bytes grows m_bytes by exactly b
+    // and q_bytes by at most b (not at all where step 0's kept range sets v1): step 1's slack,
+    // else the smaller of the two (both 256-byte multiples).
+    cuda::StreamLayout l = cuda::stream_layout(pk, circuit, limits, one_step, c,
+                                               (planned.m_bytes - empty.m_bytes) / sizeof(ff::Fr));
+    if (!fits(l)) {
+      const uint64_t room = std::min(planned.q_bytes - empty.q_bytes, planned.m_bytes - empty.m_bytes);
+      l = cuda::stream_layout(pk, circuit, limits, one_step, c, room / sizeof(ff::Fr));
+    }
+    if (!fits(l)) throw std::logic_error("in_place_layout: the compact witness's room overran the planned steps");
+    l.grow_to(planned.q_bytes);  // the kept [hs | v1] is the reservation's tail
+    return l;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -238,6 +280,7 @@ void CudaDevice::load(const CircuitEntry& c) {
   in.keep_gap = loaded_working_set_bytes();
   l->plan = plan_residency(l->cat, in);
   l->layout = l->plan.steps.size() == 1 && !l->plan.full ? one : two;
+  if (!l->plan.full) l->in_place = in_place_layout(pk, *c.circuit, limits, l->layout, l->plan.steps.size() == 1);
   if (l->plan.streamed_bytes_per_partition > 0 && !streamer_)
     throw InvalidArgument("the key does not fit beside the working sets and the device has no streaming slots");
   const cuda::KeyResidency res{l->plan.matrices, l->plan.resident_points};
@@ -281,7 +324,11 @@ std::string CudaDevice::residency(const std::string& circuit_id) const {
   if (it->second->bn254)
     return "fully resident (BN254 snarkjs key: points, A/B matrices and NTT tables, " +
            bytes_text(it->second->plan.key_bytes) + "; never streamed)";
-  return describe(it->second->cat, it->second->plan);
+  const Loaded& l = *it->second;
+  if (!l.in_place) return describe(l.cat, l.plan);
+  return describe(l.cat, l.plan) + "; a compact witness with up to " + std::to_string(l.in_place->compact_capacity) +
+         " values other than 0 and 1 is read in place, the H MSM's window then " +
+         std::to_string(l.in_place->h_window) + " bits (" + std::to_string(l.layout.h_window) + " for a plain witness)";
 }
 
 namespace {

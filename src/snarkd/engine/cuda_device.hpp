@@ -29,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,9 @@ class CudaDevice final : public Device {
     StepSizes sizes;
     ResidencyPlan plan;
     cuda::StreamLayout layout;
+    // A streamed partition whose witness is read in its compact form (load_in_place_layout):
+    // the same step sizes, its freed memory spent on a wider carried H window; nullopt: none.
+    std::optional<cuda::StreamLayout> in_place;
     Reservation key;
     std::unique_ptr<cuda::DeviceProvingKey> dkey;  // BLS12-381 keys
     std::unique_ptr<cuda::SnarkjsDeviceKey<groth16::Bn254>> bn254;  // BN254 keys, placed whole in `key`

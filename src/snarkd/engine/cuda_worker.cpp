@@ -32,6 +32,7 @@ class CudaWorker final : public DeviceWorker {
   }
 
   void upload(const CircuitEntry& c, const groth16::AnyScalars& witness, const Reservation& r) override;
+  bool upload_in_place(const CudaDevice::Loaded& l, std::span<const std::byte> witness, const Reservation& r);
   double prepare(const CircuitEntry& c, const groth16::AnyScalars& witness) override {
     return prepared_.prepare(c, witness);
   }
@@ -96,6 +97,9 @@ class CudaWorker final : public DeviceWorker {
   cuda::PinnedBuffer<uint64_t> count_, msm_count_ = cuda::PinnedBuffer<uint64_t>(1);
   cuda::PackedDensity a_density_, b_density_;  // the last a/b/c upload's (staged by then)
   PreparedWitness prepared_;
+  bool in_place_ = false;  // the last upload's witness is compact, read in place
+  // The layout of the partition this worker last uploaded (a worker computes what it uploaded).
+  const cuda::StreamLayout& layout(const CudaDevice::Loaded& l) const { return in_place_ ? *l.in_place : l.layout; }
 };
 
 namespace {
@@ -147,6 +151,7 @@ void CudaWorker::upload(const CircuitEntry& c, const groth16::AnyScalars& any, c
   } else {
     witness = std::as_bytes(std::span(groth16::as_curve<groth16::Bls12_381>(any, "the witness")));
     at = l->plan.full ? l->dkey->layout().witness : l->layout.w;
+    if (upload_in_place(*l, witness, r)) return;
   }
   if (r.bytes() < at + witness.size_bytes()) throw InvalidArgument(d_.name() + ": the witness does not fit its reservation");
   uint64_t scratch = 0;
@@ -160,6 +165,24 @@ void CudaWorker::upload(const CircuitEntry& c, const groth16::AnyScalars& any, c
   drained_on_error(copy_, [&] { stager_.enqueue(witness.data(), witness.size_bytes(), d_.pool() + r.offset() + at, copy_); });
   std::lock_guard lk(d_.mu_);
   d_.witness_bytes_ += witness.size_bytes();
+}
+
+// A streamed partition's witness in its compact form, read in place by the kernels (the
+// layout CudaDevice::Loaded::in_place), where the device has that layout and the witness's
+// others fit its room; else false (the plain upload or the expansion follow).
+bool CudaWorker::upload_in_place(const CudaDevice::Loaded& l, std::span<const std::byte> witness,
+                                 const Reservation& r) {
+  in_place_ = false;
+  if (!l.in_place) return false;
+  const r1cs::CompactWitness* cw = prepared_.of(witness.data(), witness.size_bytes());
+  if (!cw || cw->n != l.entry.circuit->num_vars() || cw->values.size() > l.in_place->compact_capacity) return false;
+  if (r.bytes() < l.in_place->w + l.in_place->cw.total)  // either step's reservation holds it
+    throw std::logic_error(d_.name() + ": the compact witness does not fit its reservation");
+  drained_on_error(copy_, [&] { stager_.enqueue_compact_arrays(*cw, d_.pool() + r.offset() + l.in_place->w, copy_); });
+  in_place_ = true;
+  std::lock_guard lk(d_.mu_);
+  d_.witness_bytes_ += cw->payload_bytes();
+  return true;
 }
 
 // The a/b/c upload on the copy stream: the padding of a, b, c first (memsets, stream-ordered
@@ -225,12 +248,12 @@ void CudaWorker::compute_step(const CircuitEntry& c, uint32_t step, Reservation&
   stager_.wait_in(compute_);
   drained_on_error(compute_, [&] {  // the upload may be on the wire until compute_ has passed it
     if (!l->dkey || l->plan.full) throw std::logic_error(d_.name() + ": circuit '" + c.id + "' has one step");
-    cuda::stream_qap_h(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
+    cuda::stream_qap_h(*l->dkey, layout(*l), d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
                        sums_.data(), &timer_, stop);
     report(clock, timer_);
-    r.keep_tail(l->layout.keep_bytes);  // the stream is idle: w, b/c and the NTT scratch go back
+    r.keep_tail(layout(*l).keep_bytes);  // the stream is idle: w, b/c and the NTT scratch go back
     timer_.start(compute_);
-    cuda::stream_h_msm(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
+    cuda::stream_h_msm(*l->dkey, layout(*l), d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
                        sums_.data(), &timer_, stop);
     report(clock, timer_);
   });
@@ -250,16 +273,16 @@ groth16::QuerySums CudaWorker::one_step(const CudaDevice::Loaded& l, Reservation
     }
   } disarm{*this};
   early_armed_ = early_msms_ && two_lanes_;
-  cuda::stream_qap_h(*l.dkey, l.layout, d_.pool() + r.offset(), feed(l, stop), compute_, sync_.get(), sums_.data(),
+  cuda::stream_qap_h(*l.dkey, layout(l), d_.pool() + r.offset(), feed(l, stop), compute_, sync_.get(), sums_.data(),
                      &timer_, stop);
   report(clock, timer_);
   if (two_lanes_) return both_msms(l, r, clock, stop);
-  cuda::stream_witness_msms(*l.dkey, l.layout, d_.pool() + r.offset(), feed(l, stop), compute_, sync_.get(),
+  cuda::stream_witness_msms(*l.dkey, layout(l), d_.pool() + r.offset(), feed(l, stop), compute_, sync_.get(),
                             sums_.data(), count_.data(), &timer_, stop);
   report(clock, timer_);
-  r.keep_tail(l.layout.keep_bytes);  // the stream is idle: w, v2, the scratch and the MSM workspace go back
+  r.keep_tail(layout(l).keep_bytes);  // the stream is idle: w, v2, the scratch and the MSM workspace go back
   timer_.start(compute_);
-  cuda::stream_h_msm(*l.dkey, l.layout, d_.pool() + r.offset(), feed(l, stop), compute_, sync_.get(), sums_.data(),
+  cuda::stream_h_msm(*l.dkey, layout(l), d_.pool() + r.offset(), feed(l, stop), compute_, sync_.get(), sums_.data(),
                      &timer_, stop);
   report(clock, timer_);
   return cuda::to_query_sums(*l.dkey, *sums_.data());
@@ -275,25 +298,25 @@ groth16::QuerySums CudaWorker::one_step(const CudaDevice::Loaded& l, Reservation
 groth16::QuerySums CudaWorker::both_msms(const CudaDevice::Loaded& l, Reservation& r, StageClock& clock,
                                          const std::stop_token& stop) {
   std::byte* base = d_.pool() + r.offset();
-  const uint64_t kept = r.bytes() - l.layout.keep_bytes;
+  const uint64_t kept = r.bytes() - layout(l).keep_bytes;
   std::exception_ptr failed;
   std::thread msms([&] {
     try {
       cuda::DeviceGuard g(int(d_.index()));  // the device is per host thread
       drained_on_error(msm_, [&] {
-        cuda::stream_witness_msms(*l.dkey, l.layout, base, feed(l, stop, msm_, d_.workers_ + index_), msm_,
+        cuda::stream_witness_msms(*l.dkey, layout(l), base, feed(l, stop, msm_, d_.workers_ + index_), msm_,
                                   msm_sync_.get(), sums_.data(), msm_count_.data(), &msm_timer_, stop);
       });
       // msm_ is idle and the H MSM reads only the tail: w and the MSM workspace go back now
       // (nothing else touches r until the join).
-      r.keep_tail(l.layout.keep_bytes);
+      r.keep_tail(layout(l).keep_bytes);
     } catch (...) {
       failed = std::current_exception();
     }
   });
   try {
     timer_.start(compute_);
-    cuda::stream_h_msm(*l.dkey, l.layout, base + kept, feed(l, stop), compute_, sync_.get(), sums_.data(), &timer_,
+    cuda::stream_h_msm(*l.dkey, layout(l), base + kept, feed(l, stop), compute_, sync_.get(), sums_.data(), &timer_,
                        stop);
   } catch (...) {
     msms.join();  // its stream drained itself if it failed; else it finished
@@ -315,7 +338,7 @@ groth16::AnyQuerySums CudaWorker::compute(const CircuitEntry& c, Reservation& r,
   return drained_on_error(compute_, [&]() -> groth16::AnyQuerySums {
     if (!l->plan.full && l->plan.steps.size() == 1) return one_step(*l, r, clock, stop);
     if (!l->plan.full) {  // step 1 of a streamed partition: the witness MSMs
-      cuda::stream_witness_msms(*l->dkey, l->layout, d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
+      cuda::stream_witness_msms(*l->dkey, layout(*l), d_.pool() + r.offset(), feed(*l, stop), compute_, sync_.get(),
                                 sums_.data(), count_.data(), &timer_, stop);
       report(clock, timer_);
       return cuda::to_query_sums(*l->dkey, *sums_.data());
