@@ -21,6 +21,7 @@
 #include "snarkd/r1cs/short_rows.hpp"
 #include "snarkd/r1cs/synthetic.hpp"
 #include "snarkd/util/cancel.hpp"
+#include "snarkd/util/error.hpp"
 
 namespace snarkd::cuda {
 namespace {
@@ -423,10 +424,12 @@ class TestFeed {
 // poisoned and the H MSM on the kept tail. h_window: the carried H MSM's window (0: the
 // default). Returns the sums (throws what the steps throw).
 // in_place: the witness uploaded in its compact form and read in place (a layout with room for
-// exactly its others, grown by 256 bytes as the engine grows it to its planned step).
+// exactly its others, grown by 256 bytes as the engine grows it to its planned step). depth: the
+// H transforms' split depth (nullopt: split_depth's).
 QuerySums run_steps(const DeviceProvingKey& key, const ProvingKey& pk, const r1cs::Circuit& c,
                     std::span<const ff::Fr> w, uint64_t points, uint64_t rows, uint64_t* streamed = nullptr,
-                    bool one_step = false, uint32_t h_window = 0, bool in_place = false) {
+                    bool one_step = false, uint32_t h_window = 0, bool in_place = false,
+                    std::optional<uint32_t> depth = std::nullopt) {
   Stream stream;
   Event sync = Event::blocking();
   TestFeed feed(key, pk, c, points, rows, stream);
@@ -437,7 +440,7 @@ QuerySums run_steps(const DeviceProvingKey& key, const ProvingKey& pk, const r1c
     packed = pack(*cw);
   }
   StreamLayout l = stream_layout(pk, c, feed.limits(), one_step, h_window,
-                                 cw ? std::optional<uint64_t>(cw->values.size()) : std::nullopt);
+                                 cw ? std::optional<uint64_t>(cw->values.size()) : std::nullopt, depth);
   if (in_place) l.grow_to(l.q_bytes + 256);
   const void* upload = cw ? static_cast<const void*>(packed.data()) : w.data();
   const uint64_t upload_bytes = cw ? packed.size() : w.size_bytes();
@@ -550,6 +553,10 @@ TEST(StreamProver, BellpersonStepsMatchTheCpuResidentStreamedAndMixed) {
                    what + " [compact witness in place]");
       expect_equal(run_steps(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, nullptr, true, 16, true), want,
                    what + " [one step, compact witness in place, H window 16]");
+      // Unsplit H transforms (the engine's in-place layout where memory allows), both step orders.
+      for (const bool one : {false, true})
+        expect_equal(run_steps(*placed.key, pk, sc.circuit, sc.witness, k.points, k.rows, nullptr, one, 0, one, 0),
+                     want, what + (one ? " [one step, compact witness, unsplit H]" : " [unsplit H]"));
     }
   }
 }
@@ -705,6 +712,24 @@ TEST(StreamProver, KeyLayoutsAndPlacement) {
   expect_equal(compute_sums_sync(*placed.key, sc.witness), cpu_sums(pk, sc.circuit, sc.witness), "placed, one step");
   Placed part(pk, sc.circuit, half(pk));
   EXPECT_FALSE(part.key->fully_resident());
+  // The layouts of a compact witness read in place and of unsplit H transforms (CUB's sizes).
+  StreamLimits lim;
+  lim.chunk_points = {500, 500, 500, 500, 500};
+  lim.chunks = {4, 4, 4, 4, 4};
+  const StreamLayout plain = stream_layout(pk, sc.circuit, lim, true);
+  const StreamLayout in_place = stream_layout(pk, sc.circuit, lim, true, 0, 100);
+  EXPECT_TRUE(in_place.compact);
+  EXPECT_EQ(in_place.v2, r1cs::compact_layout(sc.circuit.num_vars(), 100).total);  // the region [w, v2)
+  EXPECT_EQ(plain.m_bytes - in_place.m_bytes, plain.v2 - in_place.v2);
+  const StreamLayout unsplit = stream_layout(pk, sc.circuit, lim, true, 0, std::nullopt, 0);
+  EXPECT_EQ(plain.depth, 2u);
+  EXPECT_EQ(unsplit.depth, 0u);
+  EXPECT_GT(unsplit.h_tables - unsplit.ntt_scratch, plain.h_tables - plain.ntt_scratch);
+  EXPECT_THROW(stream_layout(pk, sc.circuit, lim, true, 0, std::nullopt, 1), InvalidArgument);
+  StreamLayout grown = plain;
+  grown.grow_to(plain.q_bytes + 512);
+  EXPECT_EQ(grown.q_bytes - grown.v1, plain.q_bytes - plain.v1);  // v1 stays the range's tail
+  EXPECT_THROW(grown.grow_to(plain.q_bytes), std::logic_error);
 }
 
 }  // namespace

@@ -151,10 +151,12 @@ struct StreamLayout {
 // h_window: the window bits of the H MSM whose buckets are carried across its chunks (4..24; 0:
 // SNARKD_STREAM_H_WINDOW, else the default for one chunk); wider windows carry more buckets.
 // compact_capacity: the witness read in place in its compact form with room for that many values
-// that are neither 0 nor 1 (nullopt: the plain witness).
+// that are neither 0 nor 1 (nullopt: the plain witness). depth: 0 for unsplit H transforms (n
+// points of NTT scratch instead of n/4; nullopt: split_depth). Throws InvalidArgument for another.
 StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const StreamLimits& limits,
                            bool one_step, uint32_t h_window = 0,
-                           std::optional<uint64_t> compact_capacity = std::nullopt);
+                           std::optional<uint64_t> compact_capacity = std::nullopt,
+                           std::optional<uint32_t> depth = std::nullopt);
 
 // Timing of the steps' phases ("qap", "h", "msm_h"; "msm_a", "msm_b1", "msm_b2", "msm_l").
 class PhaseTimer {

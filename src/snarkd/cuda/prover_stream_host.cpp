@@ -165,10 +165,15 @@ stream_ops::WitnessView StreamLayout::witness(const void* base) const {
 }
 
 StreamLayout stream_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit, const StreamLimits& limits,
-                           bool one_step, uint32_t h_window, std::optional<uint64_t> compact_capacity) {
+                           bool one_step, uint32_t h_window, std::optional<uint64_t> compact_capacity,
+                           std::optional<uint32_t> depth) {
   StreamLayout l;
   const uint32_t L = pk.log_domain;
   l.depth = split_depth(pk.flavour, L);
+  if (depth && *depth != 0 && *depth != l.depth)  // the key holds the tables of these two
+    throw InvalidArgument("stream_layout: split depth " + std::to_string(*depth) + " (0 or " +
+                          std::to_string(l.depth) + ")");
+  if (depth) l.depth = *depth;
   l.max_pass_entries = stream_pass_entries();
   if (compact_capacity) {
     l.compact = true;

@@ -41,43 +41,56 @@ std::string bytes_text(uint64_t b) {
   return std::to_string(b) + " bytes (" + mib + " MiB)";
 }
 
+// Whether layout x keeps the planned step sizes: both steps, and the kept range where step 1
+// comes after it (two steps).
+bool within(const cuda::StreamLayout& x, const cuda::StreamLayout& planned, bool one_step) {
+  return x.q_bytes <= planned.q_bytes && x.m_bytes <= planned.m_bytes &&
+         (one_step || x.keep_bytes <= planned.keep_bytes);
+}
+
+// The layout of H window c and split depth `depth` with the most room for the compact witness's
+// others within the planned step sizes, grown to the planned step 0; nullopt where none fits.
+std::optional<cuda::StreamLayout> most_room(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit,
+                                            const cuda::StreamLimits& limits, const cuda::StreamLayout& planned,
+                                            bool one_step, uint32_t c, uint32_t depth) {
+  const cuda::StreamLayout empty = cuda::stream_layout(pk, circuit, limits, one_step, c, 0, depth);
+  if (!within(empty, planned, one_step)) return std::nullopt;
+  // The witness's region starts both steps, so growing it by b bytes grows m_bytes by exactly b
+  // and q_bytes by at most b (not at all where the kept range sets v1): step 1's slack, else the
+  // smaller of the two (both 256-byte multiples).
+  auto with_room = [&](uint64_t bytes) {
+    return cuda::stream_layout(pk, circuit, limits, one_step, c, bytes / sizeof(ff::Fr), depth);
+  };
+  cuda::StreamLayout l = with_room(planned.m_bytes - empty.m_bytes);
+  if (!within(l, planned, one_step))
+    l = with_room(std::min(planned.q_bytes - empty.q_bytes, planned.m_bytes - empty.m_bytes));
+  if (!within(l, planned, one_step)) throw std::logic_error("most_room: the compact witness overran the planned steps");
+  l.grow_to(planned.q_bytes);  // the kept [hs | v1] is the reservation's tail
+  return l;
+}
+
 // The layout of a streamed partition whose witness the kernels read in its compact form
 // (cuda::stream_ops::WitnessView: a PoRep partition's 4.17 GB in ≈ 0.25 GB) within the planned
 // layout's step sizes, so the plan and its reservations stay as they are. The memory this frees
 // goes first to the carried H MSM's window, up to the cost model's window for the whole H query
 // rather than for one chunk (c = 22 at a PoRep partition instead of 20: 12 windows instead of
-// 13, 3.4 GiB more buckets; −43 ms of the H MSM's phase in a 24 GiB partition, H100,
-// docs/PERFORMANCE.md), then to room for the witness's values that are neither 0 nor 1. A
-// witness with more of those than that room uploads plainly into the planned layout.
-// nullopt: SNARKD_WITNESS_IN_PLACE=0 (A/B runs), or no window leaves room.
+// 13, 3.4 GiB more buckets), and to unsplit H transforms (depth 0: n points of NTT scratch
+// instead of n/4, 3.2 GiB more, sharing step 0's head with the witness MSMs' buffers rather than
+// with the kept H range), the widest window first, then to room for the witness's values that
+// are neither 0 nor 1. A witness with more of those than that room uploads plainly into the
+// planned layout. nullopt: SNARKD_WITNESS_IN_PLACE=0 (A/B runs), or no window leaves room.
 std::optional<cuda::StreamLayout> in_place_layout(const groth16::ProvingKey& pk, const r1cs::Circuit& circuit,
                                                   const cuda::StreamLimits& limits, const cuda::StreamLayout& planned,
                                                   bool one_step) {
   static const bool enabled = env_u64("SNARKD_WITNESS_IN_PLACE", 1, 0, 1) == 1;
+  static const bool unsplit = env_u64("SNARKD_STREAM_UNSPLIT_H", 1, 0, 1) == 1;  // 0: A/B runs
   if (!enabled) return std::nullopt;
-  auto fits = [&](const cuda::StreamLayout& x) {  // step 1 and (two steps) the kept range too
-    return x.q_bytes <= planned.q_bytes && x.m_bytes <= planned.m_bytes &&
-           (one_step || x.keep_bytes <= planned.keep_bytes);
-  };
   const uint32_t narrow = planned.h_window;  // SNARKD_STREAM_H_WINDOW, when set, holds
   const uint32_t whole = cuda::msm_default_window(pk.h.size());
   const uint32_t wide = std::getenv("SNARKD_STREAM_H_WINDOW") ? narrow : std::max(narrow, whole);
-  for (uint32_t c = wide; c >= narrow && c > 0; --c) {
-    const cuda::StreamLayout empty = cuda::stream_layout(pk, circuit, limits, one_step, c, 0);
-    if (!fits(empty)) continue;
-    // The witness's region starts both steps, so growing it by b bytes grows m_bytes by exactly b
-    // and q_bytes by at most b (not at all where step 0's kept range sets v1): step 1's slack,
-    // else the smaller of the two (both 256-byte multiples).
-    cuda::StreamLayout l = cuda::stream_layout(pk, circuit, limits, one_step, c,
-                                               (planned.m_bytes - empty.m_bytes) / sizeof(ff::Fr));
-    if (!fits(l)) {
-      const uint64_t room = std::min(planned.q_bytes - empty.q_bytes, planned.m_bytes - empty.m_bytes);
-      l = cuda::stream_layout(pk, circuit, limits, one_step, c, room / sizeof(ff::Fr));
-    }
-    if (!fits(l)) throw std::logic_error("in_place_layout: the compact witness's room overran the planned steps");
-    l.grow_to(planned.q_bytes);  // the kept [hs | v1] is the reservation's tail
-    return l;
-  }
+  for (uint32_t c = wide; c >= narrow && c > 0; --c)
+    for (const uint32_t depth : {unsplit ? 0u : planned.depth, planned.depth})
+      if (auto l = most_room(pk, circuit, limits, planned, one_step, c, depth)) return l;
   return std::nullopt;
 }
 
@@ -328,7 +341,8 @@ std::string CudaDevice::residency(const std::string& circuit_id) const {
   if (!l.in_place) return describe(l.cat, l.plan);
   return describe(l.cat, l.plan) + "; a compact witness with up to " + std::to_string(l.in_place->compact_capacity) +
          " values other than 0 and 1 is read in place, the H MSM's window then " +
-         std::to_string(l.in_place->h_window) + " bits (" + std::to_string(l.layout.h_window) + " for a plain witness)";
+         std::to_string(l.in_place->h_window) + " bits (" + std::to_string(l.layout.h_window) +
+         " for a plain witness)" + (l.in_place->depth == l.layout.depth ? "" : " and the H transforms unsplit");
 }
 
 namespace {
