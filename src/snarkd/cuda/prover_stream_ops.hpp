@@ -14,8 +14,8 @@ namespace snarkd::cuda::stream_ops {
 // The witness as the streamed kernels read it: the plain values (32-byte Montgomery), or the
 // compact form of r1cs::CompactWitness where it was uploaded (the arrays r1cs::compact_layout
 // places): value i is 1 or 0 from two bits, else values[offset[i/64] + the others below it in
-// its word]. A PoRep partition's witness is then ≈ 0.25 GB instead of 4.17 (its bit vectors,
-// 16 MB each, stay in L2 for the QAP passes' random reads). A plain pointer converts to a view.
+// its word]. A PoRep partition's witness is then ≈ 0.25 GB instead of 4.17. A plain pointer
+// converts to a view.
 struct WitnessView {
   const Fr* plain = nullptr;  // set: the plain witness; the arrays below are unused
   const uint64_t* ones = nullptr;
