@@ -112,8 +112,9 @@ class CudaDevice final : public Device {
     StepSizes sizes;
     ResidencyPlan plan;
     cuda::StreamLayout layout;
-    // A streamed partition whose witness is read in its compact form (load_in_place_layout):
-    // the same step sizes, its freed memory spent on a wider carried H window; nullopt: none.
+    // A streamed partition whose witness is read in its compact form (in_place_layout in
+    // cuda_device.cpp): the same step sizes, the freed memory spent on a wider carried H window
+    // and unsplit H transforms where they fit; nullopt: none.
     std::optional<cuda::StreamLayout> in_place;
     Reservation key;
     std::unique_ptr<cuda::DeviceProvingKey> dkey;  // BLS12-381 keys
