@@ -266,8 +266,9 @@ TEST(StreamOps, ScalarClassesAndChunkScalars) {
 }
 
 // The compact witness read in place (WitnessView over the packed arrays, as the kernels read
-// them) gives every value that r1cs::expand_witness gives, and chunk_scalar through it the same
-// scalars; sizes around a word, all-zero, all-one and all-other witnesses, 2 as a non-bit.
+// them) gives every value that r1cs::expand_witness gives, in one step and in two (CompactWord),
+// and chunk_scalar through it the same scalars; sizes around a word, all-zero, all-one and
+// all-other witnesses, 2 as a non-bit.
 TEST(StreamOps, WitnessViewReadsTheCompactFormAsExpanded) {
   auto g = snarkd::test::rng("stream-ops-witness-view");
   for (const uint64_t n : {uint64_t(1), uint64_t(63), uint64_t(64), uint64_t(65), uint64_t(1000), uint64_t(4099)})
@@ -284,7 +285,13 @@ TEST(StreamOps, WitnessViewReadsTheCompactFormAsExpanded) {
       ASSERT_EQ(want, w);
       const std::vector<uint8_t> packed = pack(*cw);
       const auto view = stream_ops::WitnessView::compact(packed.data(), r1cs::compact_layout(*cw));
-      for (uint64_t i = 0; i < n; ++i) ASSERT_EQ(view[i].to_host(), w[i]) << "n=" << n << " mix=" << mix << " i=" << i;
+      for (uint64_t i = 0; i < n; ++i) {
+        ASSERT_EQ(view[i].to_host(), w[i]) << "n=" << n << " mix=" << mix << " i=" << i;
+        // The read in two steps (ones_gather's read-ahead): the class from the words, an other's value.
+        const stream_ops::CompactWord c = stream_ops::compact_word(view, i);
+        ASSERT_EQ(c.kind(), stream_ops::scalar_kind(view[i])) << "n=" << n << " mix=" << mix << " i=" << i;
+        if (c.kind() == stream_ops::kOther) ASSERT_EQ(stream_ops::other_value(view, c).to_host(), w[i]);
+      }
       const std::vector<uint32_t> index = {uint32_t(n - 1), 0, uint32_t(n / 2)};
       for (uint64_t k = 0; k < index.size(); ++k)
         EXPECT_EQ(stream_ops::chunk_scalar(view, index.data(), 0, 0, k).to_host(), w[index[k]]);

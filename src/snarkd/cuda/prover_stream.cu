@@ -158,7 +158,60 @@ __device__ __forceinline__ void prefetch_l1(const T* p) {
   asm volatile("prefetch.global.L1 [%0];" ::"l"(c + sizeof(T) - 1));  // a point may straddle a line
 }
 
-template <class F>
+// A lane's scalars read a tile ahead: step(k) gives scalar k's class and value (zero past the
+// chunk) and reads k + stride's. Plain: one load a scalar (two through a density index), first
+// used a tile later. Compact (stream_ops::CompactWord): the bit words two tiles ahead and an
+// other's value one tile ahead, so no branch waits on a load issued in the same step.
+template <bool kCompact>
+struct ScalarAhead;
+
+template <>
+struct ScalarAhead<false> {
+  const ChunkView& v;
+  const WitnessView& w;
+  uint64_t offset, stride;
+  Fr next = Fr::zero();
+  __device__ Fr read(uint64_t k) const {
+    return k < v.count ? w.plain[stream_ops::chunk_index(v.index, offset, v.first, k)] : Fr::zero();
+  }
+  __device__ void start(uint64_t k) { next = read(k); }
+  __device__ uint32_t step(uint64_t k, Fr& s) {
+    s = next;
+    next = read(k + stride);
+    return k < v.count ? stream_ops::scalar_kind(s) : stream_ops::kZero;
+  }
+};
+
+template <>
+struct ScalarAhead<true> {
+  const ChunkView& v;
+  const WitnessView& w;
+  uint64_t offset, stride;
+  stream_ops::CompactWord word;  // scalar k + stride's, read in the last step
+  uint32_t kind = stream_ops::kZero;
+  Fr value = Fr::zero();  // scalar k's, when an other
+  __device__ stream_ops::CompactWord read(uint64_t k) const {
+    return k < v.count ? stream_ops::compact_word(w, stream_ops::chunk_index(v.index, offset, v.first, k))
+                       : stream_ops::CompactWord{};
+  }
+  __device__ void resolve(const stream_ops::CompactWord& c) {
+    kind = c.kind();
+    value = kind == stream_ops::kOther ? stream_ops::other_value(w, c) : Fr::zero();
+  }
+  __device__ void start(uint64_t k) {
+    resolve(read(k));
+    word = read(k + stride);
+  }
+  __device__ uint32_t step(uint64_t k, Fr& s) {
+    const uint32_t kd = kind;
+    s = value;
+    resolve(word);
+    word = read(k + 2 * stride);
+    return kd;
+  }
+};
+
+template <class F, bool kCompact>
 __global__ void __launch_bounds__(kThreads) ones_gather_kernel(ChunkView v, WitnessView w, uint64_t offset,
                                                                Xyzz<F>* accum, Affine<F>* tail_bases,
                                                                Fr* tail_scalars, unsigned long long* tail_count) {
@@ -170,21 +223,18 @@ __global__ void __launch_bounds__(kThreads) ones_gather_kernel(ChunkView v, Witn
   Xyzz<F> acc = accum[t];
   uint32_t head = 0, queued = 0;  // warp-uniform
   const uint64_t warp_first = t - lane;
-  Fr next = t < v.count ? stream_ops::chunk_scalar(w, v.index, offset, v.first, t) : Fr::zero();
+  ScalarAhead<kCompact> ahead{v, w, offset, stride};
+  ahead.start(t);
   for (uint64_t base = warp_first; base < v.count; base += stride) {
     const uint64_t k = base + lane;
-    const Fr s = next;
-    if (k + stride < v.count) next = stream_ops::chunk_scalar(w, v.index, offset, v.first, k + stride);
-    uint32_t kind = stream_ops::kZero;
-    if (k < v.count) {
-      kind = stream_ops::scalar_kind(s);
-      if (kind == stream_ops::kOther) {
-        const unsigned long long at = atomicAdd(tail_count, 1ull);
-        tail_bases[at] = points[k];
-        tail_scalars[at] = s;
-      } else if (kind == stream_ops::kOne) {
-        prefetch_l1(points + k);
-      }
+    Fr s;
+    const uint32_t kind = ahead.step(k, s);
+    if (kind == stream_ops::kOther) {
+      const unsigned long long at = atomicAdd(tail_count, 1ull);
+      tail_bases[at] = points[k];
+      tail_scalars[at] = s;
+    } else if (kind == stream_ops::kOne) {
+      prefetch_l1(points + k);
     }
     const uint32_t ones = __ballot_sync(0xffffffffu, kind == stream_ops::kOne);
     if (kind == stream_ops::kOne)  // chunk offsets stay below 2^32 (a chunk is one slot)
@@ -300,8 +350,13 @@ void launch_ones_gather(const ChunkView& v, WitnessView w, uint64_t offset, Xyzz
                         Affine<F>* tail_bases, Fr* tail_scalars, unsigned long long* tail_count, cudaStream_t stream) {
   if (threads % kThreads != 0) throw InvalidArgument("launch_ones_gather: threads must be a multiple of 256");
   if (v.count == 0) return;
-  ones_gather_kernel<F><<<threads / kThreads, kThreads, 0, stream>>>(v, w, offset, accum, tail_bases, tail_scalars,
-                                                                     tail_count);
+  const uint32_t blocks = threads / kThreads;
+  if (w.plain)
+    ones_gather_kernel<F, false><<<blocks, kThreads, 0, stream>>>(v, w, offset, accum, tail_bases, tail_scalars,
+                                                                  tail_count);
+  else
+    ones_gather_kernel<F, true><<<blocks, kThreads, 0, stream>>>(v, w, offset, accum, tail_bases, tail_scalars,
+                                                                 tail_count);
   SNARKD_CUDA_CHECK_LAUNCH();
 }
 

@@ -173,10 +173,34 @@ SNARKD_HD void split_butterfly(Fr* v, uint64_t p, uint32_t level, bool dit, bool
   v[yi] = y;
 }
 
-// The bit-split MSM's per-chunk work for one scalar: its value (a density query reads the
-// witness through its index list; a full query and L read it at offset + position).
+// The bit-split MSM's per-chunk work for one scalar: its witness index (a density query reads
+// the witness through its index list; a full query and L read it at offset + position), and its
+// value.
+SNARKD_HD uint64_t chunk_index(const uint32_t* index, uint64_t offset, uint64_t first, uint64_t k) {
+  return index ? index[k] : offset + first + k;
+}
 SNARKD_HD Fr chunk_scalar(const WitnessView& w, const uint32_t* index, uint64_t offset, uint64_t first, uint64_t k) {
-  return index ? w[index[k]] : w[offset + first + k];
+  return w[chunk_index(index, offset, first, k)];
+}
+
+// A compact witness's value read in two steps, for a kernel that reads ahead (ones_gather): the
+// word's bit vectors and offset first, with no branch on them where they are loaded, then its
+// class, and an other's value. Read at once (WitnessView::operator[]) the ones' gathers of a
+// PoRep partition took 41 ms more than over the plain witness, whose one load a tile ahead is
+// first used a tile later (docs/PERFORMANCE.md).
+struct CompactWord {
+  uint64_t ones = 0, others = 0;
+  uint32_t offset = 0, bit = 0;
+  SNARKD_HD uint32_t kind() const {
+    return (ones >> bit) & 1 ? kOne : (others >> bit) & 1 ? kOther : kZero;
+  }
+};
+SNARKD_HD CompactWord compact_word(const WitnessView& w, uint64_t i) {
+  const uint64_t q = i / 64;
+  return {w.ones[q], w.others[q], w.offset[q], uint32_t(i % 64)};
+}
+SNARKD_HD Fr other_value(const WitnessView& w, const CompactWord& c) {
+  return w.values[c.offset + WitnessView::popcount64(c.others & ((uint64_t{1} << c.bit) - 1))];
 }
 
 }  // namespace snarkd::cuda::stream_ops
