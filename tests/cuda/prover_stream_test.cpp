@@ -290,7 +290,9 @@ TEST(StreamOps, WitnessViewReadsTheCompactFormAsExpanded) {
         // The read in two steps (ones_gather's read-ahead): the class from the words, an other's value.
         const stream_ops::CompactWord c = stream_ops::compact_word(view, i);
         ASSERT_EQ(c.kind(), stream_ops::scalar_kind(view[i])) << "n=" << n << " mix=" << mix << " i=" << i;
-        if (c.kind() == stream_ops::kOther) ASSERT_EQ(stream_ops::other_value(view, c).to_host(), w[i]);
+        if (c.kind() == stream_ops::kOther) {
+          ASSERT_EQ(stream_ops::other_value(view, c).to_host(), w[i]) << "n=" << n << " mix=" << mix << " i=" << i;
+        }
       }
       const std::vector<uint32_t> index = {uint32_t(n - 1), 0, uint32_t(n / 2)};
       for (uint64_t k = 0; k < index.size(); ++k)
