@@ -35,9 +35,9 @@ struct WitnessView {
     v.values = reinterpret_cast<const Fr*>(b + l.values);
     return v;
   }
-  // The word's three loads do not depend on each other; an other's value is one more. Read this
-  // way the ones' gathers of a PoRep partition take 41 ms more than over the plain witness (222
-  // against 181 ms, H100 profile, docs/PERFORMANCE.md), which the memory it frees repays.
+  // The word's three loads do not depend on each other; an other's value is one more. A kernel
+  // that branches on the class right after reading waits for them: the ones' gathers read ahead
+  // in two steps instead (CompactWord below).
   SNARKD_HD Fr operator[](uint64_t i) const {
     if (plain) return plain[i];
     const uint64_t q = i / 64, bit = uint64_t{1} << (i % 64);
